@@ -1,0 +1,23 @@
+// The subcommand table: one row per command (name, one-line help, how to define it).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <vector>
+
+#include "cli/context.h"
+
+namespace cutegen {
+
+struct CommandDef {
+  const char* name;
+  const char* help;
+  void (*define)(CLI::App& sub, Context& ctx);
+};
+
+const std::vector<CommandDef>& commands();
+
+void define_build(CLI::App& sub, Context& ctx);
+void define_doctor(CLI::App& sub, Context& ctx);
+void define_config(CLI::App& sub, Context& ctx);
+
+}  // namespace cutegen

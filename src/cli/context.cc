@@ -1,0 +1,47 @@
+#include "cli/context.h"
+
+#include <cstdlib>
+
+#include "core/strings.h"
+#include "sys/gpu.h"
+
+namespace cutegen {
+
+Status Context::resolve() {
+  std::string path = config_path.empty() ? default_config_path() : config_path;
+  if (!path.empty()) config = CUTEGEN_TRY(Config::load(path));
+  config.apply_environment();
+  for (auto& kv : overrides) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos) return error("--set expects key=value, got '" + kv + "'");
+    CUTEGEN_TRY(config.set(trim(kv.substr(0, eq)), trim(kv.substr(eq + 1))));
+  }
+  return Ok{};
+}
+
+std::string Context::cache_dir() const {
+  if (auto d = config.str("build.cache_dir"); !d.empty()) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/cutegen";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/cutegen";
+  return ".cache/cutegen";
+}
+
+Result<Target> Context::target() const {
+  std::string arch = config.str("build.arch");
+  if (arch != "auto") return parse_target(arch);
+  auto gpus = query_gpus();
+  if (gpus.ok() && !gpus->empty())
+    return target_for_compute_capability((*gpus)[0].cc_major, (*gpus)[0].cc_minor);
+  return Target{};  // no GPU here: Hopper (sm_90a), the tool's main target
+}
+
+Result<Builder> Context::builder() const {
+  auto tc = CUTEGEN_TRY(discover_toolchain(config.str("build.cutlass_dir")));
+  BuilderOptions opt;
+  opt.cache_dir = cache_dir();
+  opt.jobs = static_cast<int>(config.integer("build.jobs"));
+  opt.timeout = std::chrono::seconds(config.integer("build.timeout_s"));
+  return Builder(tc, opt);
+}
+
+}  // namespace cutegen

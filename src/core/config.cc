@@ -1,0 +1,141 @@
+#include "core/config.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <toml++/toml.h>
+
+#include "core/strings.h"
+
+namespace cutegen {
+
+const std::vector<ConfigKey>& config_keys() {
+  static const std::vector<ConfigKey> keys = {
+      {"build.arch", "auto", "GPU target (sm_90a, sm_80, ...); auto: the GPU's own, else sm_90a"},
+      {"build.cutlass_dir", "", "CUTLASS checkout or include dir (default: the bootstrap's .deps)"},
+      {"build.cache_dir", "", "compile cache (default: $XDG_CACHE_HOME/cutegen or ~/.cache/cutegen)"},
+      {"build.jobs", "0", "parallel compiles (0: by cores and memory)"},
+      {"build.timeout_s", "600", "wall-clock limit per compile"},
+      {"eval.python", "", "python3 with torch for the reference side (default: .deps/venv, else python3)"},
+      {"eval.trials", "5", "correctness trials, each on fresh inputs"},
+      {"eval.timed_runs", "100", "timed launches per measurement"},
+      {"eval.warmup_runs", "10", "untimed launches before timing"},
+      {"eval.timeout_s", "600", "wall-clock limit for one evaluation"},
+      {"eval.tolerance", "kernelbench", "kernelbench (atol=rtol=1e-2) or strict (1e-4) or custom"},
+      {"eval.atol", "0.01", "absolute tolerance when eval.tolerance = custom"},
+      {"eval.rtol", "0.01", "relative tolerance when eval.tolerance = custom"},
+      {"eval.accuracy_factor", "10", "a kernel may be at most this many times less accurate than eager"},
+      {"eval.require_cute", "true", "reject kernels that use no CuTe beyond the include"},
+      {"eval.isolate_network", "auto", "auto|on|off: run evaluations in a fresh network namespace"},
+      {"eval.compare_compile", "false", "also time torch.compile of the reference"},
+      {"eval.seed", "0", "base seed; trial i uses seed + i"},
+  };
+  return keys;
+}
+
+namespace {
+
+const ConfigKey* find_key(const std::string& key) {
+  for (auto& k : config_keys())
+    if (key == k.key) return &k;
+  return nullptr;
+}
+
+std::string env_name(const std::string& key) {
+  std::string n = "CUTEGEN_" + replace_all(key, ".", "_");
+  for (auto& c : n) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return n;
+}
+
+}  // namespace
+
+Config::Config() {
+  for (auto& k : config_keys()) {
+    values_[k.key] = k.fallback;
+    origins_[k.key] = "default";
+  }
+}
+
+Result<Config> Config::load(const std::string& path) {
+  Config c;
+  toml::table tbl;
+  try {
+    tbl = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    return error(path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  for (auto& [section, node] : tbl) {
+    auto* sub = node.as_table();
+    if (!sub) return error(path + ": top-level key '" + std::string(section.str()) + "' must be a [section]");
+    for (auto& [name, value] : *sub) {
+      std::string key = std::string(section.str()) + "." + std::string(name.str());
+      if (!find_key(key)) return error(path + ": unknown key '" + key + "'");
+      std::string text;
+      if (auto s = value.as_string()) text = s->get();
+      else if (auto i = value.as_integer()) text = std::to_string(i->get());
+      else if (auto f = value.as_floating_point()) text = std::to_string(f->get());
+      else if (auto b = value.as_boolean()) text = b->get() ? "true" : "false";
+      else return error(path + ": key '" + key + "' must be a string, number or boolean");
+      c.values_[key] = text;
+      c.origins_[key] = path;
+    }
+  }
+  return c;
+}
+
+void Config::apply_environment() {
+  for (auto& k : config_keys())
+    if (const char* v = std::getenv(env_name(k.key).c_str())) {
+      values_[k.key] = v;
+      origins_[k.key] = "environment";
+    }
+}
+
+Status Config::set(const std::string& key, const std::string& value) {
+  if (!find_key(key)) return error("unknown config key '" + key + "'");
+  values_[key] = value;
+  origins_[key] = "command line";
+  return Ok{};
+}
+
+std::string Config::str(const std::string& key) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) throw std::logic_error("config key not in the table: " + key);
+  return it->second;
+}
+
+long Config::integer(const std::string& key) const {
+  try {
+    return std::stol(str(key));
+  } catch (const std::invalid_argument&) {
+    throw std::runtime_error("config key '" + key + "' must be an integer, got '" + str(key) + "'");
+  }
+}
+
+double Config::number(const std::string& key) const {
+  try {
+    return std::stod(str(key));
+  } catch (const std::invalid_argument&) {
+    throw std::runtime_error("config key '" + key + "' must be a number, got '" + str(key) + "'");
+  }
+}
+
+bool Config::boolean(const std::string& key) const {
+  auto v = lowercase(str(key));
+  if (v == "true" || v == "1" || v == "yes" || v == "on") return true;
+  if (v == "false" || v == "0" || v == "no" || v == "off") return false;
+  throw std::runtime_error("config key '" + key + "' must be true or false, got '" + v + "'");
+}
+
+std::string Config::origin(const std::string& key) const { return origins_.at(key); }
+
+std::string default_config_path() {
+  if (std::filesystem::exists("cutegen.toml")) return "cutegen.toml";
+  std::string base;
+  if (const char* x = std::getenv("XDG_CONFIG_HOME")) base = x;
+  else if (const char* h = std::getenv("HOME")) base = std::string(h) + "/.config";
+  std::string p = base + "/cutegen/config.toml";
+  return !base.empty() && std::filesystem::exists(p) ? p : "";
+}
+
+}  // namespace cutegen
