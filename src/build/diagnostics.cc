@@ -93,7 +93,7 @@ std::vector<Diagnostic> condense_diagnostics(const std::string& log, const std::
     }
     auto t = trim(raw);
     if (!t.empty() && cur->context.size() < 3 && !contains(t, "detected during") && t != "^" &&
-        !contains(t, "instantiation of"))
+        !contains(t, "instantiation of") && !contains(t, ": note #"))
       cur->context.push_back(shorten_templates(t, 1, 200));
   }
   finish();

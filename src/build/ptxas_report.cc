@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <regex>
 
@@ -26,6 +27,7 @@ std::vector<KernelResources> parse_ptxas_report(const std::string& log) {
   static const std::regex smem(R"((\d+) bytes smem)");
   static const std::regex bars(R"(used (\d+) barriers)");
   std::vector<KernelResources> out;
+  std::vector<std::string> entries;
   KernelResources* cur = nullptr;
   auto select = [&](const std::string& mangled) {
     for (auto& k : out)
@@ -35,7 +37,10 @@ std::vector<KernelResources> parse_ptxas_report(const std::string& log) {
   };
   for (auto& line : split_lines(log)) {
     std::smatch m;
-    if (std::regex_search(line, m, entry) || std::regex_search(line, m, props)) {
+    if (std::regex_search(line, m, entry)) {
+      entries.push_back(m[1]);
+      select(m[1]);
+    } else if (std::regex_search(line, m, props)) {
       select(m[1]);
     } else if (cur && std::regex_search(line, m, frame)) {
       cur->stack_bytes = std::stoi(m[1]);
@@ -47,6 +52,10 @@ std::vector<KernelResources> parse_ptxas_report(const std::string& log) {
       if (std::regex_search(line, m, bars)) cur->barriers = std::stoi(m[1]);
     }
   }
+  // Non-inlined device functions get "Function properties" too; only kernels are reported.
+  std::erase_if(out, [&](const KernelResources& k) {
+    return std::find(entries.begin(), entries.end(), k.mangled) == entries.end();
+  });
   return out;
 }
 
