@@ -1,0 +1,140 @@
+"""`spec`: what a task computes, without computing it.
+
+Model and inputs are built on the meta device (shapes, dtypes and strides, no data), so a task
+with many GB of tensors is described in a second on a machine without a GPU. Code that needs
+real values (.item(), data-dependent shapes) falls back to the CPU.
+"""
+import inspect
+import os
+import random
+
+import torch
+import torch.nn as nn
+from torch.utils._pytree import tree_flatten
+from torch.utils.flop_counter import FlopCounterMode
+
+from .task_file import TaskError, call_user, load_task
+from .tracing import OpRecorder, PinDevice
+
+DTYPE_NAMES = {
+    torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16", torch.float64: "float64",
+    torch.int64: "int64", torch.int32: "int32", torch.int8: "int8", torch.uint8: "uint8", torch.bool: "bool",
+}
+# Checked in order: bool before int, since bool is an int in Python.
+SCALAR_CTYPES = ((bool, "bool"), (int, "int64_t"), (float, "double"))
+DEVICES = ("meta", "cpu")
+
+
+def configure(parser):
+    parser.add_argument("--task", required=True, help="KernelBench-style problem file")
+    parser.add_argument("--seed", type=int, default=0, help="seed for Model construction and get_inputs()")
+
+
+def run(args):
+    return describe(args.task, args.seed)
+
+
+def describe(path, seed):
+    module = load_task(path)
+    failures = []
+    for device in DEVICES:
+        try:
+            spec = trace(module, seed, device)
+        except TaskError as exc:
+            if exc.kind not in ("init", "inputs", "forward"):
+                raise
+            failures.append(exc)
+            continue
+        spec = {"name": module_name(path), "path": os.path.abspath(path), "seed": seed, **spec, "traced_on": device}
+        return spec
+    # The last device's failure is the real one; say that the meta attempt failed too.
+    last = failures[-1]
+    last.detail = f"(on the meta device: {failures[0]})\n{last.detail}"
+    raise last
+
+
+def module_name(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def trace(module, seed, device):
+    torch.manual_seed(seed)
+    random.seed(seed)
+    with torch.no_grad(), PinDevice(device):
+        init_args = call_user("get_init_inputs()", lambda: list(module.get_init_inputs()), kind="init")
+        model = call_user("Model(*get_init_inputs())", module.Model, *init_args, kind="init")
+        if not isinstance(model, nn.Module):
+            raise TaskError(f"Model(...) made a {type(model).__name__}, not an nn.Module", kind="no_model")
+        inputs = call_user("get_inputs()", lambda: list(module.get_inputs()), kind="inputs")
+        if not any(isinstance(x, torch.Tensor) for x in inputs):
+            raise TaskError("get_inputs() returns no tensors", kind="no_tensors")
+        with FlopCounterMode(display=False) as counter, OpRecorder() as recorder:
+            result = call_user("Model.forward", model, *inputs, kind="forward")
+    outputs = [x for x in tree_flatten(result)[0] if isinstance(x, torch.Tensor)]
+    if not outputs:
+        raise TaskError(f"Model.forward returns no tensors (it returned a {type(result).__name__})",
+                        kind="no_tensors")
+    names = argument_names(model.forward, len(inputs))
+    spec = {
+        "init_args": [repr(a) for a in init_args],
+        "inputs": [describe_input(n, x) for n, x in zip(names, inputs)],
+        "params": describe_state(model),
+        "outputs": [tensor_entry(n, t) for n, t in zip(output_names(len(outputs)), outputs)],
+        "ops": recorder.ops,
+        "flops": int(counter.get_total_flops()),
+    }
+    spec["min_bytes"] = sum(e["bytes"] for e in spec["inputs"] + spec["params"] + spec["outputs"] if "bytes" in e)
+    return spec
+
+
+def argument_names(forward, count):
+    """Names of forward's positional parameters; arguments absorbed by *args are arg<i>."""
+    try:
+        params = inspect.signature(forward).parameters.values()
+    except (TypeError, ValueError):
+        params = []
+    names = []
+    for p in params:
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            break
+        names.append(p.name)
+    names = names[:count]
+    return names + [f"arg{i}" for i in range(len(names), count)]
+
+
+def output_names(count):
+    return ["out"] if count == 1 else [f"out{i}" for i in range(count)]
+
+
+def tensor_entry(name, t, kind=None):
+    if t.dtype not in DTYPE_NAMES:
+        raise TaskError(f"{name} has dtype {t.dtype}; supported: {', '.join(DTYPE_NAMES.values())}",
+                        kind="unsupported")
+    entry = {"name": name}
+    if kind:
+        entry["kind"] = kind
+    entry.update(dtype=DTYPE_NAMES[t.dtype], shape=list(t.shape), strides=list(t.stride()),
+                 bytes=t.numel() * t.element_size())
+    return entry
+
+
+def describe_input(name, x):
+    if isinstance(x, torch.Tensor):
+        return tensor_entry(name, x, "tensor")
+    for py_type, ctype in SCALAR_CTYPES:
+        if isinstance(x, py_type):
+            return {"name": name, "kind": "scalar", "ctype": ctype, "value": x}
+    raise TaskError(f"input `{name}` is a {type(x).__name__}: only tensors and int/float/bool scalars "
+                    "can be passed to a kernel", kind="unsupported")
+
+
+def describe_state(model):
+    """Parameters and buffers in state_dict order, then buffers that state_dict leaves out."""
+    params = dict(model.named_parameters(remove_duplicate=False))
+    buffers = dict(model.named_buffers(remove_duplicate=False))
+    entries = []
+    for name, t in model.state_dict(keep_vars=True).items():
+        entries.append(tensor_entry(name, t, "parameter" if name in params else "buffer"))
+    seen = {e["name"] for e in entries}
+    entries += [tensor_entry(n, t, "buffer") for n, t in buffers.items() if n not in seen]
+    return entries
