@@ -16,6 +16,7 @@ from .task_file import TaskError, condensed_traceback
 # name -> (module, one-line help): the subcommand table.
 COMMANDS = {
     "spec": ("cutegen_bridge.spec", "describe a task (inputs, parameters, outputs, ops, FLOPs) as TaskSpec JSON"),
+    "eval": ("cutegen_bridge.evaluate", "run a compiled candidate beside the reference on the GPU: check and time it"),
 }
 
 

@@ -19,5 +19,8 @@ const std::vector<CommandDef>& commands();
 void define_build(CLI::App& sub, Context& ctx);
 void define_doctor(CLI::App& sub, Context& ctx);
 void define_config(CLI::App& sub, Context& ctx);
+void define_profile(CLI::App& sub, Context& ctx);
+void define_task(CLI::App& sub, Context& ctx);
+void define_eval(CLI::App& sub, Context& ctx);
 
 }  // namespace cutegen

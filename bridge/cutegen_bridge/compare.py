@@ -1,0 +1,75 @@
+"""How a candidate's output differs from eager's and from a float64 reference, as a few numbers
+(the C++ side turns them into a verdict and a pattern hint)."""
+import math
+
+import numpy as np
+import torch
+
+CHUNK = 1 << 26  # elements compared at a time, so float64 copies of huge outputs stay bounded
+MAX_BAD_SAMPLE = 1 << 20
+
+
+def compare(out, eager, ref64, atol, rtol):
+    o, e = out.reshape(-1), eager.reshape(-1)
+    r = ref64.reshape(-1) if ref64 is not None else None
+    n = o.numel()
+    bad = nan = 0
+    max_abs = sum_abs = 0.0
+    err2 = eager_err2 = ref2 = 0.0
+    first_bad = last_bad = -1
+    sample = []
+    all_zero = True
+    for lo in range(0, n, CHUNK):
+        oc, ec = o[lo:lo + CHUNK].double(), e[lo:lo + CHUNK].double()
+        close = torch.isclose(oc, ec, atol=atol, rtol=rtol, equal_nan=True)
+        badc = ~close
+        nb = int(badc.sum())
+        if nb:
+            idx = torch.nonzero(badc).flatten()
+            if first_bad < 0:
+                first_bad = lo + int(idx[0])
+            last_bad = lo + int(idx[-1])
+            if len(sample) < MAX_BAD_SAMPLE:
+                sample.extend((idx[:MAX_BAD_SAMPLE - len(sample)] + lo).tolist())
+        bad += nb
+        nan += int((torch.isnan(oc) & ~torch.isnan(ec)).sum())
+        diff = (oc - ec).abs().nan_to_num(nan=math.inf)
+        max_abs = max(max_abs, float(diff.max()) if diff.numel() else 0.0)
+        sum_abs += float(diff.clamp(max=1e300).sum())
+        all_zero = all_zero and bool((oc == 0).all())
+        if r is not None:
+            rc = r[lo:lo + CHUNK]
+            err2 += float(((oc - rc) ** 2).sum())
+            eager_err2 += float(((ec - rc) ** 2).sum())
+            ref2 += float((rc ** 2).sum())
+    result = {
+        "numel": n, "bad": bad, "nan": nan, "max_abs": finite(max_abs), "mean_abs": finite(sum_abs / max(n, 1)),
+        "first_bad": first_bad, "last_bad": last_bad, "all_zero": all_zero and n > 0,
+        "eager_all_zero": bool((e == 0).all()) if n else False,
+        "bad_stride": stride_of(sample),
+        "transposed": bad > 0 and is_transposed(out, eager, atol, rtol),
+    }
+    if r is not None:
+        scale = math.sqrt(ref2) if ref2 > 0 else 1.0
+        result["rel_err"] = finite(math.sqrt(err2) / scale)
+        result["eager_rel_err"] = finite(math.sqrt(eager_err2) / scale)
+    return result
+
+
+def finite(x):
+    """JSON has no inf/NaN; a huge number says the same thing."""
+    return x if math.isfinite(x) else 1e308
+
+
+def stride_of(indices):
+    """The gcd of the gaps between bad indices: k > 1 means every k-th element is wrong."""
+    if len(indices) < 3:
+        return 0
+    gaps = np.diff(np.asarray(indices, dtype=np.int64))
+    return int(np.gcd.reduce(gaps))
+
+
+def is_transposed(out, eager, atol, rtol):
+    if out.dim() < 2 or out.shape[-1] != out.shape[-2]:
+        return False
+    return bool(torch.isclose(out.transpose(-1, -2).double(), eager.double(), atol=atol, rtol=rtol).all())

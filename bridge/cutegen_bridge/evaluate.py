@@ -1,0 +1,223 @@
+"""`eval`: runs a compiled candidate against the task's reference on the GPU.
+
+Modes: check (correctness trials), time (side-by-side timing), full (both), profile (warm-up,
+then one forward inside the NVTX range "cutegen_profile" for Nsight Compute), ceilings (the
+GPU's copy bandwidth and matmul rates). Verdicts are made by the C++ caller from these numbers.
+A CUDA fault ends the run with {"fault": CUDA's message, "phase": ...}.
+"""
+import copy
+import json
+import random
+
+import torch
+
+from . import ceilings as ceilings_mod
+from .candidate import Candidate, poison
+from .compare import compare
+from .task_file import TaskError, call_user, load_task
+from .timing import event_overhead, host_check, interleaved, l2_flusher
+from .tracing import PinDevice
+
+
+def configure(parser):
+    parser.add_argument("--mode", choices=["check", "time", "full", "profile", "ceilings"], default="full")
+    parser.add_argument("--task")
+    parser.add_argument("--spec", help="TaskSpec JSON written by `spec`")
+    parser.add_argument("--lib", help="the candidate's shared library")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--timed-runs", type=int, default=100)
+    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--atol", type=float, default=1e-2)
+    parser.add_argument("--rtol", type=float, default=1e-2)
+    parser.add_argument("--compare-compile", action="store_true")
+
+
+class Fault(Exception):
+    """A CUDA error while running `phase`; the process's CUDA context is unusable after it."""
+
+    def __init__(self, phase, message):
+        super().__init__(message)
+        self.phase = phase
+
+
+def run(args):
+    if not torch.cuda.is_available():
+        raise TaskError("no CUDA device visible to torch", kind="setup")
+    if args.mode == "ceilings":
+        return {"ceilings": ceilings_mod.measure()}
+    with open(args.spec) as f:
+        spec = json.load(f)
+    session = Session(args, spec)
+    doc = {"device": device_facts()}
+    try:
+        if args.mode in ("check", "full"):
+            doc["trials"] = [session.trial(args.seed + t) for t in range(args.trials)]
+            if args.mode == "full" and not all(trial_ok(t) for t in doc["trials"]):
+                return doc  # timing a wrong kernel is wasted time
+        if args.mode in ("time", "full"):
+            doc["timing"] = session.timing()
+        if args.mode == "profile":
+            session.profile_launch()
+            doc["profiled"] = True
+    except Fault as exc:
+        doc["fault"] = str(exc).strip().splitlines()[0] if str(exc).strip() else "CUDA error"
+        doc["phase"] = exc.phase
+    return doc
+
+
+def trial_ok(t):
+    return not t["mutated_inputs"] and all(o["bad"] == 0 for o in t["outputs"])
+
+
+def device_facts():
+    p = torch.cuda.get_device_properties(0)
+    return {"name": p.name, "sms": p.multi_processor_count, "l2_bytes": p.L2_cache_size,
+            "memory_bytes": p.total_memory, "cc": f"{p.major}.{p.minor}", "torch": torch.__version__}
+
+
+def guarded(phase, fn):
+    try:
+        out = fn()
+        torch.cuda.synchronize()
+        return out
+    except RuntimeError as exc:
+        if "CUDA" in str(exc) or "cuda" in str(exc):
+            raise Fault(phase, str(exc))
+        raise
+
+
+class Session:
+    def __init__(self, args, spec):
+        self.args, self.spec = args, spec
+        self.module = load_task(args.task)
+        self.stream = torch.cuda.Stream()
+        torch.manual_seed(args.seed)
+        random.seed(args.seed)
+        with torch.no_grad(), PinDevice("cuda"):
+            init = call_user("get_init_inputs()", lambda: list(self.module.get_init_inputs()), kind="init")
+            self.model = call_user("Model(*get_init_inputs())", self.module.Model, *init, kind="init")
+        self.model = self.model.cuda().eval()
+        self.params = state_tensors(self.model, spec)
+        self.candidate = Candidate(args.lib, spec)
+
+    def inputs(self, seed):
+        """Fresh inputs from the task's own get_inputs() under `seed`, made on the GPU."""
+        torch.manual_seed(seed)
+        random.seed(seed)
+        with torch.no_grad(), PinDevice("cuda"):
+            xs = call_user("get_inputs()", lambda: list(self.module.get_inputs()), kind="inputs")
+        return [x.cuda() if isinstance(x, torch.Tensor) else x for x in xs]
+
+    def eager(self, inputs):
+        with torch.no_grad(), torch.cuda.stream(self.stream):
+            return flatten(self.model(*[clone(x) for x in inputs]))
+
+    def reference64(self, inputs):
+        """The model and its floating inputs in float64: the accuracy yardstick for both sides."""
+        try:
+            model64 = copy.deepcopy(self.model).double()
+            with torch.no_grad(), torch.cuda.stream(self.stream):
+                return flatten(model64(*[to64(x) for x in inputs]))
+        except (RuntimeError, TypeError):
+            return None
+
+    def run_candidate(self, inputs, outputs):
+        with torch.cuda.stream(self.stream):
+            self.candidate(inputs, self.params, outputs, self.stream)
+
+    def trial(self, seed):
+        inputs = self.inputs(seed)
+        pristine = [clone(x) for x in inputs]
+        eager = guarded("reference", lambda: self.eager(inputs))
+        ref64 = guarded("reference", lambda: self.reference64(inputs))
+        outputs = self.candidate.new_outputs()
+        poison(outputs)
+        torch.cuda.synchronize()
+        guarded("candidate", lambda: self.run_candidate(inputs, outputs))
+        mutated = [e["name"] for e, x, p in zip(self.spec["inputs"], inputs, pristine)
+                   if isinstance(x, torch.Tensor) and not torch.equal(x, p)]
+        results = []
+        for i, (o, e) in enumerate(zip(outputs, eager)):
+            r = ref64[i] if ref64 is not None else None
+            results.append({"name": self.spec["outputs"][i]["name"],
+                            **compare(o, e, r, self.args.atol, self.args.rtol)})
+        return {"seed": seed, "outputs": results, "mutated_inputs": mutated, "ref64": ref64 is not None}
+
+    def input_sets(self):
+        """Enough input sets that rotating them defeats the L2 (at least 2, at most 4, memory allowing)."""
+        first = self.inputs(self.args.seed + 1000)
+        size = sum(x.numel() * x.element_size() for x in first if isinstance(x, torch.Tensor))
+        size += sum(o["bytes"] for o in self.spec["outputs"] if "bytes" in o) * 2
+        l2 = torch.cuda.get_device_properties(0).L2_cache_size
+        free, _ = torch.cuda.mem_get_info()
+        want = max(2, min(4, -(-3 * l2 // max(size, 1))))
+        count = int(max(1, min(want, (free * 0.5) // max(size, 1))))
+        return [first] + [self.inputs(self.args.seed + 1000 + k) for k in range(1, count)]
+
+    def timing(self):
+        sets = self.input_sets()
+        outs = [self.candidate.new_outputs() for _ in sets]
+        eager_outs = [None] * len(sets)
+
+        def cand(i):
+            k = i % len(sets)
+            self.candidate(sets[k], self.params, outs[k], self.stream)
+
+        def eager(i):
+            k = i % len(sets)
+            with torch.no_grad():
+                eager_outs[k] = flatten(self.model(*sets[k]))
+
+        fns = {"candidate": cand, "eager": eager}
+        if self.args.compare_compile:
+            compiled = torch.compile(self.model)
+
+            def comp(i):
+                with torch.no_grad():
+                    compiled(*sets[i % len(sets)])
+            fns["compile"] = comp
+        flush = l2_flusher(self.stream)
+        for o in outs:
+            poison(o)
+        samples = guarded("timing", lambda: interleaved(fns, self.args.timed_runs, self.args.warmup,
+                                                        self.stream, flush))
+        check = guarded("timing", lambda: host_check(cand, 20, self.stream))
+        # The outputs of the timed runs must still be right.
+        timed = [compare(o, e, None, self.args.atol, self.args.rtol) for k in range(len(sets))
+                 for o, e in zip(outs[k], eager_outs[k])]
+        return {"ms": samples, "event_overhead_ms": event_overhead(50, self.stream), "host_check": check,
+                "input_sets": len(sets), "timed_outputs": timed}
+
+    def profile_launch(self):
+        inputs = self.inputs(self.args.seed)
+        outputs = self.candidate.new_outputs()
+        for _ in range(3):
+            guarded("warm-up", lambda: self.run_candidate(inputs, outputs))
+        torch.cuda.nvtx.range_push("cutegen_profile")
+        guarded("profile", lambda: self.run_candidate(inputs, outputs))
+        torch.cuda.nvtx.range_pop()
+
+
+def state_tensors(model, spec):
+    """The model's parameters and buffers by the names and order the spec (and so the ABI) uses."""
+    by_name = dict(model.state_dict(keep_vars=True))
+    by_name.update(dict(model.named_buffers(remove_duplicate=False)))
+    missing = [p["name"] for p in spec["params"] if p["name"] not in by_name]
+    if missing:
+        raise TaskError(f"the model has no parameter or buffer {missing[0]} named in the spec", kind="spec")
+    return [by_name[p["name"]].detach().contiguous() for p in spec["params"]]
+
+
+def flatten(result):
+    if isinstance(result, torch.Tensor):
+        return [result]
+    return [t for t in torch.utils._pytree.tree_flatten(result)[0] if isinstance(t, torch.Tensor)]
+
+
+def clone(x):
+    return x.clone() if isinstance(x, torch.Tensor) else x
+
+
+def to64(x):
+    return x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x

@@ -1,0 +1,26 @@
+// Builds an Evaluator from the config: toolchain, target, tolerances, worker and folders.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cli/context.h"
+#include "eval/evaluator.h"
+
+namespace cutegen {
+
+class EvalSetup {
+ public:
+  static Result<EvalSetup> create(Context& ctx);
+  Result<TaskSpec> load_spec(const std::string& task_path) const;
+  Evaluator evaluator(bool time) const;
+
+ private:
+  std::shared_ptr<Builder> builder_;
+  Target target_;
+  EvalOptions options_;
+  std::string python_;
+  long spec_timeout_s_ = 300;
+};
+
+}  // namespace cutegen

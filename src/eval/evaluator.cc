@@ -1,0 +1,229 @@
+#include "eval/evaluator.h"
+
+#include <cstdio>
+
+#include "core/hash.h"
+#include "core/strings.h"
+#include "sys/fs.h"
+#include "task/abi.h"
+
+namespace cutegen {
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return "pass";
+    case Verdict::kWrong: return "wrong";
+    case Verdict::kRejected: return "rejected";
+    case Verdict::kTimeout: return "timeout";
+    case Verdict::kCompileError: return "compile error";
+    case Verdict::kFault: return "CUDA fault";
+    case Verdict::kSetupError: return "setup error";
+  }
+  return "?";
+}
+
+int exit_code(Verdict v) {
+  switch (v) {
+    case Verdict::kPass: return 0;
+    case Verdict::kSetupError: return 2;
+    case Verdict::kRejected: return 3;
+    case Verdict::kTimeout: return 4;
+    default: return 1;
+  }
+}
+
+std::string math_dtype(const TaskSpec& spec) {
+  // Ranked fastest math first: the floor must not exceed what any legitimate kernel could reach.
+  static const std::vector<std::pair<DType, const char*>> rank = {
+      {DType::kFloat16, "float16"}, {DType::kBFloat16, "bfloat16"}, {DType::kFloat32, "float32"},
+      {DType::kFloat64, "float64"}};
+  for (auto& [d, name] : rank)
+    for (auto* group : {&spec.inputs, &spec.params, &spec.outputs})
+      for (auto& a : *group)
+        if (a.is_tensor() && a.dtype == d) return name;
+  return "float32";
+}
+
+Evaluator::Evaluator(const Builder& builder, Target target, EvalOptions options)
+    : builder_(builder), target_(target), opt_(std::move(options)) {}
+
+namespace {
+
+EvalResult finish(EvalResult r, Verdict v, std::string summary) {
+  r.verdict = v;
+  r.summary = std::move(summary);
+  return r;
+}
+
+std::vector<double> doubles(const nlohmann::json& j) {
+  std::vector<double> out;
+  for (auto& v : j) out.push_back(v.get<double>());
+  return out;
+}
+
+}  // namespace
+
+Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& source,
+                                       const std::string& display_name) const {
+  EvalResult r;
+  if (!contains(source, "cutegen_forward"))
+    return finish(r, Verdict::kSetupError, display_name + ": defines no cutegen_forward (see `cutegen task` for the ABI)");
+  r.cute = cute_usage(source);
+  // Source rules first: a forbidden header would otherwise surface as a mere compile error.
+  r.gate = check_source(source, opt_.require_cute);
+  if (!r.gate.empty()) return finish(r, Verdict::kRejected, r.gate[0].rule + ": " + r.gate[0].detail);
+  auto build = CUTEGEN_TRY(builder_.build(
+      {.source = source, .display_name = display_name, .target = target_, .force_include = abi_header(spec)}));
+  r.build = build;
+  if (build.outcome == BuildOutcome::kTimeout) return finish(r, Verdict::kTimeout, build.message);
+  if (!build.ok())
+    return finish(r, build.outcome == BuildOutcome::kRefused ? Verdict::kRejected : Verdict::kCompileError,
+                  build.message);
+
+  auto syms = CUTEGEN_TRY(read_library_symbols(build.library_path));
+  for (auto& f : check_symbols(syms.undefined, syms.defined, syms.strings)) r.gate.push_back(f);
+  if (!r.gate.empty()) return finish(r, Verdict::kRejected, r.gate[0].rule + ": " + r.gate[0].detail);
+
+  CUTEGEN_TRY(make_dirs(opt_.work_dir));
+  std::string spec_path = opt_.work_dir + "/spec-" + hash_hex(spec.json) + ".json";
+  CUTEGEN_TRY(write_file_atomic(spec_path, spec.json));
+  std::vector<std::string> args = {"--mode",   opt_.time ? "full" : "check",  "--task", spec.path,
+                                   "--spec",   spec_path,                     "--lib",  build.library_path,
+                                   "--seed",   std::to_string(opt_.seed),     "--trials", std::to_string(opt_.trials),
+                                   "--timed-runs", std::to_string(opt_.timed_runs),
+                                   "--warmup", std::to_string(opt_.warmup_runs),
+                                   "--atol",   std::to_string(opt_.tolerance.atol),
+                                   "--rtol",   std::to_string(opt_.tolerance.rtol)};
+  if (opt_.compare_compile) args.push_back("--compare-compile");
+  std::string out_path = opt_.work_dir + "/answer-" + build.key + ".json";
+  auto run = CUTEGEN_TRY(run_worker(opt_.worker, args, out_path));
+  r.isolation = run.isolation;
+  r.eval_seconds = run.process.wall_seconds;
+  r.worker_doc = run.doc;
+  if (run.process.timed_out)
+    return finish(r, Verdict::kTimeout, "evaluation " + run.process.describe() + " (the kernel hangs or is far too slow)");
+  if (run.doc.is_null()) {
+    auto lines = split_lines(run.process.err);
+    return finish(r, Verdict::kFault, "the evaluation process died (" + run.process.describe() + ")" +
+                                          (lines.empty() ? "" : ": " + trim(lines.back())));
+  }
+  if (run.doc.contains("error")) {
+    std::string detail = run.doc.value("detail", "");
+    return finish(r, Verdict::kSetupError, run.doc["error"].get<std::string>() + (detail.empty() ? "" : "\n" + detail));
+  }
+  judge_trials(run.doc, r);
+  if (run.doc.contains("fault"))
+    return finish(r, Verdict::kFault, "CUDA error during " + run.doc.value("phase", "?") + ": " +
+                                          run.doc["fault"].get<std::string>());
+  for (auto& t : r.trials)
+    if (!t.pass) {
+      bool mutated = contains(t.failures[0], "mutates its input");
+      return finish(r, mutated ? Verdict::kRejected : Verdict::kWrong,
+                    "trial seed " + std::to_string(t.seed) + ": " + t.failures[0]);
+    }
+  if (!opt_.time) return finish(r, Verdict::kPass, "correct on " + std::to_string(r.trials.size()) + " trials");
+  judge_timing(spec, run.doc, r);
+  return r;
+}
+
+void Evaluator::judge_trials(const nlohmann::json& doc, EvalResult& r) const {
+  for (auto& t : doc.value("trials", nlohmann::json::array())) {
+    TrialResult tr{.seed = t.value("seed", 0L), .pass = true};
+    for (auto& name : t.value("mutated_inputs", nlohmann::json::array())) {
+      tr.pass = false;
+      tr.failures.push_back("the kernel mutates its input `" + name.get<std::string>() + "`");
+    }
+    for (auto& o : t.value("outputs", nlohmann::json::array())) {
+      auto s = output_stats_from_json(o);
+      auto j = judge_output(s, opt_.tolerance);
+      if (!j.pass) {
+        tr.pass = false;
+        tr.failures.push_back(describe_failure(s, j));
+      }
+    }
+    r.trials.push_back(tr);
+  }
+}
+
+void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, EvalResult& r) const {
+  auto& t = doc.at("timing");
+  Timing tm;
+  auto cand = doubles(t.at("ms").at("candidate")), eager = doubles(t.at("ms").at("eager"));
+  tm.candidate = summarize(cand);
+  tm.eager = summarize(eager);
+  tm.speedup = speedup_interval(eager, cand);
+  if (t.at("ms").contains("compile")) {
+    auto comp = doubles(t["ms"]["compile"]);
+    tm.compiled = summarize(comp);
+    tm.speedup_vs_compile = speedup_interval(comp, cand);
+  }
+  tm.event_overhead_ms = summarize(doubles(t.at("event_overhead_ms"))).median;
+  auto& hc = t.at("host_check");
+  tm.host_ms = hc.at("host_ms");
+  tm.device_ms = hc.at("device_ms");
+  tm.issue_ms = hc.at("issue_ms");
+  tm.input_sets = t.value("input_sets", 0);
+  r.timing = tm;
+
+  for (auto& o : t.value("timed_outputs", nlohmann::json::array())) {
+    auto s = output_stats_from_json(o);
+    if (s.bad > 0) {
+      r.verdict = Verdict::kWrong;
+      r.summary = "outputs of the timed runs are wrong: " + describe_failure(s, judge_output(s, opt_.tolerance));
+      return;
+    }
+  }
+  // Work the events did not see (another stream, a host thread) shows as host time beyond both.
+  double hidden = tm.host_ms - std::max(tm.device_ms, tm.issue_ms);
+  if (hidden > std::max(0.25 * tm.device_ms, 0.5)) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "work hidden from the stream: host %.3f ms vs events %.3f ms over %d calls",
+                  tm.host_ms, tm.device_ms, hc.value("calls", 0));
+    r.verdict = Verdict::kRejected;
+    r.summary = buf;
+    return;
+  }
+  std::string device = doc.at("device").value("name", "gpu");
+  auto ceil = ceilings(device);
+  if (ceil.ok()) {
+    r.roofline = roofline(static_cast<double>(spec.min_bytes), static_cast<double>(spec.flops), math_dtype(spec), *ceil);
+    r.roofline_fraction = roofline_fraction(*r.roofline, tm.candidate.median);
+    if (impossible(*r.roofline, tm.candidate.median)) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "impossible: %.4f ms is below the %s-bound floor of %.4f ms", tm.candidate.median,
+                    r.roofline->bound.c_str(), r.roofline->floor_ms);
+      r.verdict = Verdict::kRejected;
+      r.summary = buf;
+      return;
+    }
+  }
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "correct; %.4f ms vs eager %.4f ms: %.2fx [%.2f, %.2f]", tm.candidate.median,
+                tm.eager.median, tm.speedup.point, tm.speedup.low, tm.speedup.high);
+  r.verdict = Verdict::kPass;
+  r.summary = buf;
+  if (!ceil.ok()) r.summary += " (no roofline: " + ceil.message() + ")";
+}
+
+Result<Ceilings> Evaluator::ceilings(const std::string& device) const {
+  std::string name = device;
+  for (auto& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  std::string path = opt_.ceilings_dir + "/" + name + ".json";
+  if (auto text = read_file(path); text.ok()) {
+    try {
+      return ceilings_from_json(nlohmann::json::parse(*text));
+    } catch (const std::exception&) {
+      // Re-measure below.
+    }
+  }
+  CUTEGEN_TRY(make_dirs(opt_.ceilings_dir));
+  auto run = CUTEGEN_TRY(run_worker(opt_.worker, {"--mode", "ceilings"}, path + ".answer"));
+  if (run.doc.is_null() || !run.doc.contains("ceilings"))
+    return error("could not measure the GPU's ceilings (" + run.process.describe() + ")");
+  auto c = CUTEGEN_TRY(ceilings_from_json(run.doc["ceilings"]));
+  CUTEGEN_TRY(write_file_atomic(path, to_json(c).dump(1)));
+  return c;
+}
+
+}  // namespace cutegen

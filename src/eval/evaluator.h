@@ -1,0 +1,89 @@
+// The hardened evaluator: build with the task's ABI force-included, gate statically, then run
+// the candidate beside the reference in a separate worker process and judge the numbers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "build/builder.h"
+#include "eval/roofline.h"
+#include "eval/static_gate.h"
+#include "eval/stats.h"
+#include "eval/verdict.h"
+#include "eval/worker.h"
+#include "task/task_spec.h"
+
+namespace cutegen {
+
+enum class Verdict { kPass, kWrong, kRejected, kTimeout, kCompileError, kFault, kSetupError };
+const char* to_string(Verdict v);
+// 0 pass, 1 wrong/compile error/fault, 2 setup error, 3 rejected, 4 timeout.
+int exit_code(Verdict v);
+
+struct EvalOptions {
+  Tolerance tolerance;
+  int trials = 5;
+  int timed_runs = 100;
+  int warmup_runs = 10;
+  long seed = 0;
+  bool require_cute = true;
+  bool compare_compile = false;
+  bool time = true;  // false: correctness only
+  WorkerOptions worker;
+  std::string work_dir;  // where specs and worker answers are written
+  std::string ceilings_dir;
+};
+
+struct TrialResult {
+  long seed = 0;
+  bool pass = false;
+  std::vector<std::string> failures;  // one line per failed output or mutated input
+};
+
+struct Timing {
+  Summary candidate, eager;
+  std::optional<Summary> compiled;
+  Interval speedup;                      // eager / candidate
+  std::optional<Interval> speedup_vs_compile;
+  double event_overhead_ms = 0;
+  double host_ms = 0, device_ms = 0, issue_ms = 0;  // host check over `calls` launches
+  int input_sets = 0;
+};
+
+struct EvalResult {
+  Verdict verdict = Verdict::kSetupError;
+  std::string summary;  // one line
+  BuildResult build;
+  CuteUsage cute;
+  std::vector<GateFinding> gate;
+  std::vector<TrialResult> trials;
+  std::optional<Timing> timing;
+  std::optional<Roofline> roofline;
+  double roofline_fraction = 0;
+  std::string isolation;
+  double eval_seconds = 0;  // worker wall time, compile excluded
+  nlohmann::json worker_doc;
+};
+
+class Evaluator {
+ public:
+  Evaluator(const Builder& builder, Target target, EvalOptions options);
+  // Errors are setup problems only (e.g. cannot write the work dir); verdicts are results.
+  Result<EvalResult> evaluate(const TaskSpec& spec, const std::string& source, const std::string& display_name) const;
+  // The GPU's ceilings, measured once and cached per device name.
+  Result<Ceilings> ceilings(const std::string& device) const;
+  const EvalOptions& options() const { return opt_; }
+
+ private:
+  void judge_trials(const nlohmann::json& doc, EvalResult& r) const;
+  void judge_timing(const TaskSpec& spec, const nlohmann::json& doc, EvalResult& r) const;
+  const Builder& builder_;
+  Target target_;
+  EvalOptions opt_;
+};
+
+// The dtype whose math rate bounds the task: the lowest-precision floating dtype among its tensors.
+std::string math_dtype(const TaskSpec& spec);
+
+}  // namespace cutegen

@@ -1,0 +1,45 @@
+#include "eval/result_json.h"
+
+namespace cutegen {
+namespace {
+
+nlohmann::json summary_json(const Summary& s) {
+  return {{"median_ms", s.median}, {"p10_ms", s.p10}, {"p90_ms", s.p90}, {"min_ms", s.min}, {"n", s.n}};
+}
+
+nlohmann::json interval_json(const Interval& i) { return {{"point", i.point}, {"low", i.low}, {"high", i.high}}; }
+
+}  // namespace
+
+nlohmann::json eval_result_json(const EvalResult& r) {
+  nlohmann::json j = {{"verdict", to_string(r.verdict)}, {"exit_code", exit_code(r.verdict)}, {"summary", r.summary}};
+  j["build"] = {{"outcome", to_string(r.build.outcome)}, {"key", r.build.key}, {"cache_hit", r.build.cache_hit},
+                {"library", r.build.library_path}, {"message", r.build.message},
+                {"diagnostics", render_diagnostics(r.build.diagnostics, "kernel.cu")}};
+  j["cute_usage"] = r.cute;
+  j["gate"] = nlohmann::json::array();
+  for (auto& g : r.gate) j["gate"].push_back({{"rule", g.rule}, {"detail", g.detail}});
+  j["trials"] = nlohmann::json::array();
+  for (auto& t : r.trials) j["trials"].push_back({{"seed", t.seed}, {"pass", t.pass}, {"failures", t.failures}});
+  if (r.timing) {
+    auto& t = *r.timing;
+    j["timing"] = {{"candidate", summary_json(t.candidate)}, {"eager", summary_json(t.eager)},
+                   {"speedup", interval_json(t.speedup)}, {"event_overhead_ms", t.event_overhead_ms},
+                   {"host_ms", t.host_ms}, {"device_ms", t.device_ms}, {"issue_ms", t.issue_ms},
+                   {"input_sets", t.input_sets}};
+    if (t.compiled) {
+      j["timing"]["compile"] = summary_json(*t.compiled);
+      j["timing"]["speedup_vs_compile"] = interval_json(*t.speedup_vs_compile);
+    }
+  }
+  if (r.roofline)
+    j["roofline"] = {{"floor_ms", r.roofline->floor_ms}, {"memory_ms", r.roofline->memory_ms},
+                     {"compute_ms", r.roofline->compute_ms}, {"bound", r.roofline->bound},
+                     {"math_rate", r.roofline->math_rate}, {"fraction", r.roofline_fraction}};
+  j["isolation"] = r.isolation;
+  j["eval_seconds"] = r.eval_seconds;
+  j["worker"] = r.worker_doc;
+  return j;
+}
+
+}  // namespace cutegen

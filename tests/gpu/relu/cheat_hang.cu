@@ -1,0 +1,31 @@
+// Cheating kernel for tasks/relu.py (the evaluator must catch it): Never finishes: spins on a flag nobody sets.
+#include <cute/tensor.hpp>
+
+using namespace cute;
+
+__global__ void relu_kernel(float const* x, float* y, int64_t begin, int64_t end, int64_t step) {
+  Tensor mX = make_tensor(make_gmem_ptr(x), make_shape(end));  // (n)
+  Tensor mY = make_tensor(make_gmem_ptr(y), make_shape(end));  // (n)
+  for (int64_t i = begin + (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) * step; i < end;
+       i += int64_t(gridDim.x) * blockDim.x * step)
+    mY(i) = fmaxf(mX(i), 0.0f);
+}
+
+constexpr int64_t kN = int64_t(4096) * 65536;
+
+__global__ void spin_kernel(float* y, volatile int* flag) {
+  Tensor mY = make_tensor(make_gmem_ptr(y), make_shape(1));
+  while (*flag == 0) {
+  }
+  mY(0) = 0.0f;
+}
+
+extern "C" void cutegen_forward(const float* x, float* out, cudaStream_t stream) {
+  static int* flag = [] {
+    int* f;
+    cudaMalloc(&f, sizeof(int));
+    cudaMemset(f, 0, sizeof(int));
+    return f;
+  }();
+  spin_kernel<<<1, 1, 0, stream>>>(out, flag);
+}
