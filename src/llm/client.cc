@@ -23,7 +23,7 @@ void Client::record(const Request& req, const Response* r, const std::string& ou
   if (budget_ && (outcome == "ok" || outcome == "truncated" || outcome == "error"))
     budget_->charge(c.usage, c.cost_usd);
   if (ledger_) (void)ledger_->record(c);  // a ledger that cannot be written must not lose the answer
-  if (transcript_ && r && r->status == ResponseStatus::answer) (void)transcript_->append(model_->name(), req, *r);
+  if (transcript_ && r && r->status == ResponseStatus::answer) (void)transcript_->append(req, *r);
 }
 
 Result<Response> Client::call(const Request& req) {

@@ -59,9 +59,9 @@ std::string render_prompt(const Request& req) {
   return out;
 }
 
-Status TranscriptWriter::append(const std::string& model, const Request& req, const Response& r) {
+Status TranscriptWriter::append(const Request& req, const Response& r) {
   if (r.status != ResponseStatus::answer) return Ok{};
-  json line = {{"key", prompt_key(req)}, {"model", model}, {"request", request_to_json(req)},
+  json line = {{"key", prompt_key(req)}, {"request", request_to_json(req)},
                {"response", response_to_json(r)}};
   std::string text = redact(line.dump()) + "\n";
   std::lock_guard lock(mu_);
@@ -84,7 +84,7 @@ Result<std::vector<TranscriptEntry>> read_transcript(const std::string& path) {
     auto j = json::parse(l, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j.contains("response"))
       return error(path + ":" + std::to_string(n) + ": not a transcript line");
-    out.push_back({j.value("key", ""), j.value("model", ""), j.value("request", json()),
+    out.push_back({j.value("key", ""), j.value("request", json()),
                    response_from_json(j["response"])});
   }
   return out;

@@ -24,7 +24,6 @@ std::string render_prompt(const Request& req);
 
 struct TranscriptEntry {
   std::string key;
-  std::string model;
   nlohmann::json request;
   Response response;
 };
@@ -33,7 +32,7 @@ class TranscriptWriter {
  public:
   explicit TranscriptWriter(std::string path) : path_(std::move(path)) {}
   // Appends one line; only answers are recorded (waiting and budget values are not exchanges).
-  Status append(const std::string& model, const Request& req, const Response& r);
+  Status append(const Request& req, const Response& r);
   const std::string& path() const { return path_; }
 
  private:
