@@ -29,6 +29,7 @@ const std::vector<ConfigKey>& config_keys() {
       {"eval.isolate_network", "auto", "auto|on|off: run evaluations in a fresh network namespace"},
       {"eval.compare_compile", "false", "also time torch.compile of the reference"},
       {"eval.seed", "0", "base seed; trial i uses seed + i"},
+      {"task.timeout_s", "300", "wall-clock limit for describing a task (cutegen task, the bridge's spec)"},
       {"llm.model", "", "model spec for every role, e.g. openai:gpt-5, anthropic:claude-sonnet-4-5, file:/q"},
       {"llm.generator_model", "", "model spec for the generator role (default: llm.model)"},
       {"llm.repairer_model", "", "model spec for the repairer role (default: llm.model)"},

@@ -1,0 +1,161 @@
+// Integration: the real bridge (venv torch, no GPU) describes every example task and reports
+// each kind of broken task as one clear line.
+#include "task/loader.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/strings.h"
+#include "sys/python.h"
+
+namespace cutegen {
+namespace {
+
+const std::string kRoot = CUTEGEN_SOURCE_DIR;
+
+Result<TaskSpec> load(const std::string& path, int64_t seed = 0) {
+  return load_task_spec(path, python_executable(""), seed, std::chrono::seconds(300));
+}
+
+bool has_op(const TaskSpec& s, const std::string& prefix) {
+  return std::any_of(s.ops.begin(), s.ops.end(), [&](auto& op) { return op.rfind(prefix, 0) == 0; });
+}
+
+struct Expected {
+  const char* task;
+  std::vector<std::vector<int64_t>> input_shapes;
+  const char* dtype;
+  std::vector<int64_t> out_shape;
+  const char* op;  // a prefix of one recorded op
+  int64_t flops;   // -1: do not check
+  size_t params;
+};
+
+TEST(LoaderTest, DescribesEveryExampleTask) {
+  const int64_t K4 = 4096;
+  const Expected table[] = {
+      {"matmul_fp32", {{K4, K4}, {K4, K4}}, "float32", {K4, K4}, "aten.mm", 2 * K4 * K4 * K4, 0},
+      {"matmul_bf16", {{8192, 8192}, {8192, 8192}}, "bfloat16", {8192, 8192}, "aten.mm", 2LL * 8192 * 8192 * 8192, 0},
+      {"batched_matmul", {{64, 1024, 1024}, {64, 1024, 1024}}, "float32", {64, 1024, 1024}, "aten.bmm",
+       2LL * 64 * 1024 * 1024 * 1024, 0},
+      {"relu", {{K4, 65536}}, "float32", {K4, 65536}, "aten.relu", 0, 0},
+      {"gelu_tanh", {{K4, 65536}}, "float32", {K4, 65536}, "aten.gelu", 0, 0},
+      {"softmax", {{16384, 16384}}, "float32", {16384, 16384}, "aten._softmax", 0, 0},
+      {"layernorm", {{32768, 8192}}, "float32", {32768, 8192}, "aten.native_layer_norm", -1, 2},
+      {"linear_bias_relu", {{K4, K4}}, "float32", {K4, K4}, "aten.addmm", 2 * K4 * K4 * K4, 2},
+  };
+  size_t seen = 0;
+  for (auto& e : table) {
+    SCOPED_TRACE(e.task);
+    auto s = load(kRoot + "/tasks/" + e.task + ".py");
+    ASSERT_TRUE(s.ok()) << s.message();
+    ++seen;
+    EXPECT_EQ(s->name, e.task);
+    EXPECT_EQ(s->traced_on, "meta") << "example tasks must not allocate real data";
+    ASSERT_EQ(s->inputs.size(), e.input_shapes.size());
+    for (size_t i = 0; i < s->inputs.size(); ++i) {
+      EXPECT_EQ(s->inputs[i].shape, e.input_shapes[i]);
+      EXPECT_STREQ(dtype_info(s->inputs[i].dtype).name, e.dtype);
+    }
+    ASSERT_EQ(s->outputs.size(), 1u);
+    EXPECT_EQ(s->outputs[0].name, "out");
+    EXPECT_EQ(s->outputs[0].shape, e.out_shape);
+    EXPECT_STREQ(dtype_info(s->outputs[0].dtype).name, e.dtype);
+    EXPECT_TRUE(has_op(*s, e.op)) << join(s->ops, ", ");
+    if (e.flops >= 0) {
+      EXPECT_EQ(s->flops, e.flops);
+    }
+    EXPECT_EQ(s->params.size(), e.params);
+    int64_t bytes = 0;
+    for (auto* group : {&s->inputs, &s->params, &s->outputs})
+      for (auto& a : *group) bytes += a.bytes();
+    EXPECT_EQ(s->min_bytes, bytes);
+  }
+  // Every file under tasks/ is in the table above.
+  size_t files = 0;
+  for (auto& f : std::filesystem::directory_iterator(kRoot + "/tasks")) {
+    if (f.path().extension() == ".py") ++files;
+  }
+  EXPECT_EQ(files, seen);
+}
+
+TEST(LoaderTest, LinearParametersInStateDictOrder) {
+  auto s = load(kRoot + "/tasks/linear_bias_relu.py");
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(s->params.size(), 2u);
+  EXPECT_EQ(s->params[0].name, "linear.weight");
+  EXPECT_EQ(s->params[0].kind, ArgKind::kParameter);
+  EXPECT_EQ(s->params[0].shape, (std::vector<int64_t>{4096, 4096}));
+  EXPECT_EQ(s->params[1].name, "linear.bias");
+  EXPECT_EQ(s->init_args, (std::vector<std::string>{"4096", "4096"}));
+  EXPECT_EQ(s->ops, (std::vector<std::string>{"aten.t.default", "aten.addmm.default", "aten.relu.default"}));
+}
+
+TEST(LoaderTest, GpuMindedCodeStillRunsOnMeta) {
+  auto s = load(kRoot + "/src/task/testdata/device_moves.py");
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(s->traced_on, "meta");
+  EXPECT_EQ(s->params[0].name, "scale");
+}
+
+TEST(LoaderTest, DataDependentCodeFallsBackToCpu) {
+  auto s = load(kRoot + "/src/task/testdata/data_dependent.py", 3);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(s->traced_on, "cpu");
+  EXPECT_EQ(s->seed, 3);
+  EXPECT_TRUE(has_op(*s, "aten.div")) << join(s->ops, ", ");
+}
+
+TEST(LoaderTest, ScalarsStarArgsBuffersAndTwoOutputs) {
+  auto s = load(kRoot + "/src/task/testdata/mixed_io.py");
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::vector<std::string> names;
+  for (auto& a : s->inputs) names.push_back(a.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"x", "stream", "use_mean", "arg3", "arg4"}));
+  EXPECT_EQ(s->inputs[2].ctype, "bool");
+  EXPECT_EQ(s->params[0].kind, ArgKind::kBuffer);
+  ASSERT_EQ(s->outputs.size(), 2u);
+  EXPECT_EQ(s->outputs[1].name, "out1");
+  EXPECT_EQ(s->flops, 2 * 128 * 256 * 256);
+}
+
+TEST(LoaderTest, BrokenTasksAreOneClearLine) {
+  auto data = kRoot + "/src/task/testdata/";
+  struct Case {
+    std::string file, first_line;
+    bool has_detail;
+  };
+  const Case cases[] = {
+      {"import_error.py", "import_error.py: fails to import: ValueError: tile size must be a power of two", true},
+      {"no_model.py", "no_model.py: defines no `Model`", false},
+      {"no_tensors.py", "Model.forward returns no tensors (it returned a int)", false},
+      {"missing.py", "missing.py: no such file", false},
+  };
+  for (auto& c : cases) {
+    auto s = load(data + c.file);
+    ASSERT_FALSE(s.ok()) << c.file;
+    auto lines = split_lines(s.message());
+    ASSERT_FALSE(lines.empty());
+    EXPECT_NE(lines[0].find(c.first_line), std::string::npos) << s.message();
+    EXPECT_EQ(lines.size() > 1, c.has_detail) << s.message();
+  }
+  // The detail is the task's own frames, not the bridge's.
+  auto s = load(data + "import_error.py");
+  EXPECT_NE(s.message().find("import_error.py\", line 9, in helper"), std::string::npos) << s.message();
+  EXPECT_EQ(s.message().find("cutegen_bridge"), std::string::npos) << s.message();
+}
+
+TEST(LoaderTest, MissingPythonIsOneLine) {
+  auto s = load_task_spec(kRoot + "/tasks/relu.py", "/nonexistent/python3", 0, std::chrono::seconds(10));
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("/nonexistent/python3"), std::string::npos) << s.message();
+}
+
+TEST(LoaderTest, FindsTheBridge) {
+  EXPECT_TRUE(std::filesystem::exists(bridge_dir() + "/cutegen_bridge/spec.py")) << bridge_dir();
+}
+
+}  // namespace
+}  // namespace cutegen
