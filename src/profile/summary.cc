@@ -20,6 +20,8 @@ const std::vector<Lever>& bound_levers() {
                        "at excess traffic ~1.0 it is already at the bandwidth roof"},
       {"compute-bound", "move math onto tensor cores (wgmma on sm_90a), bigger warpgroup tiles, keep "
                         "non-MMA work out of the main loop"},
+      {"tensor-saturated", "the tensor pipe is nearly always busy: this is the roof; only less math (reuse, "
+                           "skipping zeros) or a lower precision the tolerance admits moves it"},
       {"latency-bound", "put more work in flight: more blocks or deeper cp.async/TMA pipelines, higher "
                         "occupancy; if launch-bound, fuse kernels or give each block more work"},
   };
@@ -148,10 +150,12 @@ void render_kernel(std::string& out, const ProfileReport& r, size_t i) {
     line(out, "  smem conflicts n/a (needs profile.extended_metrics)");
   line(out, "  tensor pipe    %s active", pct(k.tensor_pipe_pct).c_str());
   if (auto* s = static_for(r, k.name)) render_static(out, *s, "  ");
-  line(out, "  lever          %s", lever_for(v.bound).c_str());
+  bool tensor_busy = v.bound == Bound::kCompute && is_reported(k.tensor_pipe_pct) && k.tensor_pipe_pct >= 60;
+  line(out, "  lever          %s", tensor_busy ? find_lever(bound_levers(), "tensor-saturated").c_str()
+                                               : lever_for(v.bound).c_str());
   if (!k.stalls.empty()) line(out, "  top stall      %s", lever_for_stall(k.stalls[0].reason).c_str());
   for (auto& l : limiters())
-    if (lim == l.name) line(out, "  occupancy      %s", l.lever);
+    if (lim.rfind(l.name, 0) == 0) line(out, "  occupancy      %s", l.lever);
 }
 
 }  // namespace
@@ -164,7 +168,11 @@ std::string occupancy_limiter(const KernelCounters& k) {
   const Limiter* best = nullptr;
   for (auto& l : limiters())
     if (is_reported(k.*l.blocks) && (!best || k.*l.blocks < k.*best->blocks)) best = &l;
-  return best ? best->name : "";
+  if (!best) return "";
+  std::string names = best->name;  // ties are all named: each must move to gain a block
+  for (auto& l : limiters())
+    if (&l != best && is_reported(k.*l.blocks) && k.*l.blocks == k.*best->blocks) names += " and " + std::string(l.name);
+  return names;
 }
 
 std::string kernel_base_name(const std::string& name) {
@@ -198,6 +206,7 @@ std::string render_summary(const ProfileReport& r) {
   else line(out, "runtime counters unavailable (said above); static profile and timing only");
   line(out, "  falling back to timing plus the static profile");
   if (r.timing_ms) line(out, "  timing         %.4f ms per forward (evaluator)", *r.timing_ms);
+  else line(out, "  timing         not measured here (cutegen eval times a candidate)");
   for (auto& k : r.statics.kernels) {
     line(out, "kernel %s", truncate_middle(k.resources.name, 120).c_str());
     render_static(out, k, "  ");
