@@ -22,5 +22,6 @@ void define_config(CLI::App& sub, Context& ctx);
 void define_profile(CLI::App& sub, Context& ctx);
 void define_task(CLI::App& sub, Context& ctx);
 void define_eval(CLI::App& sub, Context& ctx);
+void define_llm(CLI::App& sub, Context& ctx);
 
 }  // namespace cutegen
