@@ -26,17 +26,11 @@ const std::set<std::string>& reserved_names() {
 
 std::string c_type(const TaskArg& a) { return a.is_tensor() ? dtype_info(a.dtype).c_type : a.ctype; }
 
-std::string dims(const std::vector<int64_t>& v) {
-  std::vector<std::string> parts;
-  for (auto d : v) parts.push_back(std::to_string(d));
-  return "[" + join(parts, ", ") + "]";
-}
-
 std::string describe(const TaskArg& a) {
   std::string role = a.kind == ArgKind::kTensor ? "input" : to_string(a.kind);
   if (!a.is_tensor()) return role + " " + a.name + ": " + a.ctype + " (example value " + a.value + ")";
-  return role + " " + a.name + ": " + dtype_info(a.dtype).name + " " + dims(a.shape) + " strides " +
-         dims(a.strides);
+  return role + " " + a.name + ": " + dtype_info(a.dtype).name + " " + dims_text(a.shape) + " strides " +
+         dims_text(a.strides);
 }
 
 // A comment line that cannot continue onto the next line (a trailing backslash would splice it).

@@ -13,12 +13,6 @@ std::string format(const char* fmt, double v, const char* unit) {
   return buf;
 }
 
-std::string dims(const std::vector<int64_t>& v) {
-  std::vector<std::string> parts;
-  for (auto d : v) parts.push_back(std::to_string(d));
-  return "[" + join(parts, ", ") + "]";
-}
-
 std::string arg_line(const TaskArg& a) {
   char buf[512];
   if (!a.is_tensor()) {
@@ -27,7 +21,7 @@ std::string arg_line(const TaskArg& a) {
   }
   std::string kind = a.kind == ArgKind::kBuffer ? " (buffer)" : "";
   std::snprintf(buf, sizeof buf, "  %-24s %-9s %-20s strides %-16s %s%s\n", a.name.c_str(),
-                dtype_info(a.dtype).name, dims(a.shape).c_str(), dims(a.strides).c_str(),
+                dtype_info(a.dtype).name, dims_text(a.shape).c_str(), dims_text(a.strides).c_str(),
                 human_bytes(a.bytes()).c_str(), kind.c_str());
   return buf;
 }

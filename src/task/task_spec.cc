@@ -75,6 +75,12 @@ const char* to_string(ArgKind k) {
   return "?";
 }
 
+std::string dims_text(const std::vector<int64_t>& dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) s.append(i ? ", " : "").append(std::to_string(dims[i]));
+  return s + "]";
+}
+
 int64_t TaskArg::numel() const {
   int64_t n = 1;
   for (auto d : shape) n *= d;
@@ -91,7 +97,7 @@ Result<TaskSpec> parse_task_spec(const std::string& json_text) {
   if (doc.contains("error")) {
     std::string message = doc["error"].is_string() ? doc["error"].get<std::string>() : doc["error"].dump();
     if (doc.contains("detail") && doc["detail"].is_string() && !doc["detail"].get<std::string>().empty())
-      message += "\n" + doc["detail"].get<std::string>();
+      message.append("\n").append(doc["detail"].get<std::string>());
     return error(message);
   }
   const std::string where = "TaskSpec";

@@ -44,6 +44,9 @@ struct TaskSpec {
   std::string json;        // the document as parsed
 };
 
+// "[4096, 65536]"; "[]" for a 0-dim tensor.
+std::string dims_text(const std::vector<int64_t>& dims);
+
 // Parses the bridge's JSON; errors name the field ("inputs[1].shape: ...").
 Result<TaskSpec> parse_task_spec(const std::string& json_text);
 
