@@ -2,6 +2,7 @@
 // so connection reuse buys nothing worth the shared state.
 #include <curl/curl.h>
 
+#include <cstdlib>
 #include <mutex>
 
 #include "core/strings.h"
@@ -39,6 +40,15 @@ size_t on_body(char* data, size_t size, size_t n, void* user) {
   return size * n;
 }
 
+// Loopback never goes through a proxy (a CI's http_proxy must not swallow local servers); the
+// user's own no_proxy entries are kept.
+std::string no_proxy_list() {
+  std::string list = "127.0.0.1,localhost,::1";
+  for (const char* var : {"no_proxy", "NO_PROXY"})
+    if (const char* v = std::getenv(var); v && *v) return list + "," + v;
+  return list;
+}
+
 class CurlTransport : public HttpTransport {
  public:
   CurlTransport() {
@@ -63,6 +73,8 @@ class CurlTransport : public HttpTransport {
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(req.timeout.count()));
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(req.connect_timeout.count()));
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    std::string no_proxy = no_proxy_list();
+    curl_easy_setopt(curl, CURLOPT_NOPROXY, no_proxy.c_str());
     curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, &x);

@@ -1,0 +1,54 @@
+#include "llm/transcript.h"
+
+#include <gtest/gtest.h>
+
+#include "llm/fixture_for_tests.h"
+#include "sys/fs.h"
+
+namespace cutegen {
+
+TEST(Transcript, PromptKeyCoversContentButNotTheStreamCallback) {
+  Request a = ask("same");
+  Request b = ask("same");
+  b.on_text = [](std::string_view) {};
+  EXPECT_EQ(prompt_key(a), prompt_key(b));
+  EXPECT_EQ(prompt_key(a).size(), 32u);
+  for (auto change : std::vector<std::function<void(Request&)>>{
+           [](Request& r) { r.system = "s"; }, [](Request& r) { r.max_output_tokens++; },
+           [](Request& r) { r.temperature = 0; }, [](Request& r) { r.stop = {"x"}; },
+           [](Request& r) { r.reasoning_effort = "low"; }, [](Request& r) { r.messages[0].content += " "; }}) {
+    Request c = ask("same");
+    change(c);
+    EXPECT_NE(prompt_key(c), prompt_key(a));
+  }
+}
+
+TEST(Transcript, RoundTripsResponsesAndRecordsOnlyAnswers) {
+  TempDir dir;
+  TranscriptWriter w(dir / "sub/t.jsonl");
+  Response r{.text = "t", .reasoning = "r", .finish_reason = "length", .usage = {1, 2, 3, 4}, .latency_s = 0.125,
+             .request_id = "id", .model = "m"};
+  ASSERT_TRUE(w.append(ask("q"), r).ok());
+  ASSERT_TRUE(w.append(ask("q"), Response{.status = ResponseStatus::waiting}).ok());
+  auto entries = read_transcript(dir / "sub/t.jsonl");
+  ASSERT_TRUE(entries.ok()) << entries.message();
+  ASSERT_EQ(entries->size(), 1u);
+  EXPECT_EQ((*entries)[0].key, prompt_key(ask("q")));
+  EXPECT_EQ(response_to_json((*entries)[0].response), response_to_json(r));
+}
+
+TEST(Transcript, BadLineNamesFileAndLine) {
+  TempDir dir;
+  ASSERT_TRUE(write_file_atomic(dir / "t.jsonl", "{\"key\":\"k\",\"response\":{}}\nnot json\n").ok());
+  auto e = read_transcript(dir / "t.jsonl");
+  ASSERT_FALSE(e.ok());
+  EXPECT_TRUE(e.message().ends_with("/t.jsonl:2: not a transcript line")) << e.message();
+  EXPECT_FALSE(read_transcript(dir / "missing.jsonl").ok());
+}
+
+TEST(Transcript, RenderPromptIsPlainForOneQuestion) {
+  EXPECT_EQ(render_prompt(ask("just this")), "just this");
+  EXPECT_EQ(render_prompt(ask("q", "s")), "=== system ===\ns\n\n=== user ===\nq\n\n");
+}
+
+}  // namespace cutegen
