@@ -13,14 +13,14 @@ TEST(Transcript, PromptKeyCoversContentButNotTheStreamCallback) {
   b.on_text = [](std::string_view) {};
   EXPECT_EQ(prompt_key(a), prompt_key(b));
   EXPECT_EQ(prompt_key(a).size(), 32u);
-  for (auto change : std::vector<std::function<void(Request&)>>{
-           [](Request& r) { r.system = "s"; }, [](Request& r) { r.max_output_tokens++; },
-           [](Request& r) { r.temperature = 0; }, [](Request& r) { r.stop = {"x"}; },
-           [](Request& r) { r.reasoning_effort = "low"; }, [](Request& r) { r.messages[0].content += " "; }}) {
-    Request c = ask("same");
-    change(c);
-    EXPECT_NE(prompt_key(c), prompt_key(a));
-  }
+  std::vector<Request> variants(6, ask("same"));
+  variants[0].system.push_back('s');
+  variants[1].max_output_tokens++;
+  variants[2].temperature = 0;
+  variants[3].stop.push_back("x");
+  variants[4].reasoning_effort.push_back('l');
+  variants[5].messages[0].content.push_back('!');
+  for (auto& v : variants) EXPECT_NE(prompt_key(v), prompt_key(a));
 }
 
 TEST(Transcript, RoundTripsResponsesAndRecordsOnlyAnswers) {
