@@ -116,6 +116,20 @@ TEST_F(AnthropicTest, StreamCutBeforeMessageStopIsRetriedThenReported) {
   EXPECT_NE(bad.message().find("stream ended before message_stop"), std::string::npos) << bad.message();
 }
 
+TEST_F(AnthropicTest, OverloadedErrorEventMidStreamIsRetried) {
+  Request req = ask("FIXTURE:overloadedx1 busy day");
+  req.on_text = [](std::string_view) {};
+  auto r = model()->complete(req);
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(r->text, "echo: FIXTURE:overloadedx1 busy day");
+  EXPECT_EQ(slept_.size(), 1u);
+  Request always = ask("FIXTURE:overloaded");
+  always.on_text = [](std::string_view) {};
+  auto bad = model()->complete(always);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("error in stream: overloaded_error: Overloaded"), std::string::npos) << bad.message();
+}
+
 TEST_F(AnthropicTest, MalformedJsonAndMaxTokens) {
   auto bad = model()->complete(ask("FIXTURE:badjson"));
   ASSERT_FALSE(bad.ok());

@@ -16,6 +16,7 @@ Misbehaviour is chosen by a magic word in the first user message, `FIXTURE:<mode
   truncate-always   every answer is truncated
   spent    all output tokens go to reasoning unless the token limit is at least 2000
   needs-mct         (OpenAI) reject `max_tokens` like a reasoning model does
+  overloaded        (Anthropic, streaming) an `error` event (overloaded_error) after message_start
 Reasoning text is returned when the request asks for it (`reasoning_effort` / `thinking`).
 The answer is "echo: <last user message>"; token counts are word counts; the system prompt's
 words count as cached input.
@@ -293,6 +294,8 @@ class Handler(BaseHTTPRequestHandler):
         self.sse({"type": "message_start", "message": {"id": mid, "type": "message", "role": "assistant", "content": [],
                                                        "model": body["model"], "stop_reason": None,
                                                        "stop_sequence": None, "usage": start_usage}}, "message_start")
+        if plan.mode == "overloaded":
+            return self.sse({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, "error")
         index = 0
         if reasoning:
             self.sse({"type": "content_block_start", "index": index,
