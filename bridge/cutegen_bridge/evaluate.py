@@ -107,7 +107,10 @@ class Session:
         random.seed(seed)
         with torch.no_grad(), PinDevice("cuda"):
             xs = call_user("get_inputs()", lambda: list(self.module.get_inputs()), kind="inputs")
-        return [x.cuda() if isinstance(x, torch.Tensor) else x for x in xs]
+        xs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in xs]
+        # Made on the default stream; everything else runs on self.stream, which does not wait for it.
+        torch.cuda.synchronize()
+        return xs
 
     def eager(self, inputs):
         with torch.no_grad(), torch.cuda.stream(self.stream):
