@@ -1,0 +1,188 @@
+// The evaluator end to end on the CPU: a real nvcc build and static gate, then a fake worker
+// (testdata/fake_python.sh) that answers with canned documents, so every verdict path is covered.
+#include "eval/evaluator.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "sys/fs.h"
+
+namespace cutegen {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const char* kReluSpec = R"({"name": "relu", "path": "/tasks/relu.py", "seed": 0, "init_args": [],
+  "inputs": [{"name": "x", "kind": "tensor", "dtype": "float32", "shape": [4096, 65536], "strides": [65536, 1]}],
+  "params": [], "outputs": [{"name": "out", "dtype": "float32", "shape": [4096, 65536], "strides": [65536, 1]}],
+  "ops": ["aten.relu.default"], "flops": 0, "min_bytes": 2147483648})";
+
+json output(long long bad = 0) {
+  return {{"name", "out"}, {"numel", 268435456}, {"bad", bad}, {"nan", 0}, {"max_abs", bad ? 1.5 : 0.0},
+          {"mean_abs", 0.0}, {"first_bad", bad ? 7 : -1}, {"last_bad", bad ? 268435455 : -1},
+          {"all_zero", false}, {"eager_all_zero", false}, {"bad_stride", 0}, {"transposed", false},
+          {"rel_err", 0.0}, {"eager_rel_err", 0.0}};
+}
+
+json answer(double cand_ms, double host_ms = 11.0, long long bad = 0) {
+  json trials = json::array();
+  for (int s = 0; s < 2; ++s)
+    trials.push_back({{"seed", s}, {"outputs", {output(s == 1 ? bad : 0)}}, {"mutated_inputs", json::array()}});
+  std::vector<double> cand(50, cand_ms), eager(50, 0.508);
+  return {{"device", {{"name", "Fake GPU"}}},
+          {"trials", trials},
+          {"timing", {{"ms", {{"candidate", cand}, {"eager", eager}}}, {"event_overhead_ms", {0.002, 0.003}},
+                      {"host_check", {{"calls", 20}, {"issue_ms", 0.3}, {"host_ms", host_ms}, {"device_ms", 10.8}}},
+                      {"input_sets", 2}, {"timed_outputs", json::array()}}}};
+}
+
+class EvaluatorTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = fs::temp_directory_path() / ("cutegen-eval-test-" + std::to_string(getpid()));
+    auto tc = discover_toolchain("");
+    ASSERT_TRUE(tc.ok()) << tc.message();
+    // A cache shared by every test process: ctest runs each test alone, and one build is enough.
+    builder_ = new Builder(*tc, {.cache_dir = (fs::temp_directory_path() / "cutegen-test-build-cache").string()});
+  }
+  static void TearDownTestSuite() {
+    delete builder_;
+    fs::remove_all(root_);
+  }
+  void SetUp() override {
+    bridge_ = root_ / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::create_directories(bridge_);
+    put("ceilings.json", json{{"ceilings", {{"device", "Fake GPU"}, {"copy_bytes_per_s", 4.238e12},
+                                            {"bf16_flops_per_s", 7.9e14}, {"fp16_flops_per_s", 7.6e14},
+                                            {"tf32_flops_per_s", 3.8e14}, {"fp32_flops_per_s", 5.1e13}}}}
+                                  .dump());
+  }
+  void put(const std::string& name, const std::string& text) {
+    ASSERT_TRUE(write_file_atomic((bridge_ / name).string(), text).ok());
+  }
+  EvalResult evaluate(const std::string& kernel = "honest_relu.cu", std::chrono::seconds timeout = std::chrono::seconds(60)) {
+    EvalOptions opt;
+    opt.worker = {.python = std::string(CUTEGEN_SOURCE_DIR) + "/src/eval/testdata/fake_python.sh",
+                  .bridge_dir = bridge_.string(), .timeout = timeout, .isolate_network = "off"};
+    opt.work_dir = (bridge_ / "work").string();
+    opt.ceilings_dir = (bridge_ / "ceilings").string();
+    Evaluator ev(*builder_, Target{9, 0, true}, opt);
+    auto spec = parse_task_spec(kReluSpec);
+    EXPECT_TRUE(spec.ok()) << spec.message();
+    auto src = read_file(std::string(CUTEGEN_SOURCE_DIR) + "/tests/gpu/relu/" + kernel);
+    auto r = ev.evaluate(*spec, *src, kernel);
+    EXPECT_TRUE(r.ok()) << r.message();
+    return r.ok() ? *r : EvalResult{};
+  }
+  static fs::path root_;
+  static Builder* builder_;
+  fs::path bridge_;
+};
+fs::path EvaluatorTest::root_;
+Builder* EvaluatorTest::builder_ = nullptr;
+
+TEST_F(EvaluatorTest, PassWithSpeedupAndRoofline) {
+  put("full.json", answer(0.54).dump());
+  auto r = evaluate();
+  ASSERT_EQ(r.verdict, Verdict::kPass) << r.summary;
+  ASSERT_TRUE(r.timing && r.roofline);
+  EXPECT_NEAR(r.timing->speedup.point, 0.508 / 0.54, 1e-9);
+  EXPECT_NEAR(r.roofline_fraction, 2147483648.0 / 4.238e12 * 1e3 / 0.54, 1e-6);
+  EXPECT_EQ(r.trials.size(), 2u);
+  EXPECT_TRUE(file_exists((bridge_ / "ceilings" / "Fake_GPU.json").string())) << "ceilings are cached";
+  EXPECT_EQ(exit_code(r.verdict), 0);
+}
+
+TEST_F(EvaluatorTest, FasterThanPhysicsIsRejected) {
+  put("full.json", answer(0.2).dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.summary.find("impossible"), std::string::npos) << r.summary;
+}
+
+TEST_F(EvaluatorTest, WorkHiddenFromTheStreamIsRejected) {
+  put("full.json", answer(0.54, 40.0).dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.summary.find("hidden"), std::string::npos) << r.summary;
+}
+
+TEST_F(EvaluatorTest, WrongOutputNamesTrialAndPattern) {
+  put("full.json", answer(0.54, 11.0, 1000).dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kWrong);
+  EXPECT_NE(r.summary.find("trial seed 1"), std::string::npos) << r.summary;
+  EXPECT_NE(r.summary.find("first at flat index 7"), std::string::npos) << r.summary;
+  EXPECT_EQ(exit_code(r.verdict), 1);
+}
+
+TEST_F(EvaluatorTest, InputMutationIsRejected) {
+  auto doc = answer(0.54);
+  doc["trials"][0]["mutated_inputs"] = {"x"};
+  put("full.json", doc.dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.summary.find("mutates its input `x`"), std::string::npos) << r.summary;
+}
+
+TEST_F(EvaluatorTest, CudaFaultIsReported) {
+  put("full.json", json{{"device", {{"name", "Fake GPU"}}}, {"trials", json::array()},
+                        {"fault", "CUDA error: an illegal memory access was encountered"}, {"phase", "candidate"}}
+                       .dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kFault);
+  EXPECT_NE(r.summary.find("illegal memory access"), std::string::npos);
+}
+
+TEST_F(EvaluatorTest, HangIsATimeoutAndCrashIsAFault) {
+  put("full.sh", "sleep 30\n");
+  auto r = evaluate("honest_relu.cu", std::chrono::seconds(1));
+  EXPECT_EQ(r.verdict, Verdict::kTimeout);
+  EXPECT_EQ(exit_code(r.verdict), 4);
+  put("full.sh", "echo 'Segmentation fault' >&2; kill -SEGV $$\n");
+  r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kFault);
+  EXPECT_NE(r.summary.find("signal 11"), std::string::npos) << r.summary;
+}
+
+TEST_F(EvaluatorTest, TaskErrorIsASetupError) {
+  put("full.json", json{{"error", "relu.py: fails to import: NameError: name 'nn' is not defined"},
+                        {"kind", "import"}, {"detail", "line 3"}}
+                       .dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kSetupError);
+  EXPECT_NE(r.summary.find("fails to import"), std::string::npos);
+}
+
+TEST_F(EvaluatorTest, StaticGateStopsCheatsBeforeAnyRun) {
+  auto r = evaluate("cheat_side_stream.cu");
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_FALSE(file_exists((bridge_ / "last_env.txt").string())) << "the worker must not have run";
+  EXPECT_EQ(exit_code(r.verdict), 3);
+}
+
+TEST_F(EvaluatorTest, WorkerSeesNoApiKeys) {
+  setenv("OPENAI_API_KEY", "sk-test-secret", 1);
+  put("full.json", answer(0.54).dump());
+  evaluate();
+  auto env = read_file((bridge_ / "last_env.txt").string());
+  ASSERT_TRUE(env.ok());
+  EXPECT_EQ(env->find("sk-test-secret"), std::string::npos);
+  EXPECT_NE(env->find("PYTHONPATH=" + bridge_.string()), std::string::npos);
+  unsetenv("OPENAI_API_KEY");
+}
+
+TEST_F(EvaluatorTest, KernelWithoutEntryPointIsASetupError) {
+  EvalOptions opt;
+  Evaluator ev(*builder_, Target{}, opt);
+  auto r = ev.evaluate(*parse_task_spec(kReluSpec), "__global__ void k() {}\n", "k.cu");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->verdict, Verdict::kSetupError);
+  EXPECT_NE(r->summary.find("defines no cutegen_forward"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cutegen
