@@ -9,6 +9,11 @@
 #include "build/source_check.h"
 #include "cli/commands.h"
 #include "core/hash.h"
+#include "eval/evaluator.h"
+#include "eval/roofline.h"
+#include "sys/python.h"
+#include "task/abi.h"
+#include "task/loader.h"
 #include "profile/summary.h"
 #include "profile/worker.h"
 #include "sys/fs.h"
@@ -37,41 +42,26 @@ NcuOptions ncu_options(const Context& ctx) {
   return o;
 }
 
-std::string bridge_dir() {
-  std::string d = find_upwards(executable_dir(), "bridge/cutegen_bridge");
-  if (d.empty()) d = find_upwards(CUTEGEN_SOURCE_DIR, "bridge/cutegen_bridge");
-  return d.empty() ? "" : d.substr(0, d.size() - std::string("/cutegen_bridge").size());
-}
-
-// Writes the task's spec with the bridge, reads its cost, and returns the worker command;
+// Writes the task's spec for the worker, records its cost, and returns the worker command;
 // on any missing piece, the reason the runtime profile cannot run.
-Result<WorkerCommand> prepare_runtime(const Context& ctx, const ProfileArgs& a, const BuildResult& build,
-                                      ProfileRequest& req) {
+Result<WorkerCommand> prepare_runtime(const Context& ctx, const ProfileArgs& a, const TaskSpec& spec,
+                                      const BuildResult& build, ProfileRequest& req) {
   auto gpus = query_gpus();
   if (!gpus) return error("cannot list GPUs: " + gpus.message());
   if (gpus->empty()) return error("no NVIDIA GPU on this machine: runtime counters need one");
-  WorkerArgs w{.python = ctx.config.str("eval.python"), .bridge_dir = bridge_dir(), .task = absolute_path(a.task),
-               .library = build.library_path};
+  WorkerArgs w{.python = python_executable(ctx.config.str("eval.python")), .bridge_dir = bridge_dir(),
+               .task = absolute_path(a.task), .library = build.library_path};
   if (w.bridge_dir.empty()) return error("the bridge (bridge/cutegen_bridge) was not found beside the tool");
   CUTEGEN_TRY(profile_worker_available(w));
   std::string dir = ctx.cache_dir() + "/profile/run-" + std::to_string(getpid());
   CUTEGEN_TRY(make_dirs(dir));
   w.spec = dir + "/spec.json";
   w.out = dir + "/worker.json";
-  auto spec_cmd = profile_worker_command(w);
-  spec_cmd.argv = {spec_cmd.argv[0], "-m", "cutegen_bridge", "spec", "--task", w.task, "--out", w.spec};
-  ProcessSpec ps{.argv = spec_cmd.argv, .timeout = std::chrono::seconds(300)};
-  ps.env = allowlisted_environment({"PATH", "HOME", "LD_LIBRARY_PATH"}, spec_cmd.env);
-  auto r = CUTEGEN_TRY(run_process(ps));
-  auto text = read_file(w.spec);
-  if (!r.success() || !text) return error("the bridge could not describe the task (" + r.describe() + ")");
-  auto spec = nlohmann::json::parse(*text, nullptr, false);
-  if (!spec.is_object() || spec.contains("error"))
-    return error("the task cannot be used: " + (spec.is_object() ? spec.value("error", std::string("bad spec")) : "bad spec"));
-  req.cost.min_bytes = spec.value("min_bytes", 0.0);
-  req.cost.flops = spec.value("flops", 0.0);
-  req.cost.dtype = spec.value("math_dtype", std::string());
-  req.salt = hash_hex(*text);
+  CUTEGEN_TRY(write_file_atomic(w.spec, spec.json));
+  req.cost.min_bytes = static_cast<double>(spec.min_bytes);
+  req.cost.flops = static_cast<double>(spec.flops);
+  req.cost.dtype = math_rate_name(math_dtype(spec));  // the ceilings' key: "bf16", "tf32", ...
+  req.salt = hash_hex(spec.json);
   return profile_worker_command(w);
 }
 
@@ -83,14 +73,18 @@ void define_profile(CLI::App& sub, Context& ctx) {
   sub.add_option("kernel", args->kernel, "the candidate .cu file")->required();
   sub.callback([&ctx, args]() {
     if (auto st = ctx.resolve(); !st) throw CommandError{st.message()};
-    if (!file_exists(args->task)) throw CommandError{"no task file '" + args->task + "'"};
     auto text = read_cuda_source(args->kernel);
     if (!text) throw CommandError{text.message()};
     auto target = ctx.target();
     if (!target) throw CommandError{target.message()};
     auto builder = ctx.builder();
     if (!builder) throw CommandError{builder.message()};
-    auto build = builder->build({.source = *text, .display_name = args->kernel, .target = *target});
+    // The kernel is built exactly as the evaluator builds it: with the task's ABI force-included.
+    auto spec = load_task_spec(args->task, python_executable(ctx.config.str("eval.python")), 0,
+                               std::chrono::seconds(ctx.config.integer("task.timeout_s")));
+    if (!spec) throw CommandError{spec.message()};
+    auto build = builder->build(
+        {.source = *text, .display_name = args->kernel, .target = *target, .force_include = abi_header(*spec)});
     if (!build) throw CommandError{build.message()};
     if (!build->ok()) {
       std::fprintf(stderr, "cutegen: %s: %s (see cutegen build %s)\n", to_string(build->outcome),
@@ -103,9 +97,13 @@ void define_profile(CLI::App& sub, Context& ctx) {
       auto c = load_ceilings(path);
       if (!c) throw CommandError{c.message()};
       ceilings = *c;
+    } else if (auto gpus = query_gpus(); gpus.ok() && !gpus->empty()) {
+      // The ceilings `cutegen eval` measured on this GPU, when it has run here before.
+      if (auto c = load_ceilings(ceilings_cache_path(ctx.cache_dir() + "/ceilings", (*gpus)[0].name)); c.ok())
+        ceilings = *c;
     }
     ProfileRequest req{.build = *build};
-    auto worker = prepare_runtime(ctx, *args, *build, req);
+    auto worker = prepare_runtime(ctx, *args, *spec, *build, req);
     if (worker) req.worker = *worker;
     else req.no_runtime_reason = worker.message();
     Profiler profiler(ncu_options(ctx), ceilings, find_cuobjdump(builder->toolchain().nvcc));

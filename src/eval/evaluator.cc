@@ -206,10 +206,7 @@ void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, Ev
 }
 
 Result<Ceilings> Evaluator::ceilings(const std::string& device) const {
-  std::string name = device;
-  for (auto& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  std::string path = opt_.ceilings_dir + "/" + name + ".json";
+  std::string path = ceilings_cache_path(opt_.ceilings_dir, device);
   if (auto text = read_file(path); text.ok()) {
     try {
       return ceilings_from_json(nlohmann::json::parse(*text));

@@ -1,6 +1,7 @@
 #include "eval/roofline.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace cutegen {
 
@@ -20,6 +21,13 @@ Result<Ceilings> ceilings_from_json(const nlohmann::json& j) {
   }
 }
 
+std::string ceilings_cache_path(const std::string& dir, const std::string& device) {
+  std::string name = device;
+  for (auto& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return dir + "/" + name + ".json";
+}
+
 nlohmann::json to_json(const Ceilings& c) {
   return {{"device", c.device},
           {"copy_bytes_per_s", c.copy_bytes_per_s},
@@ -29,14 +37,21 @@ nlohmann::json to_json(const Ceilings& c) {
           {"fp32_flops_per_s", c.fp32_flops_per_s}};
 }
 
+std::string math_rate_name(const std::string& math_dtype) {
+  if (math_dtype == "bfloat16") return "bf16";
+  if (math_dtype == "float16") return "fp16";
+  if (math_dtype == "float64") return "fp64";
+  return "tf32";
+}
+
 Roofline roofline(double min_bytes, double flops, const std::string& math_dtype, const Ceilings& c) {
   Roofline r;
   r.memory_ms = min_bytes / c.copy_bytes_per_s * 1e3;
-  double rate = c.tf32_flops_per_s;
-  r.math_rate = "tf32";
-  if (math_dtype == "bfloat16") rate = c.bf16_flops_per_s, r.math_rate = "bf16";
-  if (math_dtype == "float16") rate = c.fp16_flops_per_s, r.math_rate = "fp16";
-  if (math_dtype == "float64") rate = c.fp32_flops_per_s / 2, r.math_rate = "fp64 (half of fp32)";
+  r.math_rate = math_rate_name(math_dtype);
+  double rate = r.math_rate == "bf16"   ? c.bf16_flops_per_s
+                : r.math_rate == "fp16" ? c.fp16_flops_per_s
+                : r.math_rate == "fp64" ? c.fp32_flops_per_s / 2  // no fp64 measurement: half of fp32
+                                        : c.tf32_flops_per_s;
   r.compute_ms = rate > 0 ? flops / rate * 1e3 : 0;
   r.floor_ms = std::max(r.memory_ms, r.compute_ms);
   r.bound = r.compute_ms > r.memory_ms ? "compute" : "memory";

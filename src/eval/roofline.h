@@ -16,6 +16,8 @@ struct Ceilings {
   double bf16_flops_per_s = 0, fp16_flops_per_s = 0, tf32_flops_per_s = 0, fp32_flops_per_s = 0;
 };
 Result<Ceilings> ceilings_from_json(const nlohmann::json& j);
+// Where the measured ceilings of `device` are cached under `dir` ("NVIDIA H200" -> dir/NVIDIA_H200.json).
+std::string ceilings_cache_path(const std::string& dir, const std::string& device);
 nlohmann::json to_json(const Ceilings& c);
 
 struct Roofline {
@@ -29,6 +31,8 @@ struct Roofline {
 // `math_dtype`: the lowest-precision floating dtype the task uses ("float32", "bfloat16", ...),
 // so the floor assumes the fastest math the tolerance could admit.
 Roofline roofline(double min_bytes, double flops, const std::string& math_dtype, const Ceilings& c);
+// The math rate that bounds a dtype: "bf16", "fp16", "tf32" (float32: the tolerance admits TF32), "fp64".
+std::string math_rate_name(const std::string& math_dtype);
 // floor / measured: 1.0 means at the ceiling.
 double roofline_fraction(const Roofline& r, double measured_ms);
 // Faster than the floor by more than measurement slack can explain.

@@ -40,6 +40,10 @@ RooflineCeilings ceilings_from_json_text(const std::string& text, const std::str
     if (!value.is_number()) continue;
     double v = value.get<double>();
     if (key == "copy_TBps") c.dram_bytes_per_s = v * 1e12;
+    // The evaluator's measured ceilings (cutegen's cache): copy_bytes_per_s, <dtype>_flops_per_s.
+    if (key == "copy_bytes_per_s") c.dram_bytes_per_s = v;
+    if (auto at = key.rfind("_flops_per_s"); at != std::string::npos && at + 12 == key.size())
+      c.flops_per_s[key.substr(0, at)] = std::max(c.flops_per_s[key.substr(0, at)], v);
     // mm_<dtype>_<size>_TFLOPs: keep the best size per dtype.
     if (key.rfind("mm_", 0) == 0 && key.size() > 7 && key.substr(key.size() - 7) == "_TFLOPs") {
       std::string dtype = key.substr(3, key.find('_', 3) - 3);

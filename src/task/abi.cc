@@ -93,7 +93,17 @@ std::string abi_header(const TaskSpec& spec) {
   h += "#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n#include <cstdint>\n\n";
   h += "extern \"C\" void cutegen_forward(\n";
   for (auto& p : abi_params(spec)) h += "    " + p.c_decl + ",  " + comment(describe(*p.arg));
-  h += "    cudaStream_t stream);\n\n#endif  // " + guard + "\n";
+  h += "    cudaStream_t stream);\n\n";
+  // The sizes as constants, so a kernel never restates them by hand (and a task resized in its
+  // file stays consistent with the kernel after a rebuild).
+  h += "namespace cutegen_abi {\n";
+  for (auto& p : abi_params(spec)) {
+    if (!p.arg->is_tensor()) continue;
+    h += "constexpr int64_t " + p.c_name + "_numel = " + std::to_string(p.arg->numel()) + ";\n";
+    for (size_t d = 0; d < p.arg->shape.size(); ++d)
+      h += "constexpr int64_t " + p.c_name + "_dim" + std::to_string(d) + " = " + std::to_string(p.arg->shape[d]) + ";\n";
+  }
+  h += "}  // namespace cutegen_abi\n\n#endif  // " + guard + "\n";
   return h;
 }
 

@@ -1,15 +1,16 @@
 // Honest ReLU for tasks/relu.py: a CuTe tiled copy moves 128-bit vectors global -> registers,
-// the registers are rectified, and a second tiled copy writes them back. A grid-stride loop
-// over full tiles, then a predicated scalar pass over the tail.
+// the registers are rectified, and a second tiled copy writes them back. Each thread keeps
+// kUnroll vectors in flight per tile (memory-level parallelism is what reaches the bandwidth
+// roof); a grid-stride loop covers the full tiles, then a predicated scalar pass the tail.
 #include <cute/tensor.hpp>
 
 using namespace cute;
 
-template <int kThreads, int kVec>
+template <int kThreads, int kVec, int kUnroll>
 __global__ void __launch_bounds__(kThreads) relu_kernel(float const* __restrict__ x, float* __restrict__ y,
                                                         int64_t n) {
   static_assert(kVec * sizeof(float) == 16, "one 128-bit access per thread per tile");
-  using Tile = Int<kThreads * kVec>;
+  using Tile = Int<kThreads * kVec * kUnroll>;
   Tensor mX = make_tensor(make_gmem_ptr(x), make_shape(n));  // (n)
   Tensor mY = make_tensor(make_gmem_ptr(y), make_shape(n));  // (n)
 
@@ -22,8 +23,8 @@ __global__ void __launch_bounds__(kThreads) relu_kernel(float const* __restrict_
   for (int64_t t = blockIdx.x; t < full_tiles; t += gridDim.x) {
     Tensor gX = local_tile(mX, make_shape(Tile{}), make_coord(t));  // (Tile)
     Tensor gY = local_tile(mY, make_shape(Tile{}), make_coord(t));  // (Tile)
-    Tensor tXgX = thr_copy.partition_S(gX);                         // (CPY, CPY_M)
-    Tensor tYgY = thr_copy.partition_D(gY);                         // (CPY, CPY_M)
+    Tensor tXgX = thr_copy.partition_S(gX);                         // (CPY, kUnroll)
+    Tensor tYgY = thr_copy.partition_D(gY);                         // (CPY, kUnroll)
     Tensor tXrX = make_fragment_like(tXgX);                         // registers
     copy(tiled_copy, tXgX, tXrX);
     CUTE_UNROLL
@@ -36,15 +37,15 @@ __global__ void __launch_bounds__(kThreads) relu_kernel(float const* __restrict_
 }
 
 extern "C" void cutegen_forward(const float* x, float* out, cudaStream_t stream) {
-  constexpr int kThreads = 256, kVec = 4;
-  int64_t n = int64_t(4096) * 65536;
+  constexpr int kThreads = 256, kVec = 4, kUnroll = 4;
+  int64_t n = cutegen_abi::x_numel;  // from the task's ABI header
   static int sms = [] {
     int dev = 0, count = 0;
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev);
     return count;
   }();
-  int64_t tiles = n / (kThreads * kVec) + 1;
+  int64_t tiles = n / (kThreads * kVec * kUnroll) + 1;
   int blocks = static_cast<int>(std::min<int64_t>(tiles, int64_t(sms) * 8));
-  relu_kernel<kThreads, kVec><<<blocks, kThreads, 0, stream>>>(x, out, n);
+  relu_kernel<kThreads, kVec, kUnroll><<<blocks, kThreads, 0, stream>>>(x, out, n);
 }
