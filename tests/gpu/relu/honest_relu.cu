@@ -38,6 +38,7 @@ __global__ void __launch_bounds__(kThreads) relu_kernel(float const* __restrict_
 
 extern "C" void cutegen_forward(const float* x, float* out, cudaStream_t stream) {
   constexpr int kThreads = 256, kVec = 4, kUnroll = 4;
+  constexpr int kBlocksPerSm = 8;  // a persistent grid of this many blocks per SM; 0: one block per tile
   int64_t n = cutegen_abi::x_numel;  // from the task's ABI header
   static int sms = [] {
     int dev = 0, count = 0;
@@ -46,6 +47,6 @@ extern "C" void cutegen_forward(const float* x, float* out, cudaStream_t stream)
     return count;
   }();
   int64_t tiles = n / (kThreads * kVec * kUnroll) + 1;
-  int blocks = static_cast<int>(std::min<int64_t>(tiles, int64_t(sms) * 8));
-  relu_kernel<kThreads, kVec, kUnroll><<<blocks, kThreads, 0, stream>>>(x, out, n);
+  int64_t blocks = kBlocksPerSm ? std::min<int64_t>(tiles, int64_t(sms) * kBlocksPerSm) : tiles;
+  relu_kernel<kThreads, kVec, kUnroll><<<static_cast<int>(blocks), kThreads, 0, stream>>>(x, out, n);
 }
