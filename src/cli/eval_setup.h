@@ -14,13 +14,16 @@ class EvalSetup {
   static Result<EvalSetup> create(Context& ctx);
   Result<TaskSpec> load_spec(const std::string& task_path) const;
   Evaluator evaluator(bool time) const;
+  const Builder& builder() const { return *builder_; }
+  const Target& target() const { return target_; }
+  const EvalOptions& options() const { return options_; }
 
  private:
   std::shared_ptr<Builder> builder_;
   Target target_;
   EvalOptions options_;
   std::string python_;
-  long spec_timeout_s_ = 300;
+  long spec_timeout_s_ = 0;
 };
 
 }  // namespace cutegen

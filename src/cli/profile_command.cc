@@ -8,17 +8,15 @@
 
 #include "build/source_check.h"
 #include "cli/commands.h"
+#include "cli/eval_setup.h"
 #include "core/hash.h"
 #include "eval/evaluator.h"
 #include "eval/roofline.h"
-#include "sys/python.h"
 #include "task/abi.h"
-#include "task/loader.h"
 #include "profile/summary.h"
 #include "profile/worker.h"
 #include "sys/fs.h"
 #include "sys/gpu.h"
-#include "sys/subprocess.h"
 
 namespace cutegen {
 namespace {
@@ -44,25 +42,20 @@ NcuOptions ncu_options(const Context& ctx) {
 
 // Writes the task's spec for the worker, records its cost, and returns the worker command;
 // on any missing piece, the reason the runtime profile cannot run.
-Result<WorkerCommand> prepare_runtime(const Context& ctx, const ProfileArgs& a, const TaskSpec& spec,
-                                      const BuildResult& build, ProfileRequest& req) {
+Result<WorkerCommand> prepare_runtime(const Context& ctx, const EvalSetup& setup, const ProfileArgs& a,
+                                      const TaskSpec& spec, const BuildResult& build, ProfileRequest& req) {
   auto gpus = query_gpus();
   if (!gpus) return error("cannot list GPUs: " + gpus.message());
   if (gpus->empty()) return error("no NVIDIA GPU on this machine: runtime counters need one");
-  WorkerArgs w{.python = python_executable(ctx.config.str("eval.python")), .bridge_dir = bridge_dir(),
-               .task = absolute_path(a.task), .library = build.library_path};
-  if (w.bridge_dir.empty()) return error("the bridge (bridge/cutegen_bridge) was not found beside the tool");
-  CUTEGEN_TRY(profile_worker_available(w));
   std::string dir = ctx.cache_dir() + "/profile/run-" + std::to_string(getpid());
   CUTEGEN_TRY(make_dirs(dir));
-  w.spec = dir + "/spec.json";
-  w.out = dir + "/worker.json";
-  CUTEGEN_TRY(write_file_atomic(w.spec, spec.json));
+  CUTEGEN_TRY(write_file_atomic(dir + "/spec.json", spec.json));
   req.cost.min_bytes = static_cast<double>(spec.min_bytes);
   req.cost.flops = static_cast<double>(spec.flops);
   req.cost.dtype = math_rate_name(math_dtype(spec));  // the ceilings' key: "bf16", "tf32", ...
   req.salt = hash_hex(spec.json);
-  return profile_worker_command(w);
+  return profile_worker_command(setup.options().worker, absolute_path(a.task), build.library_path,
+                                dir + "/spec.json", dir + "/worker.json");
 }
 
 }  // namespace
@@ -72,19 +65,15 @@ void define_profile(CLI::App& sub, Context& ctx) {
   sub.add_option("task", args->task, "the task (a KernelBench-style PyTorch file)")->required();
   sub.add_option("kernel", args->kernel, "the candidate .cu file")->required();
   sub.callback([&ctx, args]() {
-    if (auto st = ctx.resolve(); !st) throw CommandError{st.message()};
+    auto setup = EvalSetup::create(ctx);
+    if (!setup) throw CommandError{setup.message()};
     auto text = read_cuda_source(args->kernel);
     if (!text) throw CommandError{text.message()};
-    auto target = ctx.target();
-    if (!target) throw CommandError{target.message()};
-    auto builder = ctx.builder();
-    if (!builder) throw CommandError{builder.message()};
-    // The kernel is built exactly as the evaluator builds it: with the task's ABI force-included.
-    auto spec = load_task_spec(args->task, python_executable(ctx.config.str("eval.python")), 0,
-                               std::chrono::seconds(ctx.config.integer("task.timeout_s")));
+    auto spec = setup->load_spec(args->task);
     if (!spec) throw CommandError{spec.message()};
-    auto build = builder->build(
-        {.source = *text, .display_name = args->kernel, .target = *target, .force_include = abi_header(*spec)});
+    // The kernel is built exactly as the evaluator builds it: with the task's ABI force-included.
+    auto build = setup->builder().build({.source = *text, .display_name = args->kernel, .target = setup->target(),
+                                         .force_include = abi_header(*spec)});
     if (!build) throw CommandError{build.message()};
     if (!build->ok()) {
       std::fprintf(stderr, "cutegen: %s: %s (see cutegen build %s)\n", to_string(build->outcome),
@@ -103,10 +92,10 @@ void define_profile(CLI::App& sub, Context& ctx) {
         ceilings = *c;
     }
     ProfileRequest req{.build = *build};
-    auto worker = prepare_runtime(ctx, *args, *spec, *build, req);
+    auto worker = prepare_runtime(ctx, *setup, *args, *spec, *build, req);
     if (worker) req.worker = *worker;
     else req.no_runtime_reason = worker.message();
-    Profiler profiler(ncu_options(ctx), ceilings, find_cuobjdump(builder->toolchain().nvcc));
+    Profiler profiler(ncu_options(ctx), ceilings, find_cuobjdump(setup->builder().toolchain().nvcc));
     auto report = profiler.profile(req);
     if (ctx.json) std::printf("%s\n", report_json(report).dump(2).c_str());
     else std::printf("%s", render_summary(report).c_str());
