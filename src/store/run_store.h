@@ -1,0 +1,105 @@
+// The run store: one SQLite file (run.db, WAL) per run folder holding the run, its tasks, every
+// step (candidate source, parent, stage, edit, evaluation), profiles and events; the llm ledger
+// writes its llm_calls table into the same file. Every transition is one transaction, so a killed
+// process loses at most the step in flight. A flock on run.lock refuses a second process; the
+// file's application_id and user_version recognise foreign, corrupt and newer files.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+struct sqlite3;
+
+namespace cutegen {
+
+constexpr int kRunStoreApplicationId = 0x43754747;  // "CuGG"
+constexpr int kRunStoreSchemaVersion = 1;
+
+struct RunMeta {
+  std::string id;
+  std::string config;  // the resolved config as TOML-ish "key = value" lines: what replay reuses
+  std::string llm;     // the model spec(s) the run started with
+  std::string created;
+};
+
+struct TaskRow {
+  std::string name;  // unique within the run
+  std::string path;  // the task file
+  int position = 0;
+  std::string status = "pending";  // pending, running, waiting, done, failed
+  std::string spec_json;           // the TaskSpec as the bridge described it (saved once)
+  std::string stop_reason;
+  int best_step = -1;
+  std::string final_json;  // the winner re-measured in a fresh process
+};
+
+// One step of the loop: what was proposed and what the evaluator said.
+struct StepRecord {
+  std::string task;
+  int step = 0;
+  std::string stage;  // generate, repair_compile, repair_wrong, optimize, tune
+  int parent = -1;    // the step whose source this one edited (-1: none)
+  std::string source;
+  std::string edit;        // the model's edit text (blocks) or "" for a whole file
+  std::string edit_how;    // exact, whitespace, whole_file, none
+  std::string verdict;     // pass, wrong, compile_error, ..., no_candidate
+  std::string summary;     // one line
+  std::string report;      // failure report (diagnostics or localized mismatch)
+  double speedup = 0, speedup_low = 0, speedup_high = 0;
+  double roofline_fraction = 0;
+  std::string fingerprint;
+  std::string statics;     // static facts for the prompt
+  std::string outcome;     // accepted, reverted, failed
+  std::string note;        // why (for the memory)
+  bool profiled = false;   // the prompt for this step carried the profile summary
+  long tokens = 0;
+};
+
+struct EventRow {
+  long id = 0;
+  std::string at, task;
+  int step = -1;
+  std::string kind, detail;
+};
+
+class RunStore {
+ public:
+  // Creates <dir>/run.db for a new run; fails when the folder already holds one.
+  static Result<RunStore> create(const std::string& dir, const RunMeta& meta);
+  // Opens an existing run for writing (takes the lock).
+  static Result<RunStore> open(const std::string& dir);
+  // Opens without the lock, read-only use (export, summary while a run is going).
+  static Result<RunStore> open_readonly(const std::string& dir);
+
+  const std::string& dir() const { return dir_; }
+  std::string db_path() const { return dir_ + "/run.db"; }
+  Result<RunMeta> meta() const;
+
+  Status add_task(const TaskRow& t);  // ignored when the name exists (idempotent)
+  Result<std::vector<TaskRow>> tasks() const;
+  Status update_task(const TaskRow& t);  // status, spec, stop reason, best step, final
+
+  // Idempotent by (task, step): a step recorded twice keeps the first record.
+  Status commit_step(const StepRecord& s);
+  Result<std::vector<StepRecord>> steps(const std::string& task) const;
+  Status save_profile(const std::string& task, int step, const std::string& summary);
+  Result<std::string> profile(const std::string& task, int step) const;  // "" when none
+  Status event(const std::string& task, int step, const std::string& kind, const std::string& detail);
+  Result<std::vector<EventRow>> events() const;
+
+ private:
+  RunStore() = default;
+  static Result<RunStore> open_db(const std::string& dir, bool create, bool lock);
+  Status exec(const std::string& sql) const;
+  std::string dir_;
+  std::shared_ptr<sqlite3> db_;
+  std::shared_ptr<int> lock_fd_;
+};
+
+// A new run id: "<yyyymmdd-hhmmss>-<4 hex>".
+std::string new_run_id();
+
+}  // namespace cutegen
