@@ -1,0 +1,41 @@
+// Scripted stand-ins behind the agent's interfaces, for tests and CPU-only demos, selected by
+// config (agent.evaluator = scripted:FILE, agent.profiler = scripted). The script is JSON:
+//   {"eager_ms": 1.0, "floor_ms": 0.25, "bound": "memory", "delay_ms": 0,
+//    "rules": [{"match": "TEXT", "verdict": "wrong", "summary": "...", "report": "...",
+//               "speedup": 1.3, "roofline_fraction": 0.4, "fingerprint": "f1"}, ...]}
+// A source gets the first rule whose `match` occurs in it, so the verdict depends on the source
+// only (never on call order) and a resumed run sees what an uninterrupted one saw.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "agent/interfaces.h"
+
+namespace cutegen {
+
+class ScriptedEvaluator : public KernelEvaluator {
+ public:
+  static Result<std::unique_ptr<ScriptedEvaluator>> load(const std::string& path);
+  explicit ScriptedEvaluator(nlohmann::json script) : script_(std::move(script)) {}
+  Result<Baseline> baseline(const TaskSpec& task) override;
+  Result<KernelEval> evaluate(const TaskSpec& task, const std::string& source, const std::string& name) override;
+  int calls() const { return calls_; }
+
+ private:
+  nlohmann::json script_;
+  int calls_ = 0;
+};
+
+// Profiles as a deterministic text naming the source's hash.
+class ScriptedProfiler : public KernelProfiler {
+ public:
+  Result<std::string> profile(const TaskSpec& task, const std::string& source) override;
+  int calls = 0;
+};
+
+// A structure fingerprint from the source text: tile shapes (Shape<...>/Int<N>), copy and MMA
+// atoms (SM80_/SM90_/UniversalCopy names) and the number of kernels.
+std::string structure_fingerprint(const std::string& source, int kernel_count);
+
+}  // namespace cutegen

@@ -1,0 +1,84 @@
+// The agent's three seams, all plain data in and out: a KernelEvaluator judges a source for the
+// task, a KernelProfiler summarises where a verified kernel spends its time, and a Proposer turns
+// the step's context into a candidate source (the LLM proposer; the CuTe expert plugs in here too).
+#pragma once
+
+#include <string>
+
+#include "core/result.h"
+#include "task/task_spec.h"
+
+namespace cutegen {
+
+// What the agent reads off an evaluation. Verdicts are the evaluator's names ("pass", "wrong",
+// "compile_error", "rejected", "timeout", "fault", "setup_error").
+struct KernelEval {
+  std::string verdict;
+  std::string summary;     // one line
+  std::string report;      // condensed compile errors, or which output differs where and its pattern
+  double speedup = 0, speedup_low = 0, speedup_high = 0;  // vs eager (pass only)
+  double roofline_fraction = 0;
+  std::string statics;     // registers, shared memory, spills per kernel
+  std::string fingerprint; // structure: tile shapes, copy/MMA atoms, kernel count
+  bool pass() const { return verdict == "pass"; }
+};
+
+// What the first prompt needs before any kernel exists.
+struct Baseline {
+  double eager_ms = 0;  // 0: unknown
+  double floor_ms = 0;  // roofline floor; 0: unknown
+  std::string bound;    // "memory" or "compute" or ""
+};
+
+class KernelEvaluator {
+ public:
+  virtual ~KernelEvaluator() = default;
+  virtual Result<Baseline> baseline(const TaskSpec& task) = 0;
+  // Errors are setup problems only; a broken kernel is a verdict.
+  virtual Result<KernelEval> evaluate(const TaskSpec& task, const std::string& source, const std::string& name) = 0;
+};
+
+class KernelProfiler {
+ public:
+  virtual ~KernelProfiler() = default;
+  // The ~25-line runtime profile summary of a verified kernel.
+  virtual Result<std::string> profile(const TaskSpec& task, const std::string& source) = 0;
+};
+
+enum class Stage { kGenerate, kRepairCompile, kRepairWrong, kOptimize, kTune };
+const char* to_string(Stage s);
+
+// Everything a proposer may use for one step.
+struct StepContext {
+  Stage stage = Stage::kGenerate;
+  int step = 0, max_steps = 0;
+  const TaskSpec* task = nullptr;
+  std::string workload;     // gemm, conv, elementwise, reduction, loss, other
+  Baseline baseline;
+  std::string base_source;  // what to edit: the best verified kernel, or the failing one under repair
+  int base_step = -1;
+  std::string failure;      // repair: the condensed diagnostics or the localized mismatch report
+  std::string best;         // "1.42x vs eager, 61% of roofline" or "" before the first pass
+  std::string statics;      // static facts of the base kernel
+  std::string memory;       // one line per earlier step: what was tried and what became of it
+  std::string profile;      // runtime profile summary; "" unless the profiling policy says so
+};
+
+struct Proposal {
+  enum class Status { kSource, kWaiting, kBudget, kFailed };
+  Status status = Status::kFailed;
+  std::string source;    // kSource: the complete new kernel
+  std::string edit;      // the edit blocks as answered ("" for a whole file)
+  std::string edit_how;  // exact, whitespace, whole_file
+  std::string detail;    // kWaiting: the file awaited; kBudget: the limit; kFailed: why
+  long tokens = 0;
+};
+
+class Proposer {
+ public:
+  virtual ~Proposer() = default;
+  // Errors are for setup problems (a missing prompt template); model trouble is a Proposal status.
+  virtual Result<Proposal> propose(const StepContext& ctx) = 0;
+};
+
+}  // namespace cutegen

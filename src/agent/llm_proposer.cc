@@ -1,0 +1,146 @@
+#include "agent/llm_proposer.h"
+
+#include <cstdio>
+
+#include "agent/edits.h"
+#include "agent/workload.h"
+#include "core/strings.h"
+#include "sys/fs.h"
+#include "task/abi.h"
+
+namespace cutegen {
+namespace {
+
+std::string ms(double v) {
+  if (v <= 0) return "unknown";
+  char b[64];
+  std::snprintf(b, sizeof b, "%.4f ms", v);
+  return b;
+}
+
+std::string shapes(const TaskSpec& t) {
+  std::string out;
+  auto add = [&](const char* what, const std::vector<TaskArg>& args) {
+    for (auto& a : args)
+      out += std::string("- ") + what + " `" + a.name + "`: " +
+             (a.is_tensor() ? std::string(dtype_info(a.dtype).name) + " " + dims_text(a.shape) : a.ctype + " = " + a.value) + "\n";
+  };
+  add("input", t.inputs), add("parameter", t.params), add("output", t.outputs);
+  return out;
+}
+
+std::string reference(const TaskSpec& t) {
+  auto text = read_file(t.path);
+  return text ? *text : "(reference source not readable: " + t.path + ")";
+}
+
+// Which values each template takes: a table, so a template and its data are checked together.
+struct TemplateVars {
+  const char* prefix;  // template name or its prefix ("optimize_")
+  std::vector<const char*> vars;
+};
+
+const std::vector<TemplateVars>& template_vars() {
+  static const std::vector<TemplateVars> table = {
+      {"generate", {"task", "reference", "abi_header", "shapes", "ops", "workload", "eager", "floor", "step"}},
+      {"repair_compile", {"task", "abi_header", "source", "diagnostics", "memory", "step"}},
+      {"repair_wrong", {"task", "reference", "abi_header", "source", "report", "memory", "step"}},
+      {"optimize_", {"task", "reference", "abi_header", "shapes", "source", "best", "statics", "memory", "profile",
+                     "eager", "floor", "step"}},
+      {"tune", {"task", "abi_header", "source", "best", "statics", "memory", "profile", "step"}},
+  };
+  return table;
+}
+
+}  // namespace
+
+std::string template_for(const StepContext& ctx) {
+  switch (ctx.stage) {
+    case Stage::kGenerate: return "generate";
+    case Stage::kRepairCompile: return "repair_compile";
+    case Stage::kRepairWrong: return "repair_wrong";
+    case Stage::kOptimize: return optimize_template(ctx.workload);
+    case Stage::kTune: return "tune";
+  }
+  return "generate";
+}
+
+PromptVars prompt_vars(const StepContext& ctx, const std::string& name) {
+  const TaskSpec& t = *ctx.task;
+  std::string floor = ctx.baseline.floor_ms > 0 ? ms(ctx.baseline.floor_ms) + " (" + ctx.baseline.bound + "-bound)" : "unknown";
+  PromptVars all = {
+      {"task", t.name},
+      {"reference", reference(t)},
+      {"abi_header", abi_header(t)},
+      {"shapes", shapes(t)},
+      {"ops", t.ops.empty() ? "(none recorded)" : join(t.ops, ", ")},
+      {"workload", ctx.workload},
+      {"eager", ms(ctx.baseline.eager_ms)},
+      {"floor", floor},
+      {"step", "step " + std::to_string(ctx.step + 1) + " of at most " + std::to_string(ctx.max_steps)},
+      {"source", ctx.base_source},
+      {"diagnostics", ctx.failure},
+      {"report", ctx.failure},
+      {"best", ctx.best.empty() ? "no verified kernel yet" : ctx.best},
+      {"statics", ctx.statics.empty() ? "(none)" : ctx.statics},
+      {"memory", ctx.memory.empty() ? "(nothing tried yet)" : ctx.memory},
+      {"profile", ctx.profile.empty() ? "" : "## Runtime profile of the current best kernel\n\n" + ctx.profile + "\n"},
+  };
+  PromptVars out;
+  for (auto& row : template_vars())
+    if (name == row.prefix || (std::string(row.prefix).ends_with("_") && name.starts_with(row.prefix)))
+      for (auto v : row.vars) out[v] = all[v];
+  return out;
+}
+
+Client* LlmProposer::client_for(Stage s) const {
+  if (s == Stage::kGenerate) return roles_.generator;
+  if (s == Stage::kRepairCompile || s == Stage::kRepairWrong) return roles_.repairer;
+  return roles_.optimizer;
+}
+
+Result<Request> LlmProposer::request_for(const StepContext& ctx) const {
+  std::string name = template_for(ctx);
+  Request req = opt_.defaults;
+  req.on_text = nullptr;
+  std::string knowledge = CUTEGEN_TRY(prompts_.raw("knowledge/cute")) + "\n" + CUTEGEN_TRY(prompts_.raw("knowledge/" + opt_.arch));
+  req.system = CUTEGEN_TRY(prompts_.render("system", {{"knowledge", knowledge}, {"arch", opt_.arch}}));
+  req.messages = {{"user", CUTEGEN_TRY(prompts_.render(name, prompt_vars(ctx, name)))}};
+  return req;
+}
+
+Result<Proposal> LlmProposer::propose(const StepContext& ctx) {
+  Request req = CUTEGEN_TRY(request_for(ctx));
+  Client* client = client_for(ctx.stage);
+  if (!client) return error("no model for the " + std::string(to_string(ctx.stage)) + " stage");
+  Proposal p;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto r = client->complete(req);
+    if (!r) return Proposal{.status = Proposal::Status::kFailed, .detail = "model error: " + r.message(), .tokens = p.tokens};
+    p.tokens += r->usage.input + r->usage.output;
+    if (r->status == ResponseStatus::waiting) return Proposal{.status = Proposal::Status::kWaiting, .detail = r->waiting_on, .tokens = p.tokens};
+    if (r->status == ResponseStatus::budget_exhausted) return Proposal{.status = Proposal::Status::kBudget, .detail = r->detail, .tokens = p.tokens};
+    std::string reason;
+    if (r->truncated()) {
+      reason = "your answer was cut off by the output-token limit; answer again, shorter (edit blocks only where possible)";
+    } else if (auto applied = resolve_answer(ctx.base_source, r->text); !applied) {
+      reason = applied.message();
+    } else if (auto rules = check_source_rules(applied->source); !rules) {
+      reason = rules.message();
+    } else {
+      p.status = Proposal::Status::kSource;
+      p.source = applied->source;
+      p.edit_how = applied->how;
+      p.edit = applied->how == "whole_file" ? "" : r->text;
+      return p;
+    }
+    p.detail = reason;
+    req.messages.push_back({"assistant", r->text});
+    req.messages.push_back({"user", CUTEGEN_TRY(prompts_.render("reask", {{"reason", reason}}))});
+  }
+  p.status = Proposal::Status::kFailed;
+  p.detail = "after one re-ask: " + p.detail;
+  return p;
+}
+
+}  // namespace cutegen

@@ -1,0 +1,108 @@
+#include "agent/loop.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "agent/workload.h"
+
+namespace cutegen {
+namespace {
+
+std::string best_line(const StepRecord& b) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%.2fx vs eager (95%% CI %.2f-%.2f), %.0f%% of the roofline (step %d)", b.speedup,
+                b.speedup_low, b.speedup_high, 100 * b.roofline_fraction, b.step + 1);
+  return buf;
+}
+
+StepContext context_for(const TaskState& s, const TaskEnv& env, const TaskSpec& spec, const std::string& workload,
+                        const Baseline& baseline) {
+  StepContext c{.stage = next_stage(s, env.options), .step = s.next_step(), .max_steps = env.options.max_steps,
+                .task = &spec, .workload = workload, .baseline = baseline};
+  const StepRecord* base = s.best_step();
+  if (c.stage == Stage::kRepairCompile || c.stage == Stage::kRepairWrong) {
+    base = &s.steps[s.last_candidate];
+    c.failure = base->report.empty() ? base->summary : base->report;
+  }
+  if (c.stage != Stage::kGenerate && base) c.base_source = base->source, c.base_step = base->step, c.statics = base->statics;
+  if (auto b = s.best_step()) c.best = best_line(*b);
+  c.memory = render_memory(s);
+  return c;
+}
+
+Result<std::string> profile_of_best(const TaskEnv& env, const TaskSpec& spec, const StepRecord& best) {
+  auto saved = CUTEGEN_TRY(env.store->profile(spec.name, best.step));
+  if (!saved.empty()) return saved;
+  auto p = env.profiler ? env.profiler->profile(spec, best.source) : Result<std::string>(error("no profiler configured"));
+  std::string text = p ? *p : "(no runtime profile: " + p.message() + ")";
+  CUTEGEN_TRY(env.store->save_profile(spec.name, best.step, text));
+  return text;
+}
+
+void fill(StepRecord& r, const KernelEval& e) {
+  r.verdict = e.verdict, r.summary = e.summary, r.report = e.report, r.speedup = e.speedup;
+  r.speedup_low = e.speedup_low, r.speedup_high = e.speedup_high, r.roofline_fraction = e.roofline_fraction;
+  r.statics = e.statics, r.fingerprint = e.fingerprint;
+}
+
+// The winner re-measured (the real evaluator runs a fresh worker process); the task row is closed.
+Result<TaskOutcome> finish(const TaskEnv& env, const TaskSpec& spec, TaskRow row, const TaskState& s,
+                           const std::string& why) {
+  row.stop_reason = why;
+  if (auto b = s.best_step()) {
+    auto again = CUTEGEN_TRY(env.evaluator->evaluate(spec, b->source, spec.name + "_final.cu"));
+    row.final_json = nlohmann::json{{"step", b->step}, {"verdict", again.verdict}, {"summary", again.summary},
+                                    {"speedup", again.speedup}, {"speedup_low", again.speedup_low},
+                                    {"speedup_high", again.speedup_high},
+                                    {"roofline_fraction", again.roofline_fraction}}.dump();
+    row.best_step = b->step, row.status = "done";
+  } else {
+    row.status = "failed";
+  }
+  CUTEGEN_TRY(env.store->update_task(row));
+  CUTEGEN_TRY(env.store->event(spec.name, s.next_step(), "finish", row.status + ": " + why));
+  return TaskOutcome{row.status == "done" ? TaskEnd::kDone : TaskEnd::kNoKernel, why};
+}
+
+}  // namespace
+
+Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow row) {
+  const AgentOptions& o = env.options;
+  TaskState s = fold(CUTEGEN_TRY(env.store->steps(spec.name)), o);
+  std::string workload = classify_workload(spec.ops);
+  Baseline baseline = CUTEGEN_TRY(env.evaluator->baseline(spec));
+  row.status = "running";
+  CUTEGEN_TRY(env.store->update_task(row));
+  long tokens = 0;
+  for (auto& r : s.steps) tokens += r.tokens;
+  while (true) {
+    if (auto why = stop_reason(s, o)) return finish(env, spec, row, s, *why);
+    StepContext ctx = context_for(s, env, spec, workload, baseline);
+    if (profile_due(s, o, workload, ctx.stage)) ctx.profile = CUTEGEN_TRY(profile_of_best(env, spec, *s.best_step()));
+    if (env.progress) env.progress({spec.name, to_string(ctx.stage), ctx.step, s.best_step() ? s.best_step()->speedup : 0, tokens, ""});
+    Proposal p = CUTEGEN_TRY(env.proposer->propose(ctx));
+    tokens += p.tokens;
+    if (p.status == Proposal::Status::kWaiting) {
+      row.status = "waiting";
+      CUTEGEN_TRY(env.store->update_task(row));
+      CUTEGEN_TRY(env.store->event(spec.name, ctx.step, "waiting", p.detail));
+      return TaskOutcome{TaskEnd::kWaiting, p.detail};
+    }
+    if (p.status == Proposal::Status::kBudget) return finish(env, spec, row, s, "budget: " + p.detail);
+    StepRecord r{.task = spec.name, .step = ctx.step, .stage = to_string(ctx.stage), .parent = ctx.base_step,
+                 .source = p.source, .edit = p.edit, .edit_how = p.edit_how, .profiled = !ctx.profile.empty(),
+                 .tokens = p.tokens};
+    if (p.status == Proposal::Status::kFailed) {
+      r.verdict = "no_candidate", r.summary = p.detail, r.note = "no usable answer: " + p.detail;
+    } else {
+      fill(r, CUTEGEN_TRY(env.evaluator->evaluate(spec, p.source, spec.name + "_step" + std::to_string(ctx.step + 1) + ".cu")));
+    }
+    judge(s, o, r);
+    CUTEGEN_TRY(env.store->commit_step(r));
+    apply(s, o, r);
+    if (env.progress)
+      env.progress({spec.name, r.stage, r.step, s.best_step() ? s.best_step()->speedup : 0, tokens, r.verdict + ", " + r.outcome});
+  }
+}
+
+}  // namespace cutegen

@@ -1,0 +1,77 @@
+#include "agent/workload.h"
+
+#include "core/strings.h"
+
+namespace cutegen {
+namespace {
+
+struct WorkloadRow {
+  const char* name;
+  std::vector<const char*> op_words;  // an op matches when its name (without aten:: and .overload) contains one
+  int profile_after;
+  const char* optimize_template;
+};
+
+const std::vector<WorkloadRow>& rows() {
+  static const std::vector<WorkloadRow> table = {
+      {"conv", {"conv", "convolution"}, 6, "optimize_conv"},
+      {"gemm", {"mm", "matmul", "linear", "addmm", "bmm", "baddbmm", "einsum", "dot"}, 6, "optimize_gemm"},
+      {"loss", {"loss", "cross_entropy", "nll", "kl_div", "binary_cross"}, 3, "optimize_reduction"},
+      {"reduction", {"sum", "mean", "softmax", "norm", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
+                     "prod", "cumsum", "cumprod", "logsumexp", "any", "all", "pool"}, 5, "optimize_reduction"},
+      {"other", {"sort", "topk", "gather", "scatter", "index", "embedding", "unique", "nonzero", "where_nonzero",
+                 "interpolate", "upsample", "grid_sampler"}, 4, "optimize_other"},
+  };
+  return table;
+}
+
+std::string op_base(const std::string& op) {
+  std::string s = op;
+  if (auto p = s.find("::"); p != std::string::npos) s = s.substr(p + 2);
+  if (auto p = s.find('.'); p != std::string::npos) s = s.substr(0, p);
+  return lowercase(s);
+}
+
+bool is_shape_only(const std::string& base) {
+  static const char* words[] = {"view", "reshape", "permute", "transpose", "expand", "contiguous", "clone", "copy",
+                                "empty", "zeros", "ones", "full", "t", "unsqueeze", "squeeze", "slice", "select",
+                                "detach", "alias", "_to_copy", "to", "flatten", "split", "cat", "stack"};
+  for (auto w : words)
+    if (base == w) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string classify_workload(const std::vector<std::string>& ops) {
+  for (auto& row : rows())
+    for (auto& op : ops) {
+      std::string base = op_base(op);
+      for (auto w : row.op_words) {
+        // Short words ("mm", "max", "std") must be the whole name or its suffix/prefix, not any substring.
+        std::string word = w;
+        bool hit = word.size() <= 3 ? base == word || base.starts_with(word + "_") || base.ends_with("_" + word) ||
+                                          (word == "mm" && (base == "bmm" || base == "addmm" || base == "baddbmm"))
+                                    : contains(base, word);
+        if (hit) return row.name;
+      }
+    }
+  bool any = false;
+  for (auto& op : ops)
+    if (!is_shape_only(op_base(op))) any = true;
+  return any ? "elementwise" : "other";
+}
+
+int default_profile_after(const std::string& workload) {
+  for (auto& row : rows())
+    if (workload == row.name) return row.profile_after;
+  return workload == "elementwise" ? 2 : 4;
+}
+
+std::string optimize_template(const std::string& workload) {
+  for (auto& row : rows())
+    if (workload == row.name) return row.optimize_template;
+  return workload == "elementwise" ? "optimize_elementwise" : "optimize_other";
+}
+
+}  // namespace cutegen
