@@ -1,0 +1,74 @@
+#include "agent/real_adapters.h"
+
+#include <cstdio>
+
+#include "agent/doubles.h"
+#include "build/diagnostics.h"
+#include "core/hash.h"
+#include "core/strings.h"
+#include "profile/summary.h"
+#include "profile/worker.h"
+#include "sys/fs.h"
+#include "sys/gpu.h"
+#include "task/abi.h"
+
+namespace cutegen {
+namespace {
+
+const char* verdict_name(Verdict v) {
+  static const char* names[] = {"pass", "wrong", "rejected", "timeout", "compile_error", "fault", "setup_error"};
+  return names[static_cast<int>(v)];
+}
+
+}  // namespace
+
+KernelEval to_kernel_eval(const EvalResult& r, const std::string& source, const std::string& name) {
+  KernelEval e{.verdict = verdict_name(r.verdict), .summary = r.summary};
+  if (r.verdict == Verdict::kCompileError) e.report = render_diagnostics(r.build.diagnostics, name);
+  for (auto& g : r.gate) e.report += g.rule + ": " + g.detail + "\n";
+  for (auto& t : r.trials)
+    for (auto& f : t.failures) e.report += "trial seed " + std::to_string(t.seed) + ": " + f + "\n";
+  if (e.report.empty() && e.verdict != "pass") e.report = r.summary;
+  if (r.timing) e.speedup = r.timing->speedup.point, e.speedup_low = r.timing->speedup.low, e.speedup_high = r.timing->speedup.high;
+  e.roofline_fraction = r.roofline_fraction;
+  for (auto& k : r.build.kernels) {
+    char b[300];
+    std::snprintf(b, sizeof b, "- %s: %d registers, %d B static shared, %d B spilled\n", k.name.substr(0, 80).c_str(),
+                  k.registers, k.shared_bytes, k.spill_stores + k.spill_loads);
+    e.statics += b;
+  }
+  e.fingerprint = structure_fingerprint(source, static_cast<int>(r.build.kernels.size()));
+  return e;
+}
+
+Result<Baseline> RealEvaluator::baseline(const TaskSpec&) {
+  // Eager time is measured beside each candidate; the first prompt goes without it.
+  return Baseline{eager_ms_, 0, ""};
+}
+
+Result<KernelEval> RealEvaluator::evaluate(const TaskSpec& task, const std::string& source, const std::string& name) {
+  auto r = CUTEGEN_TRY(eval_->evaluate(task, source, name));
+  if (r.timing) eager_ms_ = r.timing->eager.median;
+  return to_kernel_eval(r, source, name);
+}
+
+Result<std::string> RealProfiler::profile(const TaskSpec& task, const std::string& source) {
+  auto build = CUTEGEN_TRY(builder_->build({source, task.name + "_profile.cu", target_, abi_header(task)}));
+  if (!build.ok()) return error("the kernel does not build for profiling: " + build.message);
+  ProfileRequest req;
+  req.build = build;
+  req.cost = {static_cast<double>(task.min_bytes), static_cast<double>(task.flops), math_rate_name(math_dtype(task))};
+  req.salt = hash_hex(task.json);
+  auto gpus = query_gpus();
+  if (gpus.ok() && !gpus->empty()) {
+    std::string dir = work_dir_ + "/" + hash_hex(source).substr(0, 16);
+    CUTEGEN_TRY(make_dirs(dir));
+    CUTEGEN_TRY(write_file_atomic(dir + "/spec.json", task.json));
+    req.worker = profile_worker_command(worker_, task.path, build.library_path, dir + "/spec.json", dir + "/worker.json");
+  } else {
+    req.no_runtime_reason = "no NVIDIA GPU on this machine";
+  }
+  return render_summary(profiler_->profile(req));
+}
+
+}  // namespace cutegen

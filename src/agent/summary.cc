@@ -1,0 +1,41 @@
+#include "agent/summary.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace cutegen {
+
+std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>& tasks,
+                                 const std::map<std::string, std::vector<StepRecord>>& steps,
+                                 const std::map<std::string, Spend>& spend) {
+  std::string out = "# CuTeGen run " + run.id + "\n\nModel: `" + run.llm + "`\n\n";
+  out += "| task | status | verdict | speedup vs eager | roofline | steps | tokens | cost | stop |\n";
+  out += "|---|---|---|---|---|---|---|---|---|\n";
+  char b[512];
+  for (auto& t : tasks) {
+    auto f = nlohmann::json::parse(t.final_json.empty() ? "{}" : t.final_json, nullptr, false);
+    auto sp = spend.count(t.name) ? spend.at(t.name) : Spend{};
+    size_t n = steps.count(t.name) ? steps.at(t.name).size() : 0;
+    std::snprintf(b, sizeof b, "| %s | %s | %s | %.2fx [%.2f, %.2f] | %.0f%% | %zu | %ld | $%.4f | %s |\n", t.name.c_str(),
+                  t.status.c_str(), f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
+                  f.value("speedup_low", 0.0), f.value("speedup_high", 0.0), 100 * f.value("roofline_fraction", 0.0),
+                  n, sp.tokens, sp.dollars, t.stop_reason.c_str());
+    out += b;
+  }
+  for (auto& t : tasks) {
+    out += "\n## " + t.name + "\n\n| step | stage | edit | verdict | speedup | roofline | outcome | note |\n|---|---|---|---|---|---|---|---|\n";
+    if (!steps.count(t.name)) continue;
+    for (auto& r : steps.at(t.name)) {
+      std::snprintf(b, sizeof b, "| %d | %s%s | %s | %s | %.2fx | %.0f%% | %s | ", r.step + 1, r.stage.c_str(),
+                    r.profiled ? " +profile" : "", r.edit_how.empty() ? "-" : r.edit_how.c_str(), r.verdict.c_str(),
+                    r.speedup, 100 * r.roofline_fraction, r.outcome.c_str());
+      std::string note = r.note;
+      for (auto& c : note)
+        if (c == '|' || c == '\n') c = ' ';
+      out += b + note.substr(0, 200) + " |\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace cutegen

@@ -1,0 +1,249 @@
+// `cutegen run|resume|replay|reeval|export`: the agent over a run folder. Exit codes: 0 every task
+// ended with a verified kernel, 1 some task has none, 2 an error, 3 waiting for a model's answer
+// file (file backend): `cutegen resume RUN` continues once it exists.
+#include <unistd.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "agent/export.h"
+#include "agent/loop.h"
+#include "agent/summary.h"
+#include "cli/commands.h"
+#include "cli/run_setup.h"
+#include "core/strings.h"
+#include "llm/settings.h"
+#include "sys/fs.h"
+
+namespace cutegen {
+namespace {
+
+std::string fs_stem(const std::string& path) {
+  auto slash = path.rfind('/');
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  auto dot = base.rfind('.');
+  base = dot == std::string::npos ? base : base.substr(0, dot);
+  return base.ends_with("_spec") ? base.substr(0, base.size() - 5) : base;
+}
+
+constexpr int kExitNoKernel = 1, kExitWaiting = 3;
+
+[[noreturn]] void fail(const std::string& m, int code = 2) { throw CommandError{m, code}; }
+template <class T>
+T must(Result<T> r) {
+  if (!r) fail(r.message());
+  return std::move(r).value();
+}
+
+void progress_line(const Progress& p, double elapsed) {
+  static bool tty = isatty(2);
+  char b[400];
+  std::snprintf(b, sizeof b, "[%s] %-14s step %-3d best %.2fx  tokens %ld  %.0fs%s%s", p.task.c_str(), p.stage.c_str(),
+                p.step + 1, p.best_speedup, p.tokens, elapsed, p.last.empty() ? "" : "  ", p.last.c_str());
+  if (tty) std::fprintf(stderr, "\r\033[K%s", b);
+  else if (!p.last.empty()) std::fprintf(stderr, "%s\n", b);
+}
+
+Status write_summary(const RunStore& store, const Ledger* ledger) {
+  auto meta = CUTEGEN_TRY(store.meta());
+  auto tasks = CUTEGEN_TRY(store.tasks());
+  std::map<std::string, std::vector<StepRecord>> steps;
+  std::map<std::string, Spend> spend;
+  for (auto& t : tasks) {
+    steps[t.name] = CUTEGEN_TRY(store.steps(t.name));
+    if (ledger) spend[t.name] = CUTEGEN_TRY(ledger->spent(meta.id, t.name));
+  }
+  return write_file_atomic(store.dir() + "/summary.md", run_summary_markdown(meta, tasks, steps, spend));
+}
+
+void print_table(const RunStore& store, bool json) {
+  auto tasks = must(store.tasks());
+  nlohmann::json j = nlohmann::json::array();
+  if (!json) std::printf("%-24s %-8s %-10s %-10s %-9s %-6s %s\n", "task", "status", "verdict", "speedup", "roofline", "steps", "stop");
+  for (auto& t : tasks) {
+    auto f = nlohmann::json::parse(t.final_json.empty() ? "{}" : t.final_json, nullptr, false);
+    size_t n = must(store.steps(t.name)).size();
+    if (json) {
+      j.push_back({{"task", t.name}, {"status", t.status}, {"best_step", t.best_step}, {"final", f}, {"steps", n},
+                   {"stop_reason", t.stop_reason}});
+      continue;
+    }
+    std::printf("%-24s %-8s %-10s %-10s %-9s %-6zu %s\n", t.name.c_str(), t.status.c_str(),
+                f.value("verdict", std::string("-")).c_str(),
+                (std::to_string(f.value("speedup", 0.0)).substr(0, 4) + "x").c_str(),
+                (std::to_string(static_cast<int>(100 * f.value("roofline_fraction", 0.0))) + "%").c_str(), n,
+                t.stop_reason.c_str());
+  }
+  if (json) std::printf("%s\n", nlohmann::json{{"run", store.dir()}, {"tasks", j}}.dump(2).c_str());
+}
+
+// Runs every unfinished task of the store in order.
+void drive(Context& ctx, RunStore& store) {
+  auto meta = must(store.meta());
+  auto parts = must(make_agent(ctx, store, meta.id));
+  auto start = std::chrono::steady_clock::now();
+  TaskEnv env{.store = &store, .evaluator = parts->evaluator.get(), .profiler = parts->profiler.get(),
+              .proposer = parts->proposer.get(), .options = parts->options,
+              .progress = [start](const Progress& p) {
+                progress_line(p, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+              }};
+  int code = 0;
+  for (auto& row : must(store.tasks())) {
+    if (row.status == "done" || row.status == "failed") {
+      if (row.status == "failed") code = kExitNoKernel;
+      continue;
+    }
+    auto spec = load_task(ctx, row.path);
+    if (!spec) fail(row.name + ": " + spec.message());
+    if (row.spec_json.empty()) row.spec_json = spec->json, must(Result<Ok>(store.update_task(row)));
+    parts->budget->start_task(must(parts->ledger->spent(meta.id, row.name)));
+    for (auto& c : parts->clients) c->set_task(row.name);
+    auto out = run_task(env, *spec, row);
+    if (isatty(2)) std::fputc('\n', stderr);
+    if (!out) fail(row.name + ": " + out.message());
+    if (out->end == TaskEnd::kWaiting) {
+      (void)write_summary(store, &*parts->ledger);
+      fail("waiting for a model's answer: write it to " + out->detail + ", then `cutegen resume " + store.dir() + "`",
+           kExitWaiting);
+    }
+    if (out->end == TaskEnd::kNoKernel) code = kExitNoKernel;
+  }
+  if (auto st = write_summary(store, &*parts->ledger); !st) fail(st.message());
+  print_table(store, ctx.json);
+  std::fprintf(stderr, "summary: %s/summary.md\n", store.dir().c_str());
+  ctx.exit_code = code;
+}
+
+void resolve_with(Context& ctx, const std::string& stored) {
+  if (auto st = ctx.resolve(); !st) fail(st.message());
+  if (auto st = apply_config_text(ctx.config, stored); !st) fail(st.message());
+  for (auto& kv : ctx.overrides) {  // explicit --set still wins over what the run recorded
+    auto eq = kv.find('=');
+    (void)ctx.config.set(trim(kv.substr(0, eq)), trim(kv.substr(eq + 1)));
+  }
+}
+
+struct RunArgs {
+  std::vector<std::string> tasks;
+  std::string llm, run_id;
+  int max_steps = 0;
+  long budget_tokens = -1;
+  double budget_dollars = -1;
+};
+
+void start_run(Context& ctx, const RunArgs& a, const std::string& stored_config = "") {
+  resolve_with(ctx, stored_config);
+  auto& c = ctx.config;
+  if (!a.llm.empty()) must(Result<Ok>(c.set("llm.model", a.llm)));
+  if (a.max_steps > 0) must(Result<Ok>(c.set("agent.max_steps", std::to_string(a.max_steps))));
+  if (a.budget_tokens >= 0) must(Result<Ok>(c.set("llm.budget_run_tokens", std::to_string(a.budget_tokens))));
+  if (a.budget_dollars >= 0) must(Result<Ok>(c.set("llm.budget_run_dollars", std::to_string(a.budget_dollars))));
+  auto paths = must(expand_task_paths(a.tasks));
+  must(agent_options(c));
+  for (const char* role : {"generator", "repairer", "optimizer"})
+    if (model_spec_for_role(c, role).empty())
+      fail(std::string("no model for the ") + role + " role: pass --llm SPEC or set llm.model");
+  std::string id = a.run_id.empty() ? new_run_id() : a.run_id;
+  auto store = must(RunStore::create(c.str("store.dir") + "/" + id, {.id = id, .config = config_text(c), .llm = c.str("llm.model")}));
+  int pos = 0;
+  for (auto& p : paths) {
+    std::string name = fs_stem(p);
+    must(Result<Ok>(store.add_task({.name = name, .path = p, .position = pos++})));
+  }
+  std::fprintf(stderr, "run %s in %s\n", id.c_str(), store.dir().c_str());
+  drive(ctx, store);
+}
+
+}  // namespace
+
+void define_run(CLI::App& sub, Context& ctx) {
+  auto a = std::make_shared<RunArgs>();
+  sub.add_option("tasks", a->tasks, "task files or folders (a whole KernelBench level)")->required();
+  sub.add_option("--llm", a->llm, "model spec for every role (overrides llm.model)");
+  sub.add_option("--max-steps", a->max_steps, "steps per task (overrides agent.max_steps)");
+  sub.add_option("--budget-tokens", a->budget_tokens, "tokens for the whole run (llm.budget_run_tokens)");
+  sub.add_option("--budget-dollars", a->budget_dollars, "dollars for the whole run (llm.budget_run_dollars)");
+  sub.add_option("--run-id", a->run_id, "name the run folder (default: a timestamp)");
+  sub.callback([&ctx, a]() { start_run(ctx, *a); });
+}
+
+void define_resume(CLI::App& sub, Context& ctx) {
+  auto run = std::make_shared<std::string>();
+  sub.add_option("run", *run, "run folder or id")->required();
+  sub.callback([&ctx, run]() {
+    if (auto st = ctx.resolve(); !st) fail(st.message());
+    auto store = must(RunStore::open(run_dir(ctx, *run)));
+    resolve_with(ctx, must(store.meta()).config);
+    drive(ctx, store);
+  });
+}
+
+void define_replay(CLI::App& sub, Context& ctx) {
+  auto run = std::make_shared<std::string>();
+  auto id = std::make_shared<std::string>();
+  sub.add_option("run", *run, "the recorded run (folder or id)")->required();
+  sub.add_option("--run-id", *id, "name the new run folder");
+  sub.callback([&ctx, run, id]() {
+    if (auto st = ctx.resolve(); !st) fail(st.message());
+    std::string dir = run_dir(ctx, *run);
+    auto old = must(RunStore::open_readonly(dir));
+    RunArgs a{.llm = "replay:" + absolute_path(dir) + "/transcript.jsonl", .run_id = *id};
+    for (auto& t : must(old.tasks())) a.tasks.push_back(t.path);
+    std::string stored = must(old.meta()).config;
+    std::string kept;  // the recorded config, without the models: every role replays
+    for (auto& l : split_lines(stored))
+      if (!l.starts_with("llm.") || !contains(l, "model =")) kept += l + "\n";
+    start_run(ctx, a, kept);
+  });
+}
+
+void define_reeval(CLI::App& sub, Context& ctx) {
+  auto run = std::make_shared<std::string>();
+  sub.add_option("run", *run, "run folder or id")->required();
+  sub.callback([&ctx, run]() {
+    if (auto st = ctx.resolve(); !st) fail(st.message());
+    auto store = must(RunStore::open(run_dir(ctx, *run)));
+    resolve_with(ctx, must(store.meta()).config);
+    AgentParts parts;
+    if (auto st = make_evaluator(ctx, parts); !st) fail(st.message());
+    nlohmann::json j = nlohmann::json::array();
+    for (auto& t : must(store.tasks())) {
+      if (t.best_step < 0) continue;
+      auto steps = must(store.steps(t.name));
+      auto spec = must(load_task(ctx, t.path));
+      auto e = must(parts.evaluator->evaluate(spec, steps.at(t.best_step).source, t.name + "_reeval.cu"));
+      nlohmann::json row = {{"task", t.name}, {"step", t.best_step}, {"verdict", e.verdict}, {"speedup", e.speedup},
+                            {"recorded_speedup", steps.at(t.best_step).speedup}, {"roofline_fraction", e.roofline_fraction}};
+      must(Result<Ok>(store.event(t.name, t.best_step, "reeval", row.dump())));
+      if (ctx.json) j.push_back(row);
+      else std::printf("%-24s step %-3d %-10s %.2fx (recorded %.2fx)\n", t.name.c_str(), t.best_step + 1,
+                       e.verdict.c_str(), e.speedup, steps.at(t.best_step).speedup);
+    }
+    if (ctx.json) std::printf("%s\n", j.dump(2).c_str());
+  });
+}
+
+void define_export(CLI::App& sub, Context& ctx) {
+  auto a = std::make_shared<std::array<std::string, 3>>();
+  (*a)[2] = ".";
+  sub.add_option("run", (*a)[0], "run folder or id")->required();
+  sub.add_option("task", (*a)[1], "task name")->required();
+  sub.add_option("--out", (*a)[2], "output folder (default: .)");
+  sub.callback([&ctx, a]() {
+    if (auto st = ctx.resolve(); !st) fail(st.message());
+    auto store = must(RunStore::open_readonly(run_dir(ctx, (*a)[0])));
+    for (auto& t : must(store.tasks())) {
+      if (t.name != (*a)[1]) continue;
+      if (t.best_step < 0) fail(t.name + ": no verified kernel in this run (status " + t.status + ")");
+      auto spec = must(load_task(ctx, t.path));
+      auto arch = ctx.config.str("build.arch");
+      auto [cu, py] = must(export_kernel(spec, must(store.steps(t.name)).at(t.best_step).source, (*a)[2],
+                                         arch == "auto" ? "sm_90a" : arch));
+      std::printf("%s\n%s\n", cu.c_str(), py.c_str());
+      return;
+    }
+    fail((*a)[1] + ": no such task in this run");
+  });
+}
+
+}  // namespace cutegen

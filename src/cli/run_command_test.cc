@@ -1,0 +1,163 @@
+// Drives the real binary: a recorded session, its replay killed with SIGKILL at random points and
+// resumed until done (same final state as the uninterrupted run), and the bad inputs.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+#include "core/strings.h"
+#include "store/run_store.h"
+#include "sys/fs.h"
+#include "sys/subprocess.h"
+
+namespace cutegen {
+namespace {
+
+const std::string kSrc = CUTEGEN_SOURCE_DIR;
+const std::string kSession = kSrc + "/tests/agent/relu_session";
+
+class RunCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/cutegen-run-XXXXXX";
+    dir_ = mkdtemp(tmpl);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  ProcessResult cutegen(std::vector<std::string> args, int timeout_ms = 60000, const std::string& eval_script = "") {
+    std::vector<std::string> argv = {std::getenv("CUTEGEN_BIN"), "--set",
+                                     "agent.evaluator=scripted:" + (eval_script.empty() ? kSession + "/evaluator.json" : eval_script),
+                                     "agent.profiler=scripted", "store.dir=" + dir_};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto r = run_process({.argv = argv, .cwd = kSrc, .timeout = std::chrono::milliseconds(timeout_ms)});
+    EXPECT_TRUE(r.ok()) << r.message();
+    return *r;
+  }
+  ProcessResult record(const std::string& id) {
+    return cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--llm", "command:sh " + kSession + "/answer.sh",
+                    "--max-steps", "8", "--run-id", id});
+  }
+  std::vector<std::string> state(const std::string& id) {
+    auto s = RunStore::open_readonly(dir_ + "/" + id);
+    EXPECT_TRUE(s.ok()) << s.message();
+    std::vector<std::string> out;
+    auto tasks = *s->tasks();
+    auto steps = *s->steps("relu");
+    for (auto& t : tasks) out.push_back(t.name + " " + t.status + " " + std::to_string(t.best_step) + " " + t.final_json);
+    for (auto& r : steps)
+      out.push_back(std::to_string(r.step) + " " + r.stage + " " + r.verdict + " " + r.outcome + " " +
+                    std::to_string(r.parent) + " " + (r.profiled ? "profiled " : "") + r.source);
+    return out;
+  }
+  std::string dir_;
+};
+
+TEST_F(RunCommandTest, RecordedSessionRepairsOptimizesRevertsAndSummarises) {
+  auto r = record("r0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "relu")) << r.out;
+  auto md = *read_file(dir_ + "/r0/summary.md");
+  EXPECT_TRUE(contains(md, "| 1 | generate | whole_file | compile_error |")) << md;
+  EXPECT_TRUE(contains(md, "| 2 | repair_compile | exact | wrong |")) << md;
+  EXPECT_TRUE(contains(md, "| 3 | repair_wrong | exact | pass | 1.10x | 62% | accepted |")) << md;
+  EXPECT_TRUE(contains(md, "regression: 1.05x vs best 1.18x")) << md;
+  EXPECT_TRUE(file_exists(dir_ + "/r0/transcript.jsonl"));
+
+  auto ex = cutegen({"export", "r0", "relu", "--out", dir_ + "/export"});
+  ASSERT_EQ(ex.exit_code, 0) << ex.err;
+  auto cu = *read_file(dir_ + "/export/relu_cutegen.cu");
+  EXPECT_LT(cu.find("float* out,  // output out"), cu.find("cutegen-demo v3"));  // the ABI header first
+  EXPECT_TRUE(contains(cu, "cutegen-demo v3"));
+  auto py = *read_file(dir_ + "/export/relu_model_new.py");
+  EXPECT_TRUE(contains(py, "class ModelNew(nn.Module)"));
+  EXPECT_TRUE(contains(py, "-gencode=arch=compute_90a,code=sm_90a"));
+  EXPECT_TRUE(contains(py, "CUTEGEN_CUTLASS_DIR"));
+  EXPECT_TRUE(contains(py, "torch.cuda.current_stream().cuda_stream"));
+
+  auto re = cutegen({"--json", "reeval", "r0"});
+  ASSERT_EQ(re.exit_code, 0) << re.err;
+  EXPECT_TRUE(contains(re.out, "\"recorded_speedup\": 1.18")) << re.out;
+}
+
+TEST_F(RunCommandTest, ReplayKilledAtRandomPointsResumesToTheSameState) {
+  ASSERT_EQ(record("r0").exit_code, 0);
+  auto want = state("r0");
+  // A slow evaluator widens the windows between transitions; kills land anywhere.
+  std::string slow = dir_ + "/slow.json";
+  ASSERT_TRUE(write_file_atomic(slow, replace_all(*read_file(kSession + "/evaluator.json"), "\"delay_ms\": 0",
+                                                  "\"delay_ms\": 60")).ok());
+  std::mt19937 rng(12345);
+  for (int round = 0; round < 3; ++round) {
+    std::string id = "k" + std::to_string(round);
+    auto first = cutegen({"replay", "r0", "--run-id", id}, 50 + static_cast<int>(rng() % 600), slow);
+    int kills = first.timed_out ? 1 : 0;
+    for (int tries = 0; tries < 40; ++tries) {
+      if (!file_exists(dir_ + "/" + id + "/run.db")) {  // killed before the run existed: start again
+        std::filesystem::remove_all(dir_ + "/" + id);
+        auto again = cutegen({"replay", "r0", "--run-id", id}, 50 + static_cast<int>(rng() % 600), slow);
+        kills += again.timed_out;
+        if (!again.timed_out) break;
+        continue;
+      }
+      auto r = cutegen({"resume", id}, tries < 6 ? 80 + static_cast<int>(rng() % 400) : 60000, slow);
+      if (r.timed_out) { ++kills; continue; }
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      break;
+    }
+    EXPECT_GT(kills, 0) << "round " << round << " was never interrupted";
+    EXPECT_EQ(state(id), want) << "round " << round;
+  }
+}
+
+TEST_F(RunCommandTest, BadInputsAreClearErrors) {
+  auto unknown = cutegen({"run", "no/such/task.py", "--llm", "replay:x"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(contains(unknown.err, "no/such/task.py: no such task file or folder")) << unknown.err;
+
+  unsetenv("OPENAI_API_KEY");
+  auto nokey = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--llm", "openai:gpt-5", "--run-id", "nk"});
+  EXPECT_EQ(nokey.exit_code, 2);
+  EXPECT_TRUE(contains(nokey.err, "OPENAI_API_KEY")) << nokey.err;
+
+  auto nomodel = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--run-id", "nm"});
+  EXPECT_TRUE(contains(nomodel.err, "no model for the generator role")) << nomodel.err;
+
+  ASSERT_TRUE(make_dirs(dir_ + "/bad").ok());
+  ASSERT_TRUE(write_file_atomic(dir_ + "/bad/run.db", "this is not a database, but it is someone's file\n").ok());
+  auto corrupt = cutegen({"resume", "bad"});
+  EXPECT_EQ(corrupt.exit_code, 2);
+  EXPECT_TRUE(contains(corrupt.err, "not a CuTeGen run file")) << corrupt.err;
+  EXPECT_EQ(*read_file(dir_ + "/bad/run.db"), "this is not a database, but it is someone's file\n");
+
+  ASSERT_EQ(record("r0").exit_code, 0);
+  auto before = state("r0");
+  {
+    auto held = RunStore::open(dir_ + "/r0");  // another process's lock, as far as flock is concerned
+    ASSERT_TRUE(held.ok());
+    auto second = cutegen({"resume", "r0"});
+    EXPECT_EQ(second.exit_code, 2);
+    EXPECT_TRUE(contains(second.err, "is in use by another cutegen process")) << second.err;
+  }
+  EXPECT_EQ(state("r0"), before);
+}
+
+TEST_F(RunCommandTest, FileBackendWaitsWithExitCodeThreeAndResumes) {
+  std::string queue = dir_ + "/queue";
+  auto r = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--llm", "file:" + queue, "--max-steps", "1",
+                    "--run-id", "w"});
+  ASSERT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_TRUE(contains(r.err, "waiting for a model's answer")) << r.err;
+  std::string answer_path;
+  for (auto& e : std::filesystem::directory_iterator(queue))
+    if (e.path().string().ends_with(".prompt.md"))
+      answer_path = replace_all(e.path().string(), ".prompt.md", ".answer.md");
+  ASSERT_FALSE(answer_path.empty());
+  ASSERT_TRUE(write_file_atomic(answer_path, *read_file(kSession + "/generate.md")).ok());
+  auto done = cutegen({"resume", "w"});
+  EXPECT_EQ(done.exit_code, 1) << done.err;  // one step, a compile error: no verified kernel
+  EXPECT_TRUE(contains(*read_file(dir_ + "/w/summary.md"), "| 1 | generate | whole_file | compile_error |"));
+}
+
+}  // namespace
+}  // namespace cutegen
