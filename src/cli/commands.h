@@ -23,5 +23,10 @@ void define_profile(CLI::App& sub, Context& ctx);
 void define_task(CLI::App& sub, Context& ctx);
 void define_eval(CLI::App& sub, Context& ctx);
 void define_llm(CLI::App& sub, Context& ctx);
+void define_run(CLI::App& sub, Context& ctx);
+void define_resume(CLI::App& sub, Context& ctx);
+void define_replay(CLI::App& sub, Context& ctx);
+void define_reeval(CLI::App& sub, Context& ctx);
+void define_export(CLI::App& sub, Context& ctx);
 
 }  // namespace cutegen

@@ -64,6 +64,18 @@ const std::vector<ConfigKey>& config_keys() {
       {"llm.budget_task_tokens", "0", "tokens per task (0: no limit)"},
       {"llm.budget_task_dollars", "0", "dollars per task (0: no limit)"},
       {"llm.budget_task_calls", "0", "model calls per task (0: no limit)"},
+      {"agent.max_steps", "12", "steps per task (generate, repairs, optimizations and tuning all count)"},
+      {"agent.repair_rounds", "3", "consecutive repairs of one failing kernel before going back to the best"},
+      {"agent.optimize_steps", "6", "structural optimization steps before parameter-only tuning"},
+      {"agent.plateau_steps", "4", "stop a task after this many steps without a kept improvement"},
+      {"agent.min_gain", "0.02", "a kernel must beat the best by this fraction to be kept"},
+      {"agent.target_roofline", "0.9", "stop a task once the best kernel reaches this fraction of the roofline (0: never)"},
+      {"agent.profile_policy", "auto", "when the runtime profile joins the prompt: auto|after_n|stable|always|never"},
+      {"agent.profile_after", "", "accepted steps before profiling, per class, e.g. 'gemm=6, elementwise=2'"},
+      {"agent.evaluator", "real", "real (the GPU evaluator) or scripted:FILE (a test double)"},
+      {"agent.profiler", "real", "real (Nsight Compute summary), scripted (a test double) or none"},
+      {"agent.prompts_dir", "", "prompt templates (default: prompts/ beside the tool)"},
+      {"store.dir", ".runs", "where run folders (run.db, summary.md, transcript) are created"},
   };
   return keys;
 }
