@@ -68,7 +68,12 @@ def trace(module, seed, device):
         inputs = call_user("get_inputs()", lambda: list(module.get_inputs()), kind="inputs")
         if not any(isinstance(x, torch.Tensor) for x in inputs):
             raise TaskError("get_inputs() returns no tensors", kind="no_tensors")
-        with FlopCounterMode(display=False) as counter, OpRecorder() as recorder:
+        recorder = OpRecorder()
+        for n, x in zip(argument_names(model.forward, len(inputs)), inputs):
+            recorder.name_tensor(x, "in:" + n)
+        for n, t in model.state_dict(keep_vars=True).items():
+            recorder.name_tensor(t, "param:" + n)
+        with FlopCounterMode(display=False) as counter, recorder:
             result = call_user("Model.forward", model, *inputs, kind="forward")
     outputs = [x for x in tree_flatten(result)[0] if isinstance(x, torch.Tensor)]
     if not outputs:
@@ -82,6 +87,8 @@ def trace(module, seed, device):
         "outputs": [tensor_entry(n, t) for n, t in zip(output_names(len(outputs)), outputs)],
         "ops": recorder.ops,
         "flops": int(counter.get_total_flops()),
+        # Optional and additive: the ops with their arguments, then {"op": "output", "args": [...]}.
+        "graph": recorder.graph + [recorder.output_entry(outputs)],
     }
     spec["min_bytes"] = sum(e["bytes"] for e in spec["inputs"] + spec["params"] + spec["outputs"] if "bytes" in e)
     return spec

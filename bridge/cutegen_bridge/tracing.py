@@ -28,12 +28,50 @@ class PinDevice(TorchFunctionMode):
 
 
 class OpRecorder(TorchDispatchMode):
-    """Records the name of every aten op that reaches dispatch, in order ("aten.relu.default")."""
+    """Records the name of every aten op that reaches dispatch, in order ("aten.relu.default"), and
+    the op graph: each op's arguments as references ("in:x", "param:norm.weight", "op:3", "op:3.1")
+    or constants ("const:0.5", "str:tanh", "none", lists as JSON arrays, anything else "other:...")."""
 
     def __init__(self):
         super().__init__()
         self.ops = []
+        self.graph = []
+        self._names = {}  # id(tensor) -> reference; the tensors are kept alive so ids stay unique
+        self._alive = []
+
+    def name_tensor(self, tensor, ref):
+        if isinstance(tensor, torch.Tensor) and id(tensor) not in self._names:
+            self._names[id(tensor)] = ref
+            self._alive.append(tensor)
+
+    def encode(self, value):
+        if isinstance(value, torch.Tensor):
+            return self._names.get(id(value), "tensor:unknown")
+        if isinstance(value, bool):
+            return "const:" + ("true" if value else "false")
+        if isinstance(value, (int, float)):
+            return "const:" + repr(value)
+        if value is None:
+            return "none"
+        if isinstance(value, str):
+            return "str:" + value
+        if isinstance(value, (list, tuple)):
+            return [self.encode(v) for v in value]
+        return "other:" + str(value)
+
+    def output_entry(self, outputs):
+        return {"op": "output", "args": [self.encode(t) for t in outputs]}
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        index = len(self.ops)
         self.ops.append(str(func))
-        return func(*args, **(kwargs or {}))
+        self.graph.append({"op": str(func), "args": [self.encode(a) for a in args],
+                           "kwargs": {k: self.encode(v) for k, v in kwargs.items()}})
+        result = func(*args, **kwargs)
+        if isinstance(result, (list, tuple)):
+            for j, r in enumerate(result):
+                self.name_tensor(r, f"op:{index}.{j}")
+        else:
+            self.name_tensor(result, f"op:{index}")
+        return result

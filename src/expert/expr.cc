@@ -1,0 +1,129 @@
+#include "expert/expr.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include "core/strings.h"
+
+namespace cutegen {
+namespace {
+
+// One row per primitive: its readable name, CUDA spelling ("{0}" are children) and host math.
+struct PrimInfo {
+  Prim prim;
+  const char* name;
+  const char* cuda;
+  std::function<double(const std::vector<double>&)> host;
+};
+
+const std::vector<PrimInfo>& prim_table() {
+  using V = const std::vector<double>&;
+  static const std::vector<PrimInfo> table = {
+      {Prim::kAdd, "add", "({0} + {1})", [](V a) { return a[0] + a[1]; }},
+      {Prim::kSub, "sub", "({0} - {1})", [](V a) { return a[0] - a[1]; }},
+      {Prim::kMul, "mul", "({0} * {1})", [](V a) { return a[0] * a[1]; }},
+      {Prim::kDiv, "div", "({0} / {1})", [](V a) { return a[0] / a[1]; }},
+      {Prim::kMax, "max", "fmaxf({0}, {1})", [](V a) { return std::fmax(a[0], a[1]); }},
+      {Prim::kMin, "min", "fminf({0}, {1})", [](V a) { return std::fmin(a[0], a[1]); }},
+      {Prim::kPow, "pow", "powf({0}, {1})", [](V a) { return std::pow(a[0], a[1]); }},
+      {Prim::kNeg, "neg", "(-{0})", [](V a) { return -a[0]; }},
+      {Prim::kExp, "exp", "expf({0})", [](V a) { return std::exp(a[0]); }},
+      {Prim::kExpm1, "expm1", "expm1f({0})", [](V a) { return std::expm1(a[0]); }},
+      {Prim::kLog, "log", "logf({0})", [](V a) { return std::log(a[0]); }},
+      {Prim::kLog1p, "log1p", "log1pf({0})", [](V a) { return std::log1p(a[0]); }},
+      {Prim::kTanh, "tanh", "tanhf({0})", [](V a) { return std::tanh(a[0]); }},
+      {Prim::kErf, "erf", "erff({0})", [](V a) { return std::erf(a[0]); }},
+      {Prim::kSqrt, "sqrt", "sqrtf({0})", [](V a) { return std::sqrt(a[0]); }},
+      {Prim::kRsqrt, "rsqrt", "rsqrtf({0})", [](V a) { return 1.0 / std::sqrt(a[0]); }},
+      {Prim::kAbs, "abs", "fabsf({0})", [](V a) { return std::fabs(a[0]); }},
+      {Prim::kSin, "sin", "sinf({0})", [](V a) { return std::sin(a[0]); }},
+      {Prim::kCos, "cos", "cosf({0})", [](V a) { return std::cos(a[0]); }},
+      {Prim::kSelectGt, "select_gt", "(({0}) > ({1}) ? ({2}) : ({3}))",
+       [](V a) { return a[0] > a[1] ? a[2] : a[3]; }},
+  };
+  return table;
+}
+
+const PrimInfo& info(Prim p) {
+  for (auto& row : prim_table())
+    if (row.prim == p) return row;
+  static const PrimInfo none{Prim::kConst, "?", "?", nullptr};
+  return none;
+}
+
+std::string float_literal(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::string s = buf;
+  if (s.find_first_of(".einn") == std::string::npos) s += ".0";
+  return v < 0 ? "(" + s + "f)" : s + "f";
+}
+
+std::string fill(std::string format, const std::vector<std::string>& kids) {
+  for (size_t i = 0; i < kids.size(); ++i) format = replace_all(format, "{" + std::to_string(i) + "}", kids[i]);
+  return format;
+}
+
+}  // namespace
+
+ExprPtr leaf(int index) { return std::make_shared<const Expr>(Expr{.prim = Prim::kLeaf, .leaf = index}); }
+ExprPtr constant(double v) { return std::make_shared<const Expr>(Expr{.prim = Prim::kConst, .value = v}); }
+ExprPtr scalar_arg(const std::string& c_name) {
+  return std::make_shared<const Expr>(Expr{.prim = Prim::kScalarArg, .name = c_name});
+}
+ExprPtr call(Prim p, std::vector<ExprPtr> kids) {
+  return std::make_shared<const Expr>(Expr{.prim = p, .kids = std::move(kids)});
+}
+
+std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names) {
+  switch (e->prim) {
+    case Prim::kLeaf: return leaf_names.at(e->leaf);
+    case Prim::kConst: return float_literal(e->value);
+    case Prim::kScalarArg: return "static_cast<float>(" + e->name + ")";
+    default: break;
+  }
+  std::vector<std::string> kids;
+  for (auto& k : e->kids) kids.push_back(to_cuda(k, leaf_names));
+  return fill(info(e->prim).cuda, kids);
+}
+
+double eval_host(const ExprPtr& e, const std::vector<double>& leaves, const std::map<std::string, double>& scalars) {
+  switch (e->prim) {
+    case Prim::kLeaf: return leaves.at(e->leaf);
+    case Prim::kConst: return e->value;
+    case Prim::kScalarArg: return scalars.at(e->name);
+    default: break;
+  }
+  std::vector<double> kids;
+  for (auto& k : e->kids) kids.push_back(eval_host(k, leaves, scalars));
+  return info(e->prim).host(kids);
+}
+
+std::string describe(const ExprPtr& e) {
+  switch (e->prim) {
+    case Prim::kLeaf: return "x" + std::to_string(e->leaf);
+    case Prim::kConst: { char b[32]; std::snprintf(b, sizeof b, "%g", e->value); return b; }
+    case Prim::kScalarArg: return e->name;
+    default: break;
+  }
+  std::vector<std::string> kids;
+  for (auto& k : e->kids) kids.push_back(describe(k));
+  return std::string(info(e->prim).name) + "(" + join(kids, ", ") + ")";
+}
+
+ExprPtr substitute(const ExprPtr& e, const std::vector<ExprPtr>& subs) {
+  if (e->prim == Prim::kLeaf) return subs.at(e->leaf);
+  if (e->kids.empty()) return e;
+  std::vector<ExprPtr> kids;
+  for (auto& k : e->kids) kids.push_back(substitute(k, subs));
+  return call(e->prim, std::move(kids));
+}
+
+int max_leaf(const ExprPtr& e) {
+  int m = e->prim == Prim::kLeaf ? e->leaf : -1;
+  for (auto& k : e->kids) m = std::max(m, max_leaf(k));
+  return m;
+}
+
+}  // namespace cutegen

@@ -1,0 +1,45 @@
+// Pointwise expression trees: the math of an elementwise chain (and of a normalization's
+// pre/post steps) as data, printed as CUDA float code or evaluated on the host for tests.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cutegen {
+
+enum class Prim {
+  kLeaf, kConst, kScalarArg,  // operands
+  kAdd, kSub, kMul, kDiv, kMax, kMin, kPow,
+  kNeg, kExp, kExpm1, kLog, kLog1p, kTanh, kErf, kSqrt, kRsqrt, kAbs, kSin, kCos,
+  kSelectGt,  // a > b ? c : d
+};
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+  Prim prim = Prim::kConst;
+  double value = 0;       // kConst
+  int leaf = -1;          // kLeaf: operand index
+  std::string name;       // kScalarArg: the ABI parameter holding it
+  std::vector<ExprPtr> kids;
+};
+
+ExprPtr leaf(int index);
+ExprPtr constant(double v);
+ExprPtr scalar_arg(const std::string& c_name);
+ExprPtr call(Prim p, std::vector<ExprPtr> kids);
+
+// CUDA text computing the expression in float; leaf k is written as leaf_names[k].
+std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names);
+// Evaluates in double precision with the same formulas (for tests against reference math).
+double eval_host(const ExprPtr& e, const std::vector<double>& leaves, const std::map<std::string, double>& scalars = {});
+// Readable form for logs: "max(x0, 0)".
+std::string describe(const ExprPtr& e);
+// Replaces each leaf k by subs[k] (building one expression out of another).
+ExprPtr substitute(const ExprPtr& e, const std::vector<ExprPtr>& subs);
+int max_leaf(const ExprPtr& e);  // -1 when the expression has no leaves
+
+}  // namespace cutegen

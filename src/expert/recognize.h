@@ -1,0 +1,14 @@
+// Recognition: from a TaskSpec's traced op graph to a Recipe, or a clear decline that says why
+// (so a run can move on to an LLM). Recognizers form a table tried in order.
+#pragma once
+
+#include "core/result.h"
+#include "expert/recipe.h"
+#include "task/task_spec.h"
+
+namespace cutegen {
+
+// Errors start with "no template for this task" and carry each recognizer's reason.
+Result<Recipe> recognize(const TaskSpec& spec);
+
+}  // namespace cutegen

@@ -1,0 +1,145 @@
+// Reduction template over [outer, extent, inner]. Last dim (inner == 1): one block per row, the
+// row streamed through 128-bit tiled copies with a predicated tail, then a shuffle+shared-memory
+// block reduction. Middle dim (inner > 1): threads own adjacent columns (coalesced), `split`
+// threads share a column's extent and combine through shared memory. Ties in argmax/argmin go to
+// the first index, as in torch.
+#include "expert/templates.h"
+
+namespace cutegen {
+namespace {
+
+struct ReduceCode {
+  ReduceOp op;
+  const char* identity;  // Acc{value, index}
+  const char* combine;   // body of combine(a, b)
+  const char* finalize;  // the stored value from `acc` (and `extent`)
+};
+
+const std::vector<ReduceCode>& reduce_code() {
+  static const std::vector<ReduceCode> rows = {
+      {ReduceOp::kSum, "Acc{0.0f, 0}", "return Acc{a.v + b.v, 0};", "acc.v"},
+      {ReduceOp::kMean, "Acc{0.0f, 0}", "return Acc{a.v + b.v, 0};", "acc.v / float(extent)"},
+      {ReduceOp::kMax, "Acc{-INFINITY, 0}", "return Acc{fmaxf(a.v, b.v), 0};", "acc.v"},
+      {ReduceOp::kMin, "Acc{INFINITY, 0}", "return Acc{fminf(a.v, b.v), 0};", "acc.v"},
+      {ReduceOp::kArgMax, "Acc{-INFINITY, INT64_MAX}",
+       "return (b.v > a.v || (b.v == a.v && b.i < a.i)) ? b : a;", "acc.i == INT64_MAX ? 0 : acc.i"},
+      {ReduceOp::kArgMin, "Acc{INFINITY, INT64_MAX}",
+       "return (b.v < a.v || (b.v == a.v && b.i < a.i)) ? b : a;", "acc.i == INT64_MAX ? 0 : acc.i"},
+  };
+  return rows;
+}
+
+constexpr const char* kCommon = R"(
+namespace cg_reduce {
+struct Acc {
+  float v;
+  int64_t i;  // index along the reduced dim (argmax/argmin)
+};
+__device__ __forceinline__ Acc identity() { return $identity; }
+__device__ __forceinline__ Acc combine(Acc a, Acc b) { $combine }
+}  // namespace cg_reduce
+using cg_reduce::Acc;
+)";
+
+constexpr const char* kRows = R"(
+template <int kThreads, int kVec>
+__global__ void __launch_bounds__(kThreads) reduce_rows($in_type const* __restrict__ x, $out_type* __restrict__ out,
+                                                        int64_t rows, int64_t extent, bool vectorized) {
+  using Tile = Int<kThreads * kVec>;
+  __shared__ Acc smem[32];
+  auto tiled_copy = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
+  auto thr_copy = tiled_copy.get_thread_slice(threadIdx.x);
+  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
+  Tensor cRow = make_identity_tensor(make_shape(extent));  // (extent) -> index in the row
+  int64_t full_tiles = vectorized ? extent / Tile{} : 0;
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    Tensor mRow = mX(_, row);  // (extent)
+    Acc acc = cg_reduce::identity();
+    for (int64_t t = 0; t < full_tiles; ++t) {
+      Tensor tXgX = thr_copy.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));  // (CPY, 1)
+      Tensor tXcX = thr_copy.partition_S(local_tile(cRow, make_shape(Tile{}), make_coord(t)));
+      Tensor tXrX = make_fragment_like(tXgX);
+      copy(tiled_copy, tXgX, tXrX);
+      CUTE_UNROLL
+      for (int i = 0; i < size(tXrX); ++i) acc = cg_reduce::combine(acc, Acc{cg_expert::to_f(tXrX(i)), get<0>(tXcX(i))});
+    }
+    for (int64_t i = full_tiles * Tile{} + threadIdx.x; i < extent; i += kThreads)  // predicated tail
+      acc = cg_reduce::combine(acc, Acc{cg_expert::to_f(mRow(i)), i});
+    acc = cg_expert::block_reduce<kThreads>(acc, cg_reduce::combine, smem);
+    if (threadIdx.x == 0) out[row] = $out_value;
+  }
+}
+
+$signature {
+  constexpr int kThreads = $threads, kVec = $vec;
+  constexpr int64_t rows = $outer, extent = $extent;
+  bool vectorized = cg_expert::aligned_to($in_name, kVec * sizeof($in_type)) && extent % kVec == 0;
+  int blocks = static_cast<int>(rows < (int64_t(1) << 30) ? rows : (int64_t(1) << 30));
+  reduce_rows<kThreads, kVec><<<blocks, kThreads, 0, stream>>>($in_name, $out_name, rows, extent, vectorized);
+}
+)";
+
+constexpr const char* kColumns = R"(
+// blockDim = (kCols, kSplit): kCols adjacent columns, kSplit threads sharing each column's extent.
+template <int kCols, int kSplit>
+__global__ void __launch_bounds__(kCols * kSplit) reduce_columns($in_type const* __restrict__ x,
+                                                                 $out_type* __restrict__ out, int64_t outer,
+                                                                 int64_t extent, int64_t inner) {
+  __shared__ Acc smem[kSplit][kCols];
+  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(inner, extent, outer),
+                                                        make_stride(Int<1>{}, inner, extent * inner)));  // (inner, extent, outer)
+  Tensor mOut = make_tensor(make_gmem_ptr(out), make_layout(make_shape(inner, outer), make_stride(Int<1>{}, inner)));
+  int64_t columns = outer * inner;
+  for (int64_t base = int64_t(blockIdx.x) * kCols; base < columns; base += int64_t(gridDim.x) * kCols) {
+    int64_t col = base + threadIdx.x;
+    bool valid = col < columns;  // predicate for the last block's columns
+    int64_t o = valid ? col / inner : 0, j = valid ? col % inner : 0;
+    Acc acc = cg_reduce::identity();
+    if (valid)
+      for (int64_t r = threadIdx.y; r < extent; r += kSplit) acc = cg_reduce::combine(acc, Acc{cg_expert::to_f(mX(j, r, o)), r});
+    smem[threadIdx.y][threadIdx.x] = acc;
+    __syncthreads();
+    if (threadIdx.y == 0 && valid) {
+      CUTE_UNROLL
+      for (int s = 1; s < kSplit; ++s) acc = cg_reduce::combine(acc, smem[s][threadIdx.x]);
+      mOut(j, o) = $out_value;
+    }
+    __syncthreads();
+  }
+}
+
+$signature {
+  constexpr int kSplit = $split, kCols = $threads / kSplit;
+  constexpr int64_t outer = $outer, extent = $extent, inner = $inner;
+  int64_t blocks = (outer * inner + kCols - 1) / kCols;
+  if (blocks > (int64_t(1) << 30)) blocks = int64_t(1) << 30;
+  reduce_columns<kCols, kSplit><<<static_cast<int>(blocks), dim3(kCols, kSplit), 0, stream>>>($in_name, $out_name, outer, extent, inner);
+}
+)";
+
+}  // namespace
+
+std::string generate_reduce(const Recipe& r, const TaskSpec& spec, const Params& p) {
+  const ReduceCode* code = &reduce_code()[0];
+  for (auto& c : reduce_code())
+    if (c.op == r.reduce) code = &c;
+  std::string out_value = r.out_type == "int64_t" ? std::string("int64_t(") + code->finalize + ")"
+                                                  : "cg_expert::from_f<" + r.out_type + ">(" + code->finalize + ")";
+  std::string body = fill_template(kCommon, {{"identity", code->identity}, {"combine", code->combine}}) +
+                     (r.rows.inner == 1 ? kRows : kColumns);
+  return kernel_prelude(r.summary + " [" + to_string(p) + "]") +
+         fill_template(body, {{"in_type", r.in_type},
+                              {"out_type", r.out_type},
+                              {"in_name", r.in_name},
+                              {"out_name", r.out_name},
+                              {"out_value", out_value},
+                              {"signature", entry_signature(spec)},
+                              {"threads", std::to_string(p.threads)},
+                              {"vec", std::to_string(p.vec)},
+                              {"split", std::to_string(p.split)},
+                              {"outer", std::to_string(r.rows.outer)},
+                              {"extent", std::to_string(r.rows.extent)},
+                              {"inner", std::to_string(r.rows.inner)}});
+}
+
+}  // namespace cutegen

@@ -1,0 +1,80 @@
+#include "expert/search.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "core/strings.h"
+
+namespace cutegen {
+namespace {
+
+bool tried(const std::vector<Trial>& history, const Params& p) {
+  return std::any_of(history.begin(), history.end(), [&](const Trial& t) { return t.params == p; });
+}
+
+// Percent of peak in "memory-bound at 62% of peak"; -1 when the verdict names none.
+int percent_of_peak(const std::string& verdict) {
+  auto at = verdict.find(" at ");
+  return at == std::string::npos ? -1 : std::atoi(verdict.c_str() + at + 4);
+}
+
+// Parameter order to try: the verdict decides whether parallelism-in-flight comes first.
+std::vector<const ParamDef*> parameter_order(const std::string& verdict) {
+  std::vector<const ParamDef*> defs;
+  for (auto& d : param_defs()) defs.push_back(&d);
+  bool starved = contains(verdict, "latency-bound") ||
+                 (contains(verdict, "memory-bound") && percent_of_peak(verdict) >= 0 && percent_of_peak(verdict) < 80);
+  if (starved) {
+    static const std::vector<std::string> first = {"unroll", "vec", "blocks_per_sm", "split"};
+    std::stable_partition(defs.begin(), defs.end(), [](const ParamDef* d) {
+      return std::find(first.begin(), first.end(), d->name) != first.end();
+    });
+  }
+  return defs;
+}
+
+}  // namespace
+
+std::optional<Trial> best_trial(const std::vector<Trial>& history) {
+  std::optional<Trial> best;
+  for (auto& t : history)
+    if (t.ok && (!best || t.ms < best->ms)) best = t;
+  return best;
+}
+
+std::vector<Params> next_candidates(const std::vector<Trial>& history, const std::vector<Params>& space, int count) {
+  std::vector<Params> out;
+  auto take = [&](const Params& p) {
+    if (static_cast<int>(out.size()) < count && !tried(history, p) &&
+        std::find(out.begin(), out.end(), p) == out.end())
+      out.push_back(p);
+  };
+  auto best = best_trial(history);
+  if (!best) {
+    for (auto& p : space) take(p);
+    return out;
+  }
+  for (const ParamDef* d : parameter_order(best->verdict)) {
+    // Values of this parameter among space points equal to the best in every other parameter.
+    std::vector<const Params*> line;
+    for (auto& p : space) {
+      Params q = p;
+      q.*(d->field) = best->params.*(d->field);
+      if (q == best->params) line.push_back(&p);
+    }
+    const Params *lower = nullptr, *higher = nullptr;
+    int v = best->params.*(d->field);
+    for (auto* p : line) {
+      int w = p->*(d->field);
+      if (w < v && (!lower || w > lower->*(d->field))) lower = p;
+      if (w > v && (!higher || w < higher->*(d->field))) higher = p;
+    }
+    // Starved kernels try more of the resource first; otherwise the smaller step first.
+    bool up_first = contains(best->verdict, "bound");
+    for (auto* p : up_first ? std::vector{higher, lower} : std::vector{lower, higher})
+      if (p) take(*p);
+  }
+  return out;
+}
+
+}  // namespace cutegen

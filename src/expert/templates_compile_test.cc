@@ -1,0 +1,102 @@
+// Every template, instantiated at several parameter points for our tasks, compiles with the real
+// Builder (nvcc, sm_90a, the task's ABI header force-included). The cache directory is shared
+// across test processes under the system temp dir, so reruns cost nothing.
+#include "expert/templates.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "build/builder.h"
+#include "expert/recognize.h"
+#include "expert/test_support.h"
+#include "task/abi.h"
+
+namespace cutegen {
+namespace {
+
+struct Point {
+  const char* task;
+  const char* params;  // over default_params(recipe)
+};
+
+// ~21 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
+// column reductions incl. argmax; fused and split row norms incl. LayerNorm affine; columns).
+const std::vector<Point>& points() {
+  static const std::vector<Point> p = {
+      {"relu", ""},
+      {"relu", "threads=128,vec=8,unroll=1,blocks_per_sm=0"},
+      {"relu", "threads=512,vec=4,unroll=8,blocks_per_sm=16"},
+      {"scale_bias_leaky", ""},
+      {"new_gelu", "unroll=2"},
+      {"selu", ""},
+      {"selu", "vec=4,threads=256,unroll=2"},
+      {"sum_dim", ""},
+      {"sum_dim", "threads=128,split=1"},
+      {"sum_dim", "threads=1024,split=8"},
+      {"argmax_dim", ""},
+      {"argmax_dim", "threads=128,vec=1"},
+      {"argmax_dim", "threads=1024,vec=2"},
+      {"softmax", "split=1"},
+      {"log_softmax", "split=8,vec=4,threads=512"},
+      {"layernorm_long", ""},
+      {"layernorm_long", "threads=1024,vec=2,split=16"},
+      {"layernorm_long", "threads=128,vec=4,split=1"},
+      {"rmsnorm", ""},
+      {"l2norm", "split=4"},
+      {"frobenius_norm", ""},
+  };
+  return p;
+}
+
+TEST(TemplatesCompile, EveryTemplateAtSeveralPoints) {
+  auto tc = discover_toolchain("");
+  ASSERT_TRUE(tc.ok()) << tc.message();
+  auto cache = std::filesystem::temp_directory_path() / "cutegen-expert-compile-cache";
+  Builder builder(*tc, BuilderOptions{.cache_dir = cache.string()});
+  std::vector<BuildRequest> requests;
+  std::vector<std::string> names;
+  static const std::regex launch(R"(<<<([^<>]*)>>>)");
+  for (auto& pt : points()) {
+    auto spec = testing_support::task_spec(pt.task);
+    ASSERT_TRUE(spec.ok()) << pt.task << ": " << spec.message();
+    auto recipe = recognize(*spec);
+    ASSERT_TRUE(recipe.ok()) << pt.task << ": " << recipe.message();
+    auto params = parse_params(pt.params, default_params(*recipe));
+    ASSERT_TRUE(params.ok()) << params.message();
+    auto source = generate_kernel(*recipe, *spec, *params);
+    ASSERT_TRUE(source.ok()) << pt.task << " " << pt.params << ": " << source.message();
+    // The evaluator's launch rule: four launch arguments, the last one `stream`.
+    for (auto it = std::sregex_iterator(source->begin(), source->end(), launch); it != std::sregex_iterator(); ++it)
+      EXPECT_TRUE(std::regex_search((*it)[1].str(), std::regex(R"(,[^,]*,[^,]*,\s*stream\s*$)"))) << it->str();
+    EXPECT_NE(source->find("make_tiled_copy"), std::string::npos);
+    names.push_back(std::string(pt.task) + " [" + to_string(*params) + "]");
+    requests.push_back({.source = *source, .display_name = std::string(pt.task) + ".cu", .target = Target{9, 0, true},
+                        .force_include = abi_header(*spec)});
+  }
+  auto results = builder.build_all(requests);
+  for (size_t i = 0; i < results.size(); ++i) {
+    ASSERT_TRUE(results[i].ok()) << results[i].message();
+    EXPECT_TRUE(results[i]->ok()) << names[i] << ": " << results[i]->message << "\n"
+                                  << render_diagnostics(results[i]->diagnostics, requests[i].display_name);
+  }
+}
+
+TEST(TemplatesCompile, InvalidPointsAreRefusedWithAReason) {
+  auto spec = testing_support::task_spec("sum_dim");
+  ASSERT_TRUE(spec.ok()) << spec.message();
+  auto recipe = recognize(*spec);
+  ASSERT_TRUE(recipe.ok()) << recipe.message();
+  // Middle-dim reductions read columns: vec does not apply.
+  auto r = generate_kernel(*recipe, *spec, Params{.vec = 2});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("vec"), std::string::npos) << r.message();
+  auto argmax = recognize(*testing_support::task_spec("argmax_dim"));
+  ASSERT_TRUE(argmax.ok());
+  EXPECT_FALSE(generate_kernel(*argmax, *testing_support::task_spec("argmax_dim"), Params{.vec = 8}).ok());  // 256 bits
+  for (auto& p : search_space(*recipe)) EXPECT_EQ(invalid_reason(*recipe, p), "");
+}
+
+}  // namespace
+}  // namespace cutegen
