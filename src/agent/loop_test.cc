@@ -131,7 +131,7 @@ TEST(AgentLoop, RepairsRevertsProfilesOnPolicyReasksAndStopsOnBudget) {
   EXPECT_TRUE(steps[4].profiled);
   EXPECT_TRUE(contains(s.prompt(5), "## Runtime profile of the current best kernel"));
   EXPECT_EQ(s.profiler.calls, 2);  // once per best kernel: step 4, then step 6 before the budget stop
-  EXPECT_TRUE(contains(steps[4].note, "regression: 1.20x vs best 1.50x; reverted to step 3"));
+  EXPECT_TRUE(contains(steps[4].note, "regression: 1.20x vs best 1.50x; reverted to step 4"));
   // The step after a regression starts from the best kernel, and remembers the revert.
   EXPECT_EQ(steps[5].parent, 3);
   EXPECT_TRUE(contains(s.prompt(6), "MARK_V2"));

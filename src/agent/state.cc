@@ -69,7 +69,7 @@ void judge(const TaskState& s, const AgentOptions& o, StepRecord& r) {
   }
   r.outcome = "reverted";
   r.note = (r.speedup < best->speedup ? "regression: " : "no gain: ") + fmt_x(r.speedup) + " vs best " +
-           fmt_x(best->speedup) + "; reverted to step " + std::to_string(best->step);
+           fmt_x(best->speedup) + "; reverted to step " + std::to_string(best->step + 1);  // steps show 1-based
 }
 
 void apply(TaskState& s, const AgentOptions& o, const StepRecord& r) {

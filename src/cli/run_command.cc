@@ -68,11 +68,9 @@ void print_table(const RunStore& store, bool json) {
                    {"stop_reason", t.stop_reason}});
       continue;
     }
-    std::printf("%-24s %-8s %-10s %-10s %-9s %-6zu %s\n", t.name.c_str(), t.status.c_str(),
-                f.value("verdict", std::string("-")).c_str(),
-                (std::to_string(f.value("speedup", 0.0)).substr(0, 4) + "x").c_str(),
-                (std::to_string(static_cast<int>(100 * f.value("roofline_fraction", 0.0))) + "%").c_str(), n,
-                t.stop_reason.c_str());
+    std::printf("%-24s %-8s %-10s %8.2fx  %7.0f%%  %-6zu %s\n", t.name.c_str(), t.status.c_str(),
+                f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
+                100 * f.value("roofline_fraction", 0.0), n, t.stop_reason.c_str());
   }
   if (json) std::printf("%s\n", nlohmann::json{{"run", store.dir()}, {"tasks", j}}.dump(2).c_str());
 }
