@@ -77,4 +77,15 @@ std::vector<Params> next_candidates(const std::vector<Trial>& history, const std
   return out;
 }
 
+std::vector<Trial> run_search(const std::vector<Params>& space, const EvaluateFn& evaluate, int rounds, int per_round) {
+  std::vector<Trial> history;
+  for (int round = 0; round < rounds; ++round) {
+    auto batch = next_candidates(history, space, per_round);
+    if (batch.empty()) break;
+    auto trials = evaluate(batch);
+    history.insert(history.end(), trials.begin(), trials.end());
+  }
+  return history;
+}
+
 }  // namespace cutegen

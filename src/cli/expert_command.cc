@@ -1,0 +1,85 @@
+// `cutegen expert TASK`: what the built-in CuTe expert makes of a task — the recognized recipe
+// and its parameter space — and, with --emit, the generated kernel at one parameter point
+// (stdout) or at several (--out-dir, one .cu per point) for `cutegen eval`.
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "expert/params.h"
+#include "expert/recognize.h"
+#include "expert/templates.h"
+#include "sys/fs.h"
+#include "sys/python.h"
+#include "task/loader.h"
+
+namespace cutegen {
+namespace {
+
+struct ExpertArgs {
+  std::string file;
+  std::string params;
+  std::string out_dir;
+  int count = 0;
+  bool emit = false;
+  bool space = false;
+};
+
+void write_points(const Recipe& r, const TaskSpec& spec, const std::vector<Params>& points, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  for (size_t i = 0; i < points.size(); ++i) {
+    auto src = generate_kernel(r, spec, points[i]);
+    if (!src) throw CommandError{src.message(), 1};
+    std::string path = dir + "/" + spec.name + "_" + std::to_string(i) + ".cu";
+    if (auto st = write_file_atomic(path, *src); !st) throw CommandError{st.message(), 1};
+    std::printf("%s  %s\n", path.c_str(), to_string(points[i]).c_str());
+  }
+}
+
+}  // namespace
+
+void define_expert(CLI::App& sub, Context& ctx) {
+  auto args = std::make_shared<ExpertArgs>();
+  sub.add_option("file", args->file, "a KernelBench-style task file")->required();
+  sub.add_option("--params", args->params, "a parameter point over the default, e.g. threads=512,vec=4,split=8");
+  sub.add_flag("--emit", args->emit, "print the generated .cu for --params (default point) to stdout");
+  sub.add_flag("--space", args->space, "list every point of the template's parameter space");
+  sub.add_option("--out-dir", args->out_dir, "write kernels for the first --count points of the space here");
+  sub.add_option("--count", args->count, "how many points --out-dir writes (0: all)");
+  sub.callback([&ctx, args]() {
+    if (auto st = ctx.resolve(); !st) throw CommandError{st.message()};
+    auto python = python_executable(ctx.config.str("eval.python"));
+    auto spec = load_task_spec(args->file, python, 0, std::chrono::seconds(ctx.config.integer("task.timeout_s")));
+    if (!spec) throw CommandError{spec.message(), 1};
+    auto recipe = recognize(*spec);
+    if (!recipe) throw CommandError{recipe.message(), 3};  // declined: exit 3, the run moves on
+    auto params = parse_params(args->params, default_params(*recipe));
+    if (!params) throw CommandError{params.message()};
+    auto space = search_space(*recipe);
+    if (args->emit) {
+      auto src = generate_kernel(*recipe, *spec, *params);
+      if (!src) throw CommandError{src.message()};
+      std::printf("%s", src->c_str());
+      return;
+    }
+    if (!args->out_dir.empty()) {
+      if (args->count > 0 && args->count < static_cast<int>(space.size())) space.resize(args->count);
+      write_points(*recipe, *spec, space, args->out_dir);
+      return;
+    }
+    if (ctx.json) {
+      nlohmann::json points = nlohmann::json::array();
+      for (auto& p : space) points.push_back(to_string(p));
+      nlohmann::json j = {{"template", to_string(recipe->kind)}, {"summary", recipe->summary},
+                          {"default", to_string(*params)}, {"space", points}};
+      std::printf("%s\n", j.dump(2).c_str());
+      return;
+    }
+    std::printf("template: %s\n%s\ndefault point: %s\nspace: %zu points\n", to_string(recipe->kind),
+                recipe->summary.c_str(), to_string(*params).c_str(), space.size());
+    if (args->space)
+      for (auto& p : space) std::printf("  %s\n", to_string(p).c_str());
+  });
+}
+
+}  // namespace cutegen

@@ -1,0 +1,86 @@
+// The search against an evaluator double: a deterministic table of fake timings over the real
+// elementwise space, with failures and profile verdicts.
+#include "expert/search.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace cutegen {
+namespace {
+
+Recipe float_elementwise() {
+  Recipe r{.kind = TemplateKind::kElementwise, .out_type = "float", .out_numel = 1 << 20};
+  r.operands.push_back({"x", "float", {1}, true});
+  return r;
+}
+
+// A smooth bowl with its optimum at threads=256, vec=8, unroll=4, blocks_per_sm=8; unroll=8 with
+// 1024 threads "fails to build" (as a register-hungry point might).
+double fake_ms(const Params& p) {
+  auto d = [](int v, int best) { return std::fabs(std::log2(double(v)) - std::log2(double(best))); };
+  return 1.0 + d(p.threads, 256) + d(p.vec, 8) + d(p.unroll, 4) + (p.blocks_per_sm == 0 ? 2.0 : d(p.blocks_per_sm, 8));
+}
+
+std::vector<Trial> evaluate(const std::vector<Params>& batch, int* calls) {
+  ++*calls;
+  std::vector<Trial> out;
+  for (auto& p : batch) {
+    bool fails = p.unroll == 8 && p.threads == 1024;
+    double ms = fake_ms(p);
+    out.push_back({p, !fails, fails ? 0 : ms, ms > 3 ? "latency-bound" : "memory-bound at " + std::to_string(int(100 / ms)) + "% of peak"});
+  }
+  return out;
+}
+
+TEST(Search, FindsTheOptimumOfTheTableDeterministically) {
+  auto space = search_space(float_elementwise());
+  ASSERT_FALSE(space.empty());
+  int calls = 0;
+  auto history = run_search(space, [&](auto& b) { return evaluate(b, &calls); }, 12, 4);
+  auto best = best_trial(history);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(to_string(best->params), "threads=256,vec=8,unroll=4,blocks_per_sm=8,split=1");
+  EXPECT_LT(history.size(), space.size());  // far fewer evaluations than the whole space
+  int calls2 = 0;
+  auto again = run_search(space, [&](auto& b) { return evaluate(b, &calls2); }, 12, 4);
+  ASSERT_EQ(again.size(), history.size());
+  for (size_t i = 0; i < history.size(); ++i) EXPECT_EQ(again[i].params, history[i].params);
+}
+
+TEST(Search, NeverProposesATriedPointAndStartsFromTheSpace) {
+  auto space = search_space(float_elementwise());
+  auto first = next_candidates({}, space, 3);
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_EQ(first[0], space[0]);  // the heuristic favourite
+  std::vector<Trial> history = {{space[0], true, 2.0, ""}, {space[1], false, 0, ""}};
+  for (auto& p : next_candidates(history, space, 50)) {
+    EXPECT_FALSE(p == space[0]);
+    EXPECT_FALSE(p == space[1]);
+    int changed = 0;  // neighbours differ from the best in exactly one parameter
+    for (auto& d : param_defs()) changed += p.*d.field != space[0].*d.field;
+    EXPECT_EQ(changed, 1) << to_string(p);
+  }
+}
+
+TEST(Search, AStarvedVerdictTriesMoreBytesInFlightFirst) {
+  auto space = search_space(float_elementwise());
+  Params best{.threads = 256, .vec = 4, .unroll = 2, .blocks_per_sm = 4};
+  auto memory_low = next_candidates({{best, true, 1.0, "memory-bound at 55% of peak"}}, space, 1);
+  ASSERT_EQ(memory_low.size(), 1u);
+  EXPECT_EQ(memory_low[0].vec, 8);  // in-flight parameters first (vec leads them in table order), upwards
+  auto plain = next_candidates({{best, true, 1.0, ""}}, space, 1);
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_EQ(plain[0].threads, 128);  // no verdict: table order, smaller step first
+}
+
+TEST(Search, AllFailuresFallBackToUntriedSpacePoints) {
+  auto space = search_space(float_elementwise());
+  std::vector<Trial> history = {{space[0], false, 0, ""}};
+  auto next = next_candidates(history, space, 2);
+  ASSERT_EQ(next.size(), 2u);
+  EXPECT_EQ(next[0], space[1]);
+}
+
+}  // namespace
+}  // namespace cutegen
