@@ -61,7 +61,13 @@ std::string float_literal(double v) {
 }
 
 std::string fill(std::string format, const std::vector<std::string>& kids) {
-  for (size_t i = 0; i < kids.size(); ++i) format = replace_all(format, "{" + std::to_string(i) + "}", kids[i]);
+  // Appends instead of chaining operator+ (GCC 12 reports a false -Wrestrict on the chain).
+  for (size_t i = 0; i < kids.size(); ++i) {
+    std::string key = "{";
+    key += static_cast<char>('0' + i);
+    key += '}';
+    format = replace_all(format, key, kids[i]);
+  }
   return format;
 }
 
@@ -102,14 +108,24 @@ double eval_host(const ExprPtr& e, const std::vector<double>& leaves, const std:
 
 std::string describe(const ExprPtr& e) {
   switch (e->prim) {
-    case Prim::kLeaf: return "x" + std::to_string(e->leaf);
-    case Prim::kConst: { char b[32]; std::snprintf(b, sizeof b, "%g", e->value); return b; }
+    case Prim::kLeaf: {
+      char b[32];
+      std::snprintf(b, sizeof b, "x%d", e->leaf);
+      return b;
+    }
+    case Prim::kConst: {
+      char b[32];
+      std::snprintf(b, sizeof b, "%g", e->value);
+      return b;
+    }
     case Prim::kScalarArg: return e->name;
     default: break;
   }
   std::vector<std::string> kids;
   for (auto& k : e->kids) kids.push_back(describe(k));
-  return std::string(info(e->prim).name) + "(" + join(kids, ", ") + ")";
+  std::string text = info(e->prim).name;
+  text.append("(").append(join(kids, ", ")).append(")");
+  return text;
 }
 
 ExprPtr substitute(const ExprPtr& e, const std::vector<ExprPtr>& subs) {
