@@ -27,7 +27,7 @@ struct NcuOptions {
   std::string kernel_filter;          // --kernel-name regex:<filter>, "" for all
   int launch_skip = 0;
   int launch_count = 0;               // 0: every launch that passes the filters
-  bool extended_metrics = false;      // also ask for metrics not yet seen on the H200 (metrics.h)
+  bool extended_metrics = true;       // also ask for the read/write split and bank conflicts (metrics.h)
   std::chrono::seconds timeout{300};
   std::string cache_dir;              // raw tables, cached results and the per-GPU lock files
   int gpu = 0;
