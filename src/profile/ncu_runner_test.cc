@@ -53,7 +53,7 @@ TEST_F(NcuRunnerTest, CommandWrapsTheWorker) {
   EXPECT_NE(cmd.find("--nvtx --nvtx-include cutegen_profile/"), std::string::npos);
   EXPECT_NE(cmd.find("--clock-control none"), std::string::npos);
   EXPECT_NE(cmd.find("--kernel-name regex:relu"), std::string::npos);
-  EXPECT_NE(cmd.find("--metrics " + curated_metric_list(false) + " "), std::string::npos);
+  EXPECT_NE(cmd.find("--metrics " + curated_metric_list(true) + " "), std::string::npos);
   EXPECT_NE(cmd.find("--target-processes all python3 w.py"), std::string::npos);
   EXPECT_EQ(cmd.find("--launch-count"), std::string::npos);
 }
