@@ -87,9 +87,9 @@ void define_profile(CLI::App& sub, Context& ctx) {
       if (!c) throw CommandError{c.message()};
       ceilings = *c;
     } else if (auto gpus = query_gpus(); gpus.ok() && !gpus->empty()) {
-      // The ceilings `cutegen eval` measured on this GPU, when it has run here before.
-      if (auto c = load_ceilings(ceilings_cache_path(ctx.cache_dir() + "/ceilings", (*gpus)[0].name)); c.ok())
-        ceilings = *c;
+      // The GPU's measured ceilings, shared with `cutegen eval` (measured once per GPU, then cached).
+      if (auto c = setup->evaluator(true).ceilings((*gpus)[0].name); c.ok())
+        ceilings = ceilings_from_json_text(to_json(*c).dump(), "measured on this GPU");
     }
     ProfileRequest req{.build = *build};
     auto worker = prepare_runtime(ctx, *setup, *args, *spec, *build, req);
