@@ -13,6 +13,20 @@ std::string fill_template(std::string text, const std::vector<std::pair<std::str
   return text;
 }
 
+std::vector<std::pair<std::string, std::string>> row_template_vars(const Recipe& r, const TaskSpec& spec, const Params& p) {
+  return {{"in_type", r.in_type},
+          {"out_type", r.out_type},
+          {"in_name", r.in_name},
+          {"out_name", r.out_name},
+          {"signature", entry_signature(spec)},
+          {"threads", std::to_string(p.threads)},
+          {"vec", std::to_string(p.vec)},
+          {"split", std::to_string(p.split)},
+          {"outer", std::to_string(r.rows.outer)},
+          {"extent", std::to_string(r.rows.extent)},
+          {"inner", std::to_string(r.rows.inner)}};
+}
+
 std::string entry_signature(const TaskSpec& spec) {
   std::vector<std::string> decls;
   for (auto& p : abi_params(spec)) decls.push_back(p.c_decl);

@@ -128,18 +128,11 @@ std::string generate_reduce(const Recipe& r, const TaskSpec& spec, const Params&
   std::string body = fill_template(kCommon, {{"identity", code->identity}, {"combine", code->combine}}) +
                      (r.rows.inner == 1 ? kRows : kColumns);
   return kernel_prelude(r.summary + " [" + to_string(p) + "]") +
-         fill_template(body, {{"in_type", r.in_type},
-                              {"out_type", r.out_type},
-                              {"in_name", r.in_name},
-                              {"out_name", r.out_name},
-                              {"out_value", out_value},
-                              {"signature", entry_signature(spec)},
-                              {"threads", std::to_string(p.threads)},
-                              {"vec", std::to_string(p.vec)},
-                              {"split", std::to_string(p.split)},
-                              {"outer", std::to_string(r.rows.outer)},
-                              {"extent", std::to_string(r.rows.extent)},
-                              {"inner", std::to_string(r.rows.inner)}});
+         fill_template(body, [&] {
+           auto vars = row_template_vars(r, spec, p);
+           vars.push_back({"out_value", out_value});
+           return vars;
+         }());
 }
 
 }  // namespace cutegen

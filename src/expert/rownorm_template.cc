@@ -203,19 +203,12 @@ std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params
                                            {"apply", c.apply}}) +
                      (r.rows.inner == 1 ? kRowHelpers : kColumns);
   return kernel_prelude(r.summary + " [" + to_string(p) + "]") +
-         fill_template(body, {{"in_type", r.in_type},
-                              {"out_type", r.out_type},
-                              {"in_name", r.in_name},
-                              {"out_name", r.out_name},
-                              {"weight", r.weight_name.empty() ? "nullptr" : r.weight_name},
-                              {"bias", r.bias_name.empty() ? "nullptr" : r.bias_name},
-                              {"signature", entry_signature(spec)},
-                              {"threads", std::to_string(p.threads)},
-                              {"vec", std::to_string(p.vec)},
-                              {"split", std::to_string(p.split)},
-                              {"outer", std::to_string(r.rows.outer)},
-                              {"extent", std::to_string(r.rows.extent)},
-                              {"inner", std::to_string(r.rows.inner)}});
+         fill_template(body, [&] {
+           auto vars = row_template_vars(r, spec, p);
+           vars.push_back({"weight", r.weight_name.empty() ? "nullptr" : r.weight_name});
+           vars.push_back({"bias", r.bias_name.empty() ? "nullptr" : r.bias_name});
+           return vars;
+         }());
 }
 
 }  // namespace cutegen

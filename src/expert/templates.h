@@ -25,5 +25,7 @@ std::string kernel_prelude(const std::string& title);
 std::string entry_signature(const TaskSpec& spec);
 // Replaces each "$name" in `text` (longest names first).
 std::string fill_template(std::string text, const std::vector<std::pair<std::string, std::string>>& vars);
+// The variables every row-shaped template (reductions, row normalizations) fills the same way.
+std::vector<std::pair<std::string, std::string>> row_template_vars(const Recipe& r, const TaskSpec& spec, const Params& p);
 
 }  // namespace cutegen
