@@ -1,8 +1,9 @@
 """`eval`: runs a compiled candidate against the task's reference on the GPU.
 
 Modes: check (correctness trials), time (side-by-side timing), full (both), profile (warm-up,
-then one forward inside the NVTX range "cutegen_profile" for Nsight Compute), ceilings (the
-GPU's copy bandwidth and matmul rates). Verdicts are made by the C++ caller from these numbers.
+then one forward inside the NVTX range "cutegen_profile" for Nsight Compute), baseline (eager
+alone, timed the same way, before any kernel exists), ceilings (the GPU's copy bandwidth and
+matmul rates). Verdicts are made by the C++ caller from these numbers.
 A CUDA fault ends the run with {"fault": CUDA's message, "phase": ...}.
 """
 import copy
@@ -20,7 +21,7 @@ from .tracing import PinDevice
 
 
 def configure(parser):
-    parser.add_argument("--mode", choices=["check", "time", "full", "profile", "ceilings"], default="full")
+    parser.add_argument("--mode", choices=["check", "time", "full", "profile", "baseline", "ceilings"], default="full")
     parser.add_argument("--task")
     parser.add_argument("--spec", help="TaskSpec JSON written by `spec`")
     parser.add_argument("--lib", help="the candidate's shared library")
@@ -48,6 +49,8 @@ def run(args):
         return {"ceilings": ceilings_mod.measure()}
     with open(args.spec) as f:
         spec = json.load(f)
+    if args.mode == "baseline":
+        return {"device": device_facts(), "timing": Session(args, spec).timing(candidate=False)}
     session = Session(args, spec)
     doc = {"device": device_facts()}
     try:
@@ -99,7 +102,7 @@ class Session:
             self.model = call_user("Model(*get_init_inputs())", self.module.Model, *init, kind="init")
         self.model = self.model.cuda().eval()
         self.params = state_tensors(self.model, spec)
-        self.candidate = Candidate(args.lib, spec)
+        self.candidate = Candidate(args.lib, spec) if args.lib else None
 
     def inputs(self, seed):
         """Fresh inputs from the task's own get_inputs() under `seed`, made on the GPU."""
@@ -158,19 +161,26 @@ class Session:
         count = int(max(1, min(want, (free * 0.5) // max(size, 1))))
         return [first] + [self.inputs(self.args.seed + 1000 + k) for k in range(1, count)]
 
-    def timing(self):
+    def timing(self, candidate=True):
+        """Candidate and eager interleaved; with candidate=False, eager alone (the baseline)."""
         sets = self.input_sets()
-        outs = [self.candidate.new_outputs() for _ in sets]
         eager_outs = [None] * len(sets)
-
-        def cand(i):
-            k = i % len(sets)
-            self.candidate(sets[k], self.params, outs[k], self.stream)
 
         def eager(i):
             k = i % len(sets)
             with torch.no_grad():
                 eager_outs[k] = flatten(self.model(*sets[k]))
+
+        flush = l2_flusher(self.stream)
+        if not candidate:
+            samples = guarded("timing", lambda: interleaved({"eager": eager}, self.args.timed_runs,
+                                                            self.args.warmup, self.stream, flush))
+            return {"ms": samples, "input_sets": len(sets)}
+        outs = [self.candidate.new_outputs() for _ in sets]
+
+        def cand(i):
+            k = i % len(sets)
+            self.candidate(sets[k], self.params, outs[k], self.stream)
 
         fns = {"candidate": cand, "eager": eager}
         if self.args.compare_compile:
@@ -180,7 +190,6 @@ class Session:
                 with torch.no_grad():
                     compiled(*sets[i % len(sets)])
             fns["compile"] = comp
-        flush = l2_flusher(self.stream)
         for o in outs:
             poison(o)
         samples = guarded("timing", lambda: interleaved(fns, self.args.timed_runs, self.args.warmup,

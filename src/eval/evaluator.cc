@@ -205,6 +205,25 @@ void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, Ev
   if (!ceil.ok()) r.summary += " (no roofline: " + ceil.message() + ")";
 }
 
+Result<EagerBaseline> Evaluator::baseline(const TaskSpec& spec) const {
+  CUTEGEN_TRY(make_dirs(opt_.work_dir));
+  std::string spec_path = opt_.work_dir + "/spec-" + hash_hex(spec.json) + ".json";
+  CUTEGEN_TRY(write_file_atomic(spec_path, spec.json));
+  auto run = CUTEGEN_TRY(run_worker(opt_.worker,
+                                    {"--mode", "baseline", "--task", spec.path, "--spec", spec_path, "--seed",
+                                     std::to_string(opt_.seed), "--timed-runs", std::to_string(opt_.timed_runs),
+                                     "--warmup", std::to_string(opt_.warmup_runs)},
+                                    opt_.work_dir + "/baseline-" + hash_hex(spec.json) + ".json"));
+  if (run.doc.is_null()) return error("timing eager failed (" + run.process.describe() + ")");
+  if (run.doc.contains("error")) return error(run.doc["error"].get<std::string>());
+  if (run.doc.contains("fault")) return error("CUDA error while timing eager: " + run.doc["fault"].get<std::string>());
+  EagerBaseline b;
+  b.eager = summarize(doubles(run.doc.at("timing").at("ms").at("eager")));
+  if (auto c = ceilings(run.doc.at("device").value("name", "gpu")); c.ok())
+    b.roofline = roofline(static_cast<double>(spec.min_bytes), static_cast<double>(spec.flops), math_dtype(spec), *c);
+  return b;
+}
+
 Result<Ceilings> Evaluator::ceilings(const std::string& device) const {
   std::string path = ceilings_cache_path(opt_.ceilings_dir, device);
   if (auto text = read_file(path); text.ok()) {

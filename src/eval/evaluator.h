@@ -66,11 +66,19 @@ struct EvalResult {
   nlohmann::json worker_doc;
 };
 
+// The task before any kernel exists: eager's time (timed like a candidate) and the roofline floor.
+struct EagerBaseline {
+  Summary eager;
+  std::optional<Roofline> roofline;  // absent when the GPU's ceilings could not be measured
+};
+
 class Evaluator {
  public:
   Evaluator(const Builder& builder, Target target, EvalOptions options);
   // Errors are setup problems only (e.g. cannot write the work dir); verdicts are results.
   Result<EvalResult> evaluate(const TaskSpec& spec, const std::string& source, const std::string& display_name) const;
+  // Times eager alone in the worker (no candidate); errors are setup problems or a worker failure.
+  Result<EagerBaseline> baseline(const TaskSpec& spec) const;
   // The GPU's ceilings, measured once and cached per device name.
   Result<Ceilings> ceilings(const std::string& device) const;
   const EvalOptions& options() const { return opt_; }

@@ -175,6 +175,22 @@ TEST_F(EvaluatorTest, WorkerSeesNoApiKeys) {
   unsetenv("OPENAI_API_KEY");
 }
 
+TEST_F(EvaluatorTest, BaselineTimesEagerAndGivesTheFloor) {
+  put("baseline.json", json{{"device", {{"name", "Fake GPU"}}},
+                            {"timing", {{"ms", {{"eager", {0.51, 0.50, 0.52}}}}, {"input_sets", 2}}}}
+                           .dump());
+  EvalOptions opt;
+  opt.worker = {.python = std::string(CUTEGEN_SOURCE_DIR) + "/src/eval/testdata/fake_python.sh",
+                .bridge_dir = bridge_.string(), .isolate_network = "off"};
+  opt.work_dir = (bridge_ / "work").string();
+  opt.ceilings_dir = (bridge_ / "ceilings").string();
+  auto b = Evaluator(*builder_, Target{}, opt).baseline(*parse_task_spec(kReluSpec));
+  ASSERT_TRUE(b.ok()) << b.message();
+  EXPECT_DOUBLE_EQ(b->eager.median, 0.51);
+  ASSERT_TRUE(b->roofline.has_value());
+  EXPECT_NEAR(b->roofline->floor_ms, 2147483648.0 / 4.238e12 * 1e3, 1e-9);
+}
+
 TEST_F(EvaluatorTest, KernelWithoutEntryPointIsASetupError) {
   EvalOptions opt;
   Evaluator ev(*builder_, Target{}, opt);
