@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 #include "task/task_spec.h"
@@ -48,6 +49,14 @@ class KernelProfiler {
 enum class Stage { kGenerate, kRepairCompile, kRepairWrong, kOptimize, kTune };
 const char* to_string(Stage s);
 
+// What a proposer may know of an earlier step of the task (the expert reads its own parameter
+// points back from `edit`, so a resumed run continues the same search).
+struct PastStep {
+  int step = 0;
+  std::string stage, edit, edit_how, verdict, outcome;
+  double speedup = 0;
+};
+
 // Everything a proposer may use for one step.
 struct StepContext {
   Stage stage = Stage::kGenerate;
@@ -62,6 +71,7 @@ struct StepContext {
   std::string statics;      // static facts of the base kernel
   std::string memory;       // one line per earlier step: what was tried and what became of it
   std::string profile;      // runtime profile summary; "" unless the profiling policy says so
+  std::vector<PastStep> history;  // every earlier step of the task, in order
 };
 
 struct Proposal {
@@ -72,6 +82,9 @@ struct Proposal {
   std::string edit_how;  // exact, whitespace, whole_file
   std::string detail;    // kWaiting: the file awaited; kBudget: the limit; kFailed: why
   long tokens = 0;
+  // kFailed: nothing more to try for this task (the expert has no template for it, or its search
+  // is exhausted); the loop ends the task with `detail` as its stop reason, recording no step.
+  bool end_task = false;
 };
 
 class Proposer {

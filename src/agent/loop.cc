@@ -27,6 +27,9 @@ StepContext context_for(const TaskState& s, const TaskEnv& env, const TaskSpec& 
   if (c.stage != Stage::kGenerate && base) c.base_source = base->source, c.base_step = base->step, c.statics = base->statics;
   if (auto b = s.best_step()) c.best = best_line(*b);
   c.memory = render_memory(s);
+  for (auto& r : s.steps)
+    c.history.push_back({.step = r.step, .stage = r.stage, .edit = r.edit, .edit_how = r.edit_how, .verdict = r.verdict,
+                         .outcome = r.outcome, .speedup = r.speedup});
   return c;
 }
 
@@ -89,6 +92,7 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
       return TaskOutcome{TaskEnd::kWaiting, p.detail};
     }
     if (p.status == Proposal::Status::kBudget) return finish(env, spec, row, s, "budget: " + p.detail);
+    if (p.status == Proposal::Status::kFailed && p.end_task) return finish(env, spec, row, s, p.detail);
     StepRecord r{.task = spec.name, .step = ctx.step, .stage = to_string(ctx.stage), .parent = ctx.base_step,
                  .source = p.source, .edit = p.edit, .edit_how = p.edit_how, .profiled = !ctx.profile.empty(),
                  .tokens = p.tokens};

@@ -42,6 +42,14 @@ KernelEval to_kernel_eval(const EvalResult& r, const std::string& source, const 
 }
 
 Result<Baseline> RealEvaluator::baseline(const TaskSpec&) {
+  if (!no_gpu_) {
+    auto gpus = query_gpus();
+    no_gpu_ = !gpus ? "evaluation needs an NVIDIA GPU and nvidia-smi failed: " + gpus.message()
+              : gpus->empty() ? "evaluation needs an NVIDIA GPU and this machine has none (nvidia-smi sees no device); "
+                                "run on a GPU machine, or set agent.evaluator=scripted:FILE for a dry run"
+                              : "";
+  }
+  if (!no_gpu_->empty()) return error(*no_gpu_);
   // Eager time is measured beside each candidate; the first prompt goes without it.
   return Baseline{eager_ms_, 0, ""};
 }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "agent/interfaces.h"
 #include "eval/evaluator.h"
@@ -14,12 +16,15 @@ class RealEvaluator : public KernelEvaluator {
  public:
   // `evaluator` must outlive this adapter.
   explicit RealEvaluator(const Evaluator* evaluator) : eval_(evaluator) {}
+  // Errors once, up front, when the machine has no NVIDIA GPU: every evaluation would fail alike,
+  // so the run stops with that reason instead of recording a failed step per proposal.
   Result<Baseline> baseline(const TaskSpec& task) override;
   Result<KernelEval> evaluate(const TaskSpec& task, const std::string& source, const std::string& name) override;
 
  private:
   const Evaluator* eval_;
   double eager_ms_ = 0;  // learnt from the first timed evaluation
+  std::optional<std::string> no_gpu_;  // checked once: why evaluation cannot run here ("" when it can)
 };
 
 // EvalResult -> KernelEval: the report is the condensed diagnostics, the gate's findings or the

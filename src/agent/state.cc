@@ -76,7 +76,8 @@ void apply(TaskState& s, const AgentOptions& o, const StepRecord& r) {
   s.steps.push_back(r);
   int idx = static_cast<int>(s.steps.size()) - 1;
   if (r.profiled) s.profiling = true;
-  if (r.stage == "optimize") ++s.optimize_steps;
+  // Expert steps move parameters only: the structural optimize steps stay for a model.
+  if (r.stage == "optimize" && r.edit_how != "expert") ++s.optimize_steps;
   s.abandoned = false;
   if (is_candidate(r)) {
     s.last_candidate = idx;

@@ -33,7 +33,7 @@ struct TaskState {
   int failing_streak = 0;    // consecutive failed candidates since the last pass
   bool abandoned = false;    // the failing lineage used up its repair rounds
   int accepted = 0;
-  int optimize_steps = 0;    // optimize steps taken (tune starts after agent.optimize_steps)
+  int optimize_steps = 0;    // model optimize steps taken (tune starts after agent.optimize_steps)
   int since_improvement = 0; // steps since the last accepted one (once a kernel verified)
   bool profiling = false;    // a step's prompt carried the profile: it stays on
   int next_step() const { return static_cast<int>(steps.size()); }

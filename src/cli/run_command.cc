@@ -112,6 +112,11 @@ void drive(Context& ctx, RunStore& store) {
   ctx.exit_code = code;
 }
 
+// Runs recorded before agent.mode existed were the model's alone.
+std::string with_recorded_mode(const std::string& stored) {
+  return contains(stored, "agent.mode = ") ? stored : stored + "agent.mode = llm\n";
+}
+
 void resolve_with(Context& ctx, const std::string& stored) {
   if (auto st = ctx.resolve(); !st) fail(st.message());
   if (auto st = apply_config_text(ctx.config, stored); !st) fail(st.message());
@@ -123,7 +128,7 @@ void resolve_with(Context& ctx, const std::string& stored) {
 
 struct RunArgs {
   std::vector<std::string> tasks;
-  std::string llm, run_id;
+  std::string llm, run_id, agent;
   int max_steps = 0;
   long budget_tokens = -1;
   double budget_dollars = -1;
@@ -133,22 +138,26 @@ void start_run(Context& ctx, const RunArgs& a, const std::string& stored_config 
   resolve_with(ctx, stored_config);
   auto& c = ctx.config;
   if (!a.llm.empty()) must(Result<Ok>(c.set("llm.model", a.llm)));
+  if (!a.agent.empty()) must(Result<Ok>(c.set("agent.mode", a.agent)));
   if (a.max_steps > 0) must(Result<Ok>(c.set("agent.max_steps", std::to_string(a.max_steps))));
   if (a.budget_tokens >= 0) must(Result<Ok>(c.set("llm.budget_run_tokens", std::to_string(a.budget_tokens))));
   if (a.budget_dollars >= 0) must(Result<Ok>(c.set("llm.budget_run_dollars", std::to_string(a.budget_dollars))));
   auto paths = must(expand_task_paths(a.tasks));
   must(agent_options(c));
+  std::string mode = must(agent_mode(c));
+  must(Result<Ok>(c.set("agent.mode", mode)));  // recorded resolved, so resume and replay use the same
   for (const char* role : {"generator", "repairer", "optimizer"})
-    if (model_spec_for_role(c, role).empty())
-      fail(std::string("no model for the ") + role + " role: pass --llm SPEC or set llm.model");
+    if (mode != "expert" && model_spec_for_role(c, role).empty())
+      fail(std::string("no model for the ") + role + " role: pass --llm SPEC or set llm.model (or --agent expert)");
   std::string id = a.run_id.empty() ? new_run_id() : a.run_id;
-  auto store = must(RunStore::create(c.str("store.dir") + "/" + id, {.id = id, .config = config_text(c), .llm = c.str("llm.model")}));
+  auto store = must(RunStore::create(c.str("store.dir") + "/" + id,
+                                     {.id = id, .config = config_text(c), .llm = author_line(mode, c.str("llm.model"))}));
   int pos = 0;
   for (auto& p : paths) {
     std::string name = fs_stem(p);
     must(Result<Ok>(store.add_task({.name = name, .path = p, .position = pos++})));
   }
-  std::fprintf(stderr, "run %s in %s\n", id.c_str(), store.dir().c_str());
+  std::fprintf(stderr, "run %s in %s (agent: %s)\n", id.c_str(), store.dir().c_str(), mode.c_str());
   drive(ctx, store);
 }
 
@@ -158,6 +167,9 @@ void define_run(CLI::App& sub, Context& ctx) {
   auto a = std::make_shared<RunArgs>();
   sub.add_option("tasks", a->tasks, "task files or folders (a whole KernelBench level)")->required();
   sub.add_option("--llm", a->llm, "model spec for every role (overrides llm.model)");
+  sub.add_option("--agent", a->agent, "expert (built-in templates, no model), llm, or hybrid (expert first, then the "
+                                      "model); default agent.mode: hybrid with a model, else expert")
+      ->check(CLI::IsMember({"expert", "llm", "hybrid", "auto"}));
   sub.add_option("--max-steps", a->max_steps, "steps per task (overrides agent.max_steps)");
   sub.add_option("--budget-tokens", a->budget_tokens, "tokens for the whole run (llm.budget_run_tokens)");
   sub.add_option("--budget-dollars", a->budget_dollars, "dollars for the whole run (llm.budget_run_dollars)");
@@ -171,7 +183,7 @@ void define_resume(CLI::App& sub, Context& ctx) {
   sub.callback([&ctx, run]() {
     if (auto st = ctx.resolve(); !st) fail(st.message());
     auto store = must(RunStore::open(run_dir(ctx, *run)));
-    resolve_with(ctx, must(store.meta()).config);
+    resolve_with(ctx, with_recorded_mode(must(store.meta()).config));
     drive(ctx, store);
   });
 }
@@ -191,7 +203,7 @@ void define_replay(CLI::App& sub, Context& ctx) {
     std::string kept;  // the recorded config, without the models: every role replays
     for (auto& l : split_lines(stored))
       if (!l.starts_with("llm.") || !contains(l, "model =")) kept += l + "\n";
-    start_run(ctx, a, kept);
+    start_run(ctx, a, with_recorded_mode(kept));
   });
 }
 

@@ -35,8 +35,8 @@ class RunCommandTest : public ::testing::Test {
     return *r;
   }
   ProcessResult record(const std::string& id) {
-    return cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--llm", "command:sh " + kSession + "/answer.sh",
-                    "--max-steps", "8", "--run-id", id});
+    return cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--agent", "llm", "--llm",
+                    "command:sh " + kSession + "/answer.sh", "--max-steps", "8", "--run-id", id});
   }
   std::vector<std::string> state(const std::string& id) {
     auto s = RunStore::open_readonly(dir_ + "/" + id);
@@ -44,11 +44,20 @@ class RunCommandTest : public ::testing::Test {
     std::vector<std::string> out;
     auto tasks = *s->tasks();
     auto steps = *s->steps("relu");
+    if (tasks.empty()) return out;
     for (auto& t : tasks) out.push_back(t.name + " " + t.status + " " + std::to_string(t.best_step) + " " + t.final_json);
     for (auto& r : steps)
       out.push_back(std::to_string(r.step) + " " + r.stage + " " + r.verdict + " " + r.outcome + " " +
                     std::to_string(r.parent) + " " + (r.profiled ? "profiled " : "") + r.source);
     return out;
+  }
+  // Killed while `run` was creating the folder (before the run record or its tasks were written):
+  // the run never started, so the test starts it again. (RunStore::create and the task rows are
+  // not one transaction; see the report.)
+  bool half_created(const std::string& id) {
+    if (!file_exists(dir_ + "/" + id + "/run.db")) return true;
+    auto s = RunStore::open_readonly(dir_ + "/" + id);
+    return !s.ok() || !s->meta().ok() || !s->tasks().ok() || s->tasks()->empty();
   }
   std::string dir_;
 };
@@ -93,7 +102,7 @@ TEST_F(RunCommandTest, ReplayKilledAtRandomPointsResumesToTheSameState) {
     auto first = cutegen({"replay", "r0", "--run-id", id}, 50 + static_cast<int>(rng() % 600), slow);
     int kills = first.timed_out ? 1 : 0;
     for (int tries = 0; tries < 40; ++tries) {
-      if (!file_exists(dir_ + "/" + id + "/run.db")) {  // killed before the run existed: start again
+      if (half_created(id)) {  // killed before the run existed: start again
         std::filesystem::remove_all(dir_ + "/" + id);
         auto again = cutegen({"replay", "r0", "--run-id", id}, 50 + static_cast<int>(rng() % 600), slow);
         kills += again.timed_out;
@@ -120,7 +129,7 @@ TEST_F(RunCommandTest, BadInputsAreClearErrors) {
   EXPECT_EQ(nokey.exit_code, 2);
   EXPECT_TRUE(contains(nokey.err, "OPENAI_API_KEY")) << nokey.err;
 
-  auto nomodel = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--run-id", "nm"});
+  auto nomodel = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--agent", "llm", "--run-id", "nm"});
   EXPECT_TRUE(contains(nomodel.err, "no model for the generator role")) << nomodel.err;
 
   ASSERT_TRUE(make_dirs(dir_ + "/bad").ok());
@@ -144,8 +153,8 @@ TEST_F(RunCommandTest, BadInputsAreClearErrors) {
 
 TEST_F(RunCommandTest, FileBackendWaitsWithExitCodeThreeAndResumes) {
   std::string queue = dir_ + "/queue";
-  auto r = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--llm", "file:" + queue, "--max-steps", "1",
-                    "--run-id", "w"});
+  auto r = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--agent", "llm", "--llm", "file:" + queue,
+                    "--max-steps", "1", "--run-id", "w"});
   ASSERT_EQ(r.exit_code, 3) << r.err;
   EXPECT_TRUE(contains(r.err, "waiting for a model's answer")) << r.err;
   std::string answer_path;
@@ -157,6 +166,80 @@ TEST_F(RunCommandTest, FileBackendWaitsWithExitCodeThreeAndResumes) {
   auto done = cutegen({"resume", "w"});
   EXPECT_EQ(done.exit_code, 1) << done.err;  // one step, a compile error: no verified kernel
   EXPECT_TRUE(contains(*read_file(dir_ + "/w/summary.md"), "| 1 | generate | whole_file | compile_error |"));
+}
+
+const std::string kExpertEval = kSrc + "/tests/agent/expert/evaluator.json";
+
+TEST_F(RunCommandTest, ExpertNeedsNoModelDeclinesWhatItCannotDoAndMovesOn) {
+  auto r = cutegen({"run", kSrc + "/tests/agent/expert/matmul_spec.json", kSrc + "/tests/agent/expert/relu_spec.json",
+                    "--max-steps", "8", "--run-id", "e"}, 60000, kExpertEval);
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // matmul has no kernel; relu does
+  EXPECT_TRUE(contains(r.err, "(agent: expert)")) << r.err;
+  auto s = *RunStore::open_readonly(dir_ + "/e");
+  auto tasks = *s.tasks();
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks[0].status, "failed");
+  EXPECT_TRUE(contains(tasks[0].stop_reason, "no template for this task")) << tasks[0].stop_reason;
+  EXPECT_TRUE(contains(tasks[0].stop_reason, "configure an LLM")) << tasks[0].stop_reason;
+  EXPECT_EQ(tasks[1].status, "done");
+  EXPECT_TRUE(contains(tasks[1].final_json, "\"speedup\":1.8")) << tasks[1].final_json;
+  EXPECT_TRUE(contains(s.meta()->config, "agent.mode = expert"));
+  auto md = *read_file(dir_ + "/e/summary.md");
+  EXPECT_TRUE(contains(md, "Model: `expert (built-in CuTe templates)`")) << md;
+  EXPECT_TRUE(contains(md, "| 1 | generate | expert | pass | 1.00x | 33% | accepted |")) << md;
+}
+
+TEST_F(RunCommandTest, ExpertRunKilledAtRandomPointsResumesToTheSameTrajectory) {
+  auto run = [&](const std::string& id, int timeout_ms, const std::string& script) {
+    return cutegen({"run", kSrc + "/tests/agent/expert/relu_spec.json", "--agent", "expert", "--max-steps", "8",
+                    "--run-id", id}, timeout_ms, script);
+  };
+  ASSERT_EQ(run("e0", 60000, kExpertEval).exit_code, 0);
+  auto want = state("e0");
+  ASSERT_GE(want.size(), 9u);
+  std::string slow = dir_ + "/slow.json";
+  ASSERT_TRUE(write_file_atomic(slow, replace_all(*read_file(kExpertEval), "\"delay_ms\": 0", "\"delay_ms\": 60")).ok());
+  std::mt19937 rng(777);
+  for (int round = 0; round < 3; ++round) {
+    std::string id = "ek" + std::to_string(round);
+    int kills = run(id, 50 + static_cast<int>(rng() % 600), slow).timed_out ? 1 : 0;
+    for (int tries = 0; tries < 40; ++tries) {
+      if (half_created(id)) {
+        std::filesystem::remove_all(dir_ + "/" + id);
+        auto again = run(id, 50 + static_cast<int>(rng() % 600), slow);
+        kills += again.timed_out;
+        if (!again.timed_out) break;
+        continue;
+      }
+      auto r = cutegen({"resume", id}, tries < 6 ? 80 + static_cast<int>(rng() % 400) : 60000, slow);
+      if (r.timed_out) { ++kills; continue; }
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      break;
+    }
+    EXPECT_GT(kills, 0) << "round " << round << " was never interrupted";
+    EXPECT_EQ(state(id), want) << "round " << round;
+  }
+}
+
+TEST_F(RunCommandTest, HybridGivesTheExpertsBestToTheModelAndReplaysTheSame) {
+  auto r = cutegen({"run", kSrc + "/tests/agent/expert/relu_spec.json", "--llm", "command:sh " + kSrc + "/tests/agent/expert/hybrid_answer.sh",
+                    "--max-steps", "6", "--run-id", "h"}, 60000, kExpertEval);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "(agent: hybrid)")) << r.err;  // a model configured: hybrid by default
+  auto s = *RunStore::open_readonly(dir_ + "/h");
+  auto steps = *s.steps("relu");
+  ASSERT_EQ(steps.size(), 6u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(steps[i].edit_how, "expert") << i;
+  EXPECT_EQ(steps[3].edit_how, "whole_file");
+  EXPECT_EQ(steps[3].parent, 2);
+  EXPECT_EQ(steps[3].outcome, "accepted");
+  EXPECT_EQ(s.tasks()->at(0).best_step, 3);
+  EXPECT_TRUE(contains(*read_file(dir_ + "/h/summary.md"), "Model: `expert, then command:sh"));
+
+  auto again = cutegen({"replay", "h", "--run-id", "h2"}, 60000, kExpertEval);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  auto a = state("h"), b = state("h2");
+  EXPECT_EQ(a, b);
 }
 
 }  // namespace

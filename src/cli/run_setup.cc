@@ -4,6 +4,8 @@
 #include <filesystem>
 
 #include "agent/doubles.h"
+#include "agent/expert_proposer.h"
+#include "agent/hybrid_proposer.h"
 #include "agent/llm_proposer.h"
 #include "agent/real_adapters.h"
 #include "core/strings.h"
@@ -52,6 +54,19 @@ Result<TaskSpec> load_task(const Context& ctx, const std::string& path) {
                         std::chrono::seconds(c.integer("task.timeout_s")));
 }
 
+Result<std::string> agent_mode(const Config& c) {
+  std::string m = c.str("agent.mode");
+  if (m == "auto") return std::string(model_spec_for_role(c, "generator").empty() ? "expert" : "hybrid");
+  if (m != "expert" && m != "llm" && m != "hybrid")
+    return error("agent.mode: expected expert, llm, hybrid or auto, got '" + m + "'");
+  return m;
+}
+
+std::string author_line(const std::string& mode, const std::string& model) {
+  if (mode == "expert") return "expert (built-in CuTe templates)";
+  return mode == "hybrid" ? "expert, then " + model : model;
+}
+
 Status make_evaluator(Context& ctx, AgentParts& parts) {
   std::string ev = ctx.config.str("agent.evaluator");
   if (ev.starts_with("scripted:")) {
@@ -97,8 +112,10 @@ Result<std::unique_ptr<AgentParts>> make_agent(Context& ctx, RunStore& store, co
   parts->budget = std::make_unique<Budget>(run_limits(c), task_limits(c));
   parts->budget->seed_run(CUTEGEN_TRY(parts->ledger->spent(run_id)));
   parts->transcript = std::make_unique<TranscriptWriter>(store.dir() + "/transcript.jsonl");
+  std::string mode = CUTEGEN_TRY(agent_mode(c));
   LlmRoles llm;
   for (const char* role : {"generator", "repairer", "optimizer"}) {
+    if (mode == "expert") break;  // no model needed, none built
     std::string spec_text = model_spec_for_role(c, role);
     if (spec_text.empty()) return error("no model for the " + std::string(role) + " role: pass --llm SPEC or set llm.model");
     auto spec = CUTEGEN_TRY(parse_model_spec(spec_text));
@@ -112,9 +129,20 @@ Result<std::unique_ptr<AgentParts>> make_agent(Context& ctx, RunStore& store, co
     (std::string(role) == "generator" ? llm.generator : std::string(role) == "repairer" ? llm.repairer : llm.optimizer) = cl;
   }
   CUTEGEN_TRY(make_evaluator(ctx, *parts));
+  if (mode == "expert") {
+    parts->proposer = std::make_unique<ExpertProposer>();
+    return parts;
+  }
   std::string arch = c.str("build.arch");
   LlmProposerOptions popt{.arch = arch.starts_with("sm_8") ? "sm80" : "sm90", .defaults = default_request(c)};
-  parts->proposer = std::make_unique<LlmProposer>(llm, PromptLibrary(prompts_dir(c.str("agent.prompts_dir"))), popt);
+  auto model = std::make_unique<LlmProposer>(llm, PromptLibrary(prompts_dir(c.str("agent.prompts_dir"))), popt);
+  if (mode == "llm") {
+    parts->proposer = std::move(model);
+    return parts;
+  }
+  HybridOptions hopt{.expert_steps = static_cast<int>(c.integer("agent.expert_steps")),
+                     .plateau_steps = parts->options.plateau_steps};
+  parts->proposer = std::make_unique<HybridProposer>(std::make_unique<ExpertProposer>(), std::move(model), hopt);
   return parts;
 }
 

@@ -34,6 +34,11 @@ struct AgentParts {
   AgentOptions options;
 };
 
+// agent.mode resolved: expert, llm or hybrid ("auto": hybrid when a model is configured, else expert).
+Result<std::string> agent_mode(const Config& c);
+// What a run's summary names as its author: "expert", the model spec, or "expert, then SPEC".
+std::string author_line(const std::string& mode, const std::string& model);
+
 // The evaluator alone (reeval needs no model).
 Status make_evaluator(Context& ctx, AgentParts& parts);
 Result<std::unique_ptr<AgentParts>> make_agent(Context& ctx, RunStore& store, const std::string& run_id);

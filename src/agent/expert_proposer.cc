@@ -1,0 +1,125 @@
+#include "agent/expert_proposer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "core/strings.h"
+#include "expert/params.h"
+#include "expert/recognize.h"
+#include "expert/templates.h"
+
+namespace cutegen {
+namespace {
+
+constexpr std::string_view kPointPrefix = "expert point: ";
+
+bool tried(const std::vector<Trial>& trials, const Params& p) {
+  return std::any_of(trials.begin(), trials.end(), [&](const Trial& t) { return t.params == p; });
+}
+
+Proposal ending(std::string why) {
+  return Proposal{.status = Proposal::Status::kFailed, .detail = std::move(why), .end_task = true};
+}
+
+// Why this point, for the record: the default, a neighbour of the best, or moving past a failure.
+std::string reason(const StepContext& ctx, const std::vector<Trial>& trials, bool is_default) {
+  if (ctx.stage == Stage::kRepairCompile || ctx.stage == Stage::kRepairWrong) {
+    for (auto it = ctx.history.rbegin(); it != ctx.history.rend(); ++it) {
+      if (it->verdict == "no_candidate") continue;
+      auto p = expert_point(it->edit);
+      return "step " + std::to_string(it->step + 1) + (p ? " (" + to_string(*p) + ")" : "") + " ended " + it->verdict +
+             ": an expert kernel should not; the expert moves to the next point rather than repair it";
+    }
+  }
+  if (is_default) return "the template's default point";
+  auto best = best_trial(trials);
+  if (!best) return "the next untried point of the space (no verified point yet)";
+  std::string why = "a neighbour of the best point " + to_string(best->params);
+  if (!best->verdict.empty()) why += " (profile: " + best->verdict + ")";
+  return why;
+}
+
+}  // namespace
+
+const Result<Recipe>& ExpertProposer::recipe_for(const TaskSpec& task) {
+  std::string key = task.name + "\n" + task.json;
+  auto it = recipes_.find(key);
+  if (it == recipes_.end()) it = recipes_.emplace(key, recognize(task)).first;
+  return it->second;
+}
+
+Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
+  const auto& recipe = recipe_for(*ctx.task);
+  if (!recipe) {  // recognize() says "no template for this task; configure an LLM (...why...)"
+    std::string why = truncate_middle(recipe.message(), 400);
+    return ending(contains(why, "configure an LLM") ? why : why + "; configure an LLM (--llm SPEC) for this task");
+  }
+  auto trials = expert_trials(ctx);
+  Params point = default_params(*recipe);
+  bool is_default = !tried(trials, point);
+  if (!is_default) {
+    auto next = next_candidates(trials, search_space(*recipe), 1);
+    if (next.empty())
+      return ending("expert search exhausted: every neighbour of the best point tried (" +
+                    std::to_string(trials.size()) + " points)");
+    point = next.front();
+  }
+  Proposal p{.edit = std::string(kPointPrefix) + to_string(point) + "\n" + reason(ctx, trials, is_default),
+             .edit_how = kExpertEditHow};
+  auto source = generate_kernel(*recipe, *ctx.task, point);
+  if (!source) {  // recorded as a tried point, so the next step moves on
+    p.detail = "the template cannot take this point: " + source.message();
+    return p;
+  }
+  p.status = Proposal::Status::kSource;
+  p.source = std::move(source).value();
+  return p;
+}
+
+std::optional<Params> expert_point(const std::string& edit) {
+  if (!edit.starts_with(kPointPrefix)) return std::nullopt;
+  auto end = edit.find('\n');
+  auto p = parse_params(edit.substr(kPointPrefix.size(), end == std::string::npos ? end : end - kPointPrefix.size()));
+  if (!p) return std::nullopt;
+  return *p;
+}
+
+std::vector<Trial> expert_trials(const StepContext& ctx) {
+  std::vector<Trial> out;
+  for (auto& h : ctx.history) {
+    if (h.edit_how != kExpertEditHow) continue;
+    auto p = expert_point(h.edit);
+    if (!p) continue;
+    bool kept = h.outcome == "accepted" && h.speedup > 0;
+    out.push_back({.params = *p, .ok = kept, .ms = kept ? 1.0 / h.speedup : 0});
+  }
+  // The profile describes the loop's best kernel: the verdict belongs to that trial.
+  std::string verdict = profile_verdict(ctx.profile);
+  Trial* best = nullptr;
+  for (auto& t : out)
+    if (t.ok && (!best || t.ms < best->ms)) best = &t;
+  if (best) best->verdict = verdict;
+  return out;
+}
+
+std::string profile_verdict(const std::string& profile) {
+  // The real summary's "verdict  memory-bound: memory at 62.3% of peak" line, else any line naming a bound.
+  std::string line;
+  for (auto& l : split_lines(profile))
+    if (contains(l, "-bound") && (line.empty() || (contains(l, "verdict") && !contains(line, "verdict")))) line = l;
+  size_t at = std::string::npos;
+  std::string bound;
+  for (const char* b : {"memory-bound", "latency-bound", "compute-bound"})
+    if (auto i = line.find(b); i != std::string::npos && i < at) at = i, bound = b;
+  if (bound.empty()) return "";
+  auto pct = line.find('%', at);
+  auto start = pct;
+  while (pct != std::string::npos && start > 0 &&
+         (std::isdigit(static_cast<unsigned char>(line[start - 1])) || line[start - 1] == '.'))
+    --start;
+  if (pct == std::string::npos || start == pct) return bound;
+  return bound + " at " + std::to_string(std::atoi(line.c_str() + start)) + "% of peak";
+}
+
+}  // namespace cutegen
