@@ -198,8 +198,8 @@ TEST_F(RunCommandTest, ExpertRunKilledAtRandomPointsResumesToTheSameTrajectory) 
   auto want = state("e0");
   ASSERT_GE(want.size(), 9u);
   std::string slow = dir_ + "/slow.json";
-  ASSERT_TRUE(write_file_atomic(slow, replace_all(*read_file(kExpertEval), "\"delay_ms\": 0", "\"delay_ms\": 60")).ok());
-  std::mt19937 rng(777);
+  ASSERT_TRUE(write_file_atomic(slow, replace_all(*read_file(kExpertEval), "\"delay_ms\": 0", "\"delay_ms\": 150")).ok());
+  std::mt19937 rng(777);  // nine evaluations of 150 ms: the first run always outlives its 50-650 ms
   for (int round = 0; round < 3; ++round) {
     std::string id = "ek" + std::to_string(round);
     int kills = run(id, 50 + static_cast<int>(rng() % 600), slow).timed_out ? 1 : 0;
