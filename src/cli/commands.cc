@@ -10,7 +10,7 @@ const std::vector<CommandDef>& commands() {
       {"eval", "verify and time a candidate kernel against a task's reference on the GPU", define_eval},
       {"profile", "profile a candidate: static facts, and Nsight Compute counters where a GPU allows", define_profile},
       {"llm", "send a prompt (stdin or --prompt) to a model spec and print the answer and usage", define_llm},
-      {"run", "generate, verify and optimize kernels for tasks (files or folders) into a new run folder", define_run},
+      {"run", "generate, verify and optimize kernels for tasks (files or folders) into a new run folder; --agent expert|llm|hybrid", define_run},
       {"resume", "continue a run that was stopped, killed or is waiting for a model's answer", define_resume},
       {"replay", "re-run a recorded run with its recorded model answers, as a new run", define_replay},
       {"reeval", "re-measure a run's best kernels with the evaluator, no model calls", define_reeval},

@@ -64,6 +64,9 @@ const std::vector<ConfigKey>& config_keys() {
       {"llm.budget_task_tokens", "0", "tokens per task (0: no limit)"},
       {"llm.budget_task_dollars", "0", "dollars per task (0: no limit)"},
       {"llm.budget_task_calls", "0", "model calls per task (0: no limit)"},
+      {"agent.mode", "auto", "who writes kernels: expert (built-in CuTe templates, no model), llm, hybrid (the expert's "
+                             "best, then the model); auto: hybrid when a model is configured, else expert"},
+      {"agent.expert_steps", "0", "hybrid: steps per task the expert may take before the model (0: half of max_steps)"},
       {"agent.max_steps", "12", "steps per task (generate, repairs, optimizations and tuning all count)"},
       {"agent.repair_rounds", "3", "consecutive repairs of one failing kernel before going back to the best"},
       {"agent.optimize_steps", "6", "structural optimization steps before parameter-only tuning"},
