@@ -41,7 +41,7 @@ KernelEval to_kernel_eval(const EvalResult& r, const std::string& source, const 
   return e;
 }
 
-Result<Baseline> RealEvaluator::baseline(const TaskSpec&) {
+Result<Baseline> RealEvaluator::baseline(const TaskSpec& task) {
   if (!no_gpu_) {
     auto gpus = query_gpus();
     no_gpu_ = !gpus ? "evaluation needs an NVIDIA GPU and nvidia-smi failed: " + gpus.message()
@@ -50,8 +50,13 @@ Result<Baseline> RealEvaluator::baseline(const TaskSpec&) {
                               : "";
   }
   if (!no_gpu_->empty()) return error(*no_gpu_);
-  // Eager time is measured beside each candidate; the first prompt goes without it.
-  return Baseline{eager_ms_, 0, ""};
+  // Eager timed alone, and the floor from the GPU's ceilings, for the first prompt. If that
+  // measurement fails, the prompt says "unknown" and the candidates' own timings take over.
+  auto b = eval_->baseline(task);
+  if (!b) return Baseline{eager_ms_, 0, ""};
+  Baseline out{b->eager.median, 0, ""};
+  if (b->roofline) out.floor_ms = b->roofline->floor_ms, out.bound = b->roofline->bound;
+  return out;
 }
 
 Result<KernelEval> RealEvaluator::evaluate(const TaskSpec& task, const std::string& source, const std::string& name) {

@@ -23,7 +23,7 @@ class RealEvaluator : public KernelEvaluator {
 
  private:
   const Evaluator* eval_;
-  double eager_ms_ = 0;  // learnt from the first timed evaluation
+  double eager_ms_ = 0;  // from the last timed evaluation: the fallback when baseline timing fails
   std::optional<std::string> no_gpu_;  // checked once: why evaluation cannot run here ("" when it can)
 };
 
