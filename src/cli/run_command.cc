@@ -150,13 +150,11 @@ void start_run(Context& ctx, const RunArgs& a, const std::string& stored_config 
     if (mode != "expert" && model_spec_for_role(c, role).empty())
       fail(std::string("no model for the ") + role + " role: pass --llm SPEC or set llm.model (or --agent expert)");
   std::string id = a.run_id.empty() ? new_run_id() : a.run_id;
+  std::vector<TaskRow> tasks;
+  for (auto& p : paths) tasks.push_back({.name = fs_stem(p), .path = p, .position = static_cast<int>(tasks.size())});
   auto store = must(RunStore::create(c.str("store.dir") + "/" + id,
-                                     {.id = id, .config = config_text(c), .llm = author_line(mode, c.str("llm.model"))}));
-  int pos = 0;
-  for (auto& p : paths) {
-    std::string name = fs_stem(p);
-    must(Result<Ok>(store.add_task({.name = name, .path = p, .position = pos++})));
-  }
+                                     {.id = id, .config = config_text(c), .llm = author_line(mode, c.str("llm.model"))},
+                                     tasks));
   std::fprintf(stderr, "run %s in %s (agent: %s)\n", id.c_str(), store.dir().c_str(), mode.c_str());
   drive(ctx, store);
 }

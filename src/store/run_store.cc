@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <random>
 
@@ -144,11 +145,24 @@ Result<RunStore> RunStore::open_db(const std::string& dir, bool create, bool loc
   return s;
 }
 
-Result<RunStore> RunStore::create(const std::string& dir, const RunMeta& meta) {
-  auto s = CUTEGEN_TRY(open_db(dir, true, true));
-  Stmt st(s.db_.get(), "INSERT INTO runs (id, config, llm) VALUES (?,?,?)");
-  if (st.bind(meta.id, meta.config, meta.llm).step() != SQLITE_DONE) return error(s.db_path() + ": cannot record the run");
-  return s;
+Result<RunStore> RunStore::create(const std::string& dir, const RunMeta& meta, const std::vector<TaskRow>& tasks) {
+  if (file_exists(dir + "/run.db")) return error(dir + ": already holds a run; use `cutegen resume`");
+  // The run and its tasks are written in a side folder that is renamed into place, so a process
+  // killed while creating a run leaves either no run or a whole one.
+  std::string side = dir + ".creating-" + std::to_string(getpid());
+  std::error_code ec;
+  std::filesystem::remove_all(side, ec);
+  {
+    auto s = CUTEGEN_TRY(open_db(side, true, false));
+    CUTEGEN_TRY(s.exec("BEGIN IMMEDIATE;"));
+    Stmt st(s.db_.get(), "INSERT INTO runs (id, config, llm) VALUES (?,?,?)");
+    if (st.bind(meta.id, meta.config, meta.llm).step() != SQLITE_DONE) return error(s.db_path() + ": cannot record the run");
+    for (auto& t : tasks) CUTEGEN_TRY(s.add_task(t));
+    CUTEGEN_TRY(s.exec("COMMIT;"));
+  }
+  std::filesystem::rename(side, dir, ec);
+  if (ec) return error(dir + ": cannot create the run folder: " + ec.message());
+  return open(dir);
 }
 
 Result<RunStore> RunStore::open(const std::string& dir) { return open_db(dir, false, true); }

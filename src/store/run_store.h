@@ -67,8 +67,9 @@ struct EventRow {
 
 class RunStore {
  public:
-  // Creates <dir>/run.db for a new run; fails when the folder already holds one.
-  static Result<RunStore> create(const std::string& dir, const RunMeta& meta);
+  // Creates <dir>/run.db holding the run and its tasks, all or nothing; fails when the folder
+  // already holds a run. Returns the store opened with the lock.
+  static Result<RunStore> create(const std::string& dir, const RunMeta& meta, const std::vector<TaskRow>& tasks = {});
   // Opens an existing run for writing (takes the lock).
   static Result<RunStore> open(const std::string& dir);
   // Opens without the lock, read-only use (export, summary while a run is going).
