@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "llm/backends.h"
 #include "llm/fixture_for_tests.h"
 #include "sys/fs.h"
 
@@ -49,6 +50,29 @@ TEST(Transcript, BadLineNamesFileAndLine) {
 TEST(Transcript, RenderPromptIsPlainForOneQuestion) {
   EXPECT_EQ(render_prompt(ask("just this")), "just this");
   EXPECT_EQ(render_prompt(ask("q", "s")), "=== system ===\ns\n\n=== user ===\nq\n\n");
+}
+
+}  // namespace cutegen
+
+namespace cutegen {
+
+// A re-run on a GPU re-measures timings, so its prompts differ from the recording in details only:
+// replay answers them by position when the prompt's first line (its kind) matches.
+TEST(Transcript, ReplayFallsBackToThePositionForTheSameKindOfPrompt) {
+  TempDir dir;
+  {
+    TranscriptWriter w(dir / "t.jsonl");
+    ASSERT_TRUE(w.append(ask("<!-- prompt: optimize v1 -->\nbest so far 1.10x"), Response{.text = "first"}).ok());
+    ASSERT_TRUE(w.append(ask("<!-- prompt: tune v1 -->\nbest so far 1.20x"), Response{.text = "second"}).ok());
+  }
+  auto model = make_model("replay:" + (dir / "t.jsonl"), {});
+  ASSERT_TRUE(model.ok()) << model.message();
+  auto a = (*model)->complete(ask("<!-- prompt: optimize v1 -->\nbest so far 1.13x"));
+  ASSERT_TRUE(a.ok()) << a.message();
+  EXPECT_EQ(a->text, "first");
+  auto b = (*model)->complete(ask("<!-- prompt: generate v1 -->\nsomething else"));
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.message().find("no recorded answer"), std::string::npos);
 }
 
 }  // namespace cutegen
