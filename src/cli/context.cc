@@ -30,8 +30,11 @@ Result<Target> Context::target() const {
   std::string arch = config.str("build.arch");
   if (arch != "auto") return parse_target(arch);
   auto gpus = query_gpus();
-  if (gpus.ok() && !gpus->empty())
-    return target_for_compute_capability((*gpus)[0].cc_major, (*gpus)[0].cc_minor);
+  std::string chosen = config.str("eval.gpu");
+  if (gpus.ok())
+    for (auto& g : *gpus)
+      if (chosen.empty() || std::to_string(g.index) == chosen) return target_for_compute_capability(g.cc_major, g.cc_minor);
+  if (!chosen.empty() && gpus.ok() && !gpus->empty()) return error("eval.gpu = " + chosen + ": no such GPU (see cutegen doctor)");
   return Target{};  // no GPU here: Hopper (sm_90a), the tool's main target
 }
 

@@ -15,6 +15,7 @@ struct EvalArgs {
   std::string task;
   std::string kernel;
   bool no_time = false;
+  std::string gpu;
 };
 
 std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 0) {
@@ -77,7 +78,9 @@ void define_eval(CLI::App& sub, Context& ctx) {
   sub.add_option("task", args->task, "KernelBench-style task file")->required();
   sub.add_option("kernel", args->kernel, "the candidate .cu implementing cutegen_forward")->required();
   sub.add_flag("--no-time", args->no_time, "correctness only");
+  sub.add_option("--gpu", args->gpu, "the GPU to evaluate on, an nvidia-smi index (overrides eval.gpu)");
   sub.callback([&ctx, args]() {
+    if (!args->gpu.empty()) ctx.overrides.push_back("eval.gpu=" + args->gpu);
     auto setup = EvalSetup::create(ctx);
     if (!setup) throw CommandError{setup.message()};
     auto source = read_cuda_source(args->kernel);

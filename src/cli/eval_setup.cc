@@ -26,7 +26,8 @@ Result<EvalSetup> EvalSetup::create(Context& ctx) {
   s.spec_timeout_s_ = c.integer("task.timeout_s");
   o.worker = {.python = s.python_, .bridge_dir = bridge_dir(),
               .timeout = std::chrono::seconds(c.integer("eval.timeout_s")),
-              .isolate_network = c.str("eval.isolate_network")};
+              .isolate_network = c.str("eval.isolate_network"),
+              .gpu = c.str("eval.gpu")};
   if (o.worker.bridge_dir.empty()) return error("the cutegen_bridge package was not found next to the binary");
   o.work_dir = ctx.cache_dir() + "/eval";
   o.ceilings_dir = ctx.cache_dir() + "/ceilings";

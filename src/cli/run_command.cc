@@ -128,7 +128,7 @@ void resolve_with(Context& ctx, const std::string& stored) {
 
 struct RunArgs {
   std::vector<std::string> tasks;
-  std::string llm, run_id, agent;
+  std::string llm, run_id, agent, gpu;
   int max_steps = 0;
   long budget_tokens = -1;
   double budget_dollars = -1;
@@ -139,6 +139,7 @@ void start_run(Context& ctx, const RunArgs& a, const std::string& stored_config 
   auto& c = ctx.config;
   if (!a.llm.empty()) must(Result<Ok>(c.set("llm.model", a.llm)));
   if (!a.agent.empty()) must(Result<Ok>(c.set("agent.mode", a.agent)));
+  if (!a.gpu.empty()) must(Result<Ok>(c.set("eval.gpu", a.gpu)));
   if (a.max_steps > 0) must(Result<Ok>(c.set("agent.max_steps", std::to_string(a.max_steps))));
   if (a.budget_tokens >= 0) must(Result<Ok>(c.set("llm.budget_run_tokens", std::to_string(a.budget_tokens))));
   if (a.budget_dollars >= 0) must(Result<Ok>(c.set("llm.budget_run_dollars", std::to_string(a.budget_dollars))));
@@ -172,6 +173,7 @@ void define_run(CLI::App& sub, Context& ctx) {
   sub.add_option("--budget-tokens", a->budget_tokens, "tokens for the whole run (llm.budget_run_tokens)");
   sub.add_option("--budget-dollars", a->budget_dollars, "dollars for the whole run (llm.budget_run_dollars)");
   sub.add_option("--run-id", a->run_id, "name the run folder (default: a timestamp)");
+  sub.add_option("--gpu", a->gpu, "the GPU to run on, an nvidia-smi index (overrides eval.gpu)");
   sub.callback([&ctx, a]() { start_run(ctx, *a); });
 }
 

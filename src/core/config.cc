@@ -29,6 +29,7 @@ const std::vector<ConfigKey>& config_keys() {
       {"eval.isolate_network", "auto", "auto|on|off: run evaluations in a fresh network namespace"},
       {"eval.compare_compile", "false", "also time torch.compile of the reference"},
       {"eval.seed", "0", "base seed; trial i uses seed + i"},
+      {"eval.gpu", "", "which GPU evaluations run on (an nvidia-smi index; empty: the first)"},
       {"profile.ncu", "", "Nsight Compute executable (default: ncu on PATH, else /usr/local/cuda/bin/ncu)"},
       {"profile.clock_control", "none", "ncu --clock-control: none leaves the card's clocks alone, base locks them"},
       {"profile.timeout_s", "300", "wall-clock limit for one ncu run, waiting for the GPU's lock included"},

@@ -15,8 +15,10 @@ std::map<std::string, std::string> worker_environment(const WorkerOptions& opt) 
       "PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES",
       "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "XDG_CACHE_HOME",
       "VIRTUAL_ENV", "NCCL_NVLS_ENABLE", "TORCH_SYMM_MEM_DISABLE_MULTICAST", "NVSHMEM_DISABLE_NVLS"};
-  return allowlisted_environment(keep, {{"PYTHONPATH", opt.bridge_dir}, {"PYTHONUNBUFFERED", "1"},
-                                        {"PYTHONDONTWRITEBYTECODE", "1"}});
+  auto env = allowlisted_environment(keep, {{"PYTHONPATH", opt.bridge_dir}, {"PYTHONUNBUFFERED", "1"},
+                                            {"PYTHONDONTWRITEBYTECODE", "1"}});
+  if (!opt.gpu.empty()) env["CUDA_VISIBLE_DEVICES"] = opt.gpu;
+  return env;
 }
 
 std::vector<std::string> worker_command(const WorkerOptions& opt, const std::vector<std::string>& args,

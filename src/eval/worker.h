@@ -18,6 +18,7 @@ struct WorkerOptions {
   std::string bridge_dir;  // folder holding the cutegen_bridge package
   std::chrono::seconds timeout{600};
   std::string isolate_network = "auto";  // auto | on | off
+  std::string gpu;                       // nvidia-smi index the worker may see; "" = all
 };
 
 struct WorkerRun {
