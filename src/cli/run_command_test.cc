@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <random>
 
 #include "core/strings.h"
@@ -54,6 +55,31 @@ class RunCommandTest : public ::testing::Test {
   // Killed while `run` was creating the run: the folder is renamed into place only once the run and
   // its tasks are written, so either there is no run yet (start again) or there is a whole one.
   bool not_created(const std::string& id) { return !file_exists(dir_ + "/" + id + "/run.db"); }
+  // Starts a run with `start(timeout_ms)` and resumes it, killing each process at a random point,
+  // until one finishes; returns how many processes were killed. A run killed before it existed
+  // (the folder appears only once whole) is started again.
+  int finish_with_kills(const std::string& id, const std::function<ProcessResult(int)>& start,
+                        const std::string& eval_script, std::mt19937& rng) {
+    int kills = start(50 + static_cast<int>(rng() % 600)).timed_out ? 1 : 0;
+    for (int tries = 0; tries < 40; ++tries) {
+      if (not_created(id)) {
+        std::filesystem::remove_all(dir_ + "/" + id);
+        auto again = start(50 + static_cast<int>(rng() % 600));
+        kills += again.timed_out;
+        if (!again.timed_out) break;
+        continue;
+      }
+      auto r = cutegen({"resume", id}, tries < 6 ? 80 + static_cast<int>(rng() % 400) : 60000, eval_script);
+      if (r.timed_out) {
+        ++kills;
+        continue;
+      }
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      break;
+    }
+    return kills;
+  }
+
   std::string dir_;
 };
 
@@ -94,21 +120,8 @@ TEST_F(RunCommandTest, ReplayKilledAtRandomPointsResumesToTheSameState) {
   std::mt19937 rng(12345);
   for (int round = 0; round < 3; ++round) {
     std::string id = "k" + std::to_string(round);
-    auto first = cutegen({"replay", "r0", "--run-id", id}, 50 + static_cast<int>(rng() % 600), slow);
-    int kills = first.timed_out ? 1 : 0;
-    for (int tries = 0; tries < 40; ++tries) {
-      if (not_created(id)) {  // killed before the run existed: start again
-        std::filesystem::remove_all(dir_ + "/" + id);
-        auto again = cutegen({"replay", "r0", "--run-id", id}, 50 + static_cast<int>(rng() % 600), slow);
-        kills += again.timed_out;
-        if (!again.timed_out) break;
-        continue;
-      }
-      auto r = cutegen({"resume", id}, tries < 6 ? 80 + static_cast<int>(rng() % 400) : 60000, slow);
-      if (r.timed_out) { ++kills; continue; }
-      ASSERT_EQ(r.exit_code, 0) << r.err;
-      break;
-    }
+    int kills = finish_with_kills(
+        id, [&](int ms) { return cutegen({"replay", "r0", "--run-id", id}, ms, slow); }, slow, rng);
     EXPECT_GT(kills, 0) << "round " << round << " was never interrupted";
     EXPECT_EQ(state(id), want) << "round " << round;
   }
@@ -197,20 +210,7 @@ TEST_F(RunCommandTest, ExpertRunKilledAtRandomPointsResumesToTheSameTrajectory) 
   std::mt19937 rng(777);  // nine evaluations of 150 ms: the first run always outlives its 50-650 ms
   for (int round = 0; round < 3; ++round) {
     std::string id = "ek" + std::to_string(round);
-    int kills = run(id, 50 + static_cast<int>(rng() % 600), slow).timed_out ? 1 : 0;
-    for (int tries = 0; tries < 40; ++tries) {
-      if (not_created(id)) {
-        std::filesystem::remove_all(dir_ + "/" + id);
-        auto again = run(id, 50 + static_cast<int>(rng() % 600), slow);
-        kills += again.timed_out;
-        if (!again.timed_out) break;
-        continue;
-      }
-      auto r = cutegen({"resume", id}, tries < 6 ? 80 + static_cast<int>(rng() % 400) : 60000, slow);
-      if (r.timed_out) { ++kills; continue; }
-      ASSERT_EQ(r.exit_code, 0) << r.err;
-      break;
-    }
+    int kills = finish_with_kills(id, [&](int ms) { return run(id, ms, slow); }, slow, rng);
     EXPECT_GT(kills, 0) << "round " << round << " was never interrupted";
     EXPECT_EQ(state(id), want) << "round " << round;
   }
