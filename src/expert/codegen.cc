@@ -54,6 +54,10 @@ template <> __device__ __forceinline__ float from_f<float>(float v) { return v; 
 template <> __device__ __forceinline__ __half from_f<__half>(float v) { return __float2half_rn(v); }
 template <> __device__ __forceinline__ __nv_bfloat16 from_f<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
 
+// max/min that propagate NaN as torch does (fmaxf/fminf return the other operand).
+__device__ __forceinline__ float nan_max(float a, float b) { return a != a ? a : b != b ? b : fmaxf(a, b); }
+__device__ __forceinline__ float nan_min(float a, float b) { return a != a ? a : b != b ? b : fminf(a, b); }
+
 // A copy atom moving kVec elements of T per thread with the widest access up to 128 bits.
 template <class T, int kVec>
 using VecCopy = Copy_Atom<UniversalCopy<uint_bit_t<(kVec * sizeof_bits_v<T> > 128 ? 128 : kVec * sizeof_bits_v<T>)>>, T>;

@@ -24,8 +24,11 @@ const std::vector<PrimInfo>& prim_table() {
       {Prim::kSub, "sub", "({0} - {1})", [](V a) { return a[0] - a[1]; }},
       {Prim::kMul, "mul", "({0} * {1})", [](V a) { return a[0] * a[1]; }},
       {Prim::kDiv, "div", "({0} / {1})", [](V a) { return a[0] / a[1]; }},
-      {Prim::kMax, "max", "fmaxf({0}, {1})", [](V a) { return std::fmax(a[0], a[1]); }},
-      {Prim::kMin, "min", "fminf({0}, {1})", [](V a) { return std::fmin(a[0], a[1]); }},
+      // NaN-propagating, as torch.maximum/minimum/relu/clamp are.
+      {Prim::kMax, "max", "cg_expert::nan_max({0}, {1})",
+       [](V a) { return std::isnan(a[0]) || std::isnan(a[1]) ? a[0] + a[1] : std::fmax(a[0], a[1]); }},
+      {Prim::kMin, "min", "cg_expert::nan_min({0}, {1})",
+       [](V a) { return std::isnan(a[0]) || std::isnan(a[1]) ? a[0] + a[1] : std::fmin(a[0], a[1]); }},
       {Prim::kPow, "pow", "powf({0}, {1})", [](V a) { return std::pow(a[0], a[1]); }},
       {Prim::kNeg, "neg", "(-{0})", [](V a) { return -a[0]; }},
       {Prim::kExp, "exp", "expf({0})", [](V a) { return std::exp(a[0]); }},

@@ -91,5 +91,14 @@ TEST(PointwiseOps, CudaTextSpellsFloatMath) {
   EXPECT_EQ(to_cuda(constant(-2), {}), "(-2.0f)");
 }
 
+// torch.relu / maximum / clamp propagate NaN; fmaxf would return the other operand.
+TEST(PointwiseOps, MaxAndMinPropagateNan) {
+  auto relu = call(Prim::kMax, {leaf(0), constant(0)});
+  EXPECT_TRUE(std::isnan(eval_host(relu, {std::nan("")})));
+  EXPECT_TRUE(std::isnan(eval_host(call(Prim::kMin, {constant(1), leaf(0)}), {std::nan("")})));
+  EXPECT_EQ(eval_host(relu, {-3.0}), 0.0);
+  EXPECT_NE(to_cuda(relu, {"v0"}).find("nan_max("), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cutegen

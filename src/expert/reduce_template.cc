@@ -19,8 +19,8 @@ const std::vector<ReduceCode>& reduce_code() {
   static const std::vector<ReduceCode> rows = {
       {ReduceOp::kSum, "Acc{0.0f, 0}", "return Acc{a.v + b.v, 0};", "acc.v"},
       {ReduceOp::kMean, "Acc{0.0f, 0}", "return Acc{a.v + b.v, 0};", "acc.v / float(extent)"},
-      {ReduceOp::kMax, "Acc{-INFINITY, 0}", "return Acc{fmaxf(a.v, b.v), 0};", "acc.v"},
-      {ReduceOp::kMin, "Acc{INFINITY, 0}", "return Acc{fminf(a.v, b.v), 0};", "acc.v"},
+      {ReduceOp::kMax, "Acc{-INFINITY, 0}", "return Acc{cg_expert::nan_max(a.v, b.v), 0};", "acc.v"},
+      {ReduceOp::kMin, "Acc{INFINITY, 0}", "return Acc{cg_expert::nan_min(a.v, b.v), 0};", "acc.v"},
       {ReduceOp::kArgMax, "Acc{-INFINITY, INT64_MAX}",
        "return (b.v > a.v || (b.v == a.v && b.i < a.i)) ? b : a;", "acc.i == INT64_MAX ? 0 : acc.i"},
       {ReduceOp::kArgMin, "Acc{INFINITY, INT64_MAX}",

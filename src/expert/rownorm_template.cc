@@ -42,7 +42,9 @@ NormCode norm_code(const Recipe& r) {
               "Stat{st.b, rsqrtf(st.c / st.a + float(" + std::string(eps) + ")), 0.0f}", apply};
     }
     case NormKind::kScale: {
-      std::string op = r.reduce == ReduceOp::kMax ? "fmaxf" : r.reduce == ReduceOp::kMin ? "fminf" : "";
+      std::string op = r.reduce == ReduceOp::kMax   ? "cg_expert::nan_max"
+                       : r.reduce == ReduceOp::kMin ? "cg_expert::nan_min"
+                                                    : "";
       std::string identity = r.reduce == ReduceOp::kMax ? "-INFINITY" : r.reduce == ReduceOp::kMin ? "INFINITY" : "0.0f";
       std::string pre = to_cuda(r.pre, {"x"});
       return {"Stat{" + identity + ", 0.0f, 0.0f}",
