@@ -7,6 +7,7 @@
 #include "build/toolchain.h"
 #include "cli/commands.h"
 #include "core/strings.h"
+#include "profile/ncu_runner.h"
 #include "sys/fs.h"
 #include "sys/gpu.h"
 #include "sys/python.h"
@@ -66,9 +67,7 @@ Check check_gpu() {
 
 // Counters are readable when the driver allows profiling for everyone, or when we are root.
 Check check_ncu() {
-  std::string ncu = find_executable("ncu");
-  for (const char* p : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"})
-    if (ncu.empty() && file_exists(p)) ncu = p;
+  std::string ncu = find_ncu();
   if (ncu.empty())
     return {"Nsight Compute", Level::kWarn, "ncu not found: profiling falls back to timing and static facts",
             "install Nsight Compute (part of the CUDA toolkit) and put ncu on PATH"};
