@@ -84,9 +84,7 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
   for (auto& f : check_symbols(syms.undefined, syms.defined, syms.strings)) r.gate.push_back(f);
   if (!r.gate.empty()) return finish(r, Verdict::kRejected, r.gate[0].rule + ": " + r.gate[0].detail);
 
-  CUTEGEN_TRY(make_dirs(opt_.work_dir));
-  std::string spec_path = opt_.work_dir + "/spec-" + hash_hex(spec.json) + ".json";
-  CUTEGEN_TRY(write_file_atomic(spec_path, spec.json));
+  std::string spec_path = CUTEGEN_TRY(write_spec(spec));
   std::vector<std::string> args = {"--mode",   opt_.time ? "full" : "check",  "--task", spec.path,
                                    "--spec",   spec_path,                     "--lib",  build.library_path,
                                    "--seed",   std::to_string(opt_.seed),     "--trials", std::to_string(opt_.trials),
@@ -205,10 +203,15 @@ void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, Ev
   if (!ceil.ok()) r.summary += " (no roofline: " + ceil.message() + ")";
 }
 
-Result<EagerBaseline> Evaluator::baseline(const TaskSpec& spec) const {
+Result<std::string> Evaluator::write_spec(const TaskSpec& spec) const {
   CUTEGEN_TRY(make_dirs(opt_.work_dir));
-  std::string spec_path = opt_.work_dir + "/spec-" + hash_hex(spec.json) + ".json";
-  CUTEGEN_TRY(write_file_atomic(spec_path, spec.json));
+  std::string path = opt_.work_dir + "/spec-" + hash_hex(spec.json) + ".json";
+  CUTEGEN_TRY(write_file_atomic(path, spec.json));
+  return path;
+}
+
+Result<EagerBaseline> Evaluator::baseline(const TaskSpec& spec) const {
+  std::string spec_path = CUTEGEN_TRY(write_spec(spec));
   auto run = CUTEGEN_TRY(run_worker(opt_.worker,
                                     {"--mode", "baseline", "--task", spec.path, "--spec", spec_path, "--seed",
                                      std::to_string(opt_.seed), "--timed-runs", std::to_string(opt_.timed_runs),

@@ -84,6 +84,8 @@ class Evaluator {
   const EvalOptions& options() const { return opt_; }
 
  private:
+  // The spec as the worker reads it, in the work dir, named by its hash.
+  Result<std::string> write_spec(const TaskSpec& spec) const;
   void judge_trials(const nlohmann::json& doc, EvalResult& r) const;
   void judge_timing(const TaskSpec& spec, const nlohmann::json& doc, EvalResult& r) const;
   const Builder& builder_;
