@@ -21,7 +21,9 @@ std::vector<std::pair<std::string, std::string>> row_template_vars(const Recipe&
           {"signature", entry_signature(spec)},
           {"threads", std::to_string(p.threads)},
           {"vec", std::to_string(p.vec)},
+          {"unroll", std::to_string(p.unroll)},
           {"split", std::to_string(p.split)},
+          {"cluster", std::to_string(p.cluster)},
           {"outer", std::to_string(r.rows.outer)},
           {"extent", std::to_string(r.rows.extent)},
           {"inner", std::to_string(r.rows.inner)}};

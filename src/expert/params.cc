@@ -14,15 +14,24 @@ int elem_bytes(const std::string& c_type) { return c_type == "float" ? 4 : c_typ
 std::vector<std::string> used_params(const Recipe& r) {
   switch (r.kind) {
     case TemplateKind::kElementwise: return {"threads", "vec", "unroll", "blocks_per_sm"};
-    case TemplateKind::kReduce: return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec"}
-                                                         : std::vector<std::string>{"threads", "split"};
-    case TemplateKind::kRowNorm: return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "split"}
-                                                          : std::vector<std::string>{"threads"};
+    case TemplateKind::kReduce: return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll"}
+                                                         : std::vector<std::string>{"threads", "unroll", "split"};
+    case TemplateKind::kRowNorm:
+      return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll", "split", "cluster"}
+                               : std::vector<std::string>{"threads"};
   }
   return {};
 }
 
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 }  // namespace
+
+int64_t cluster_chunk_bytes(const Recipe& r, const Params& p) {
+  int64_t tile = int64_t(p.threads) * p.vec * p.unroll;
+  int64_t chunk = ceil_div(ceil_div(r.rows.extent, std::max(p.cluster, 1)), tile) * tile;
+  return (chunk + p.vec) * elem_bytes(r.in_type);
+}
 
 const std::vector<ParamDef>& param_defs() {
   static const std::vector<ParamDef> defs = {
@@ -30,7 +39,8 @@ const std::vector<ParamDef>& param_defs() {
       {"vec", &Params::vec, {1, 2, 4, 8}},
       {"unroll", &Params::unroll, {1, 2, 4, 8}},
       {"blocks_per_sm", &Params::blocks_per_sm, {0, 2, 4, 8, 16}},
-      {"split", &Params::split, {1, 2, 4, 8, 16, 32, 64, 128, 256}},
+      {"split", &Params::split, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}},
+      {"cluster", &Params::cluster, {0, 1, 2, 4, 8}},
   };
   return defs;
 }
@@ -78,37 +88,60 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
     return "";
   }
   if (p.vec * bytes > 16) return "vec=" + std::to_string(p.vec) + " exceeds 128 bits";
-  if (r.rows.inner == 1 && r.rows.extent % p.vec != 0) return "the row length is not a multiple of vec";
+  // (The cluster kernel peels a scalar head and tail off each row, so its rows need not divide.)
+  if (r.rows.inner == 1 && r.rows.extent % p.vec != 0 && !(r.kind == TemplateKind::kRowNorm && p.cluster > 0))
+    return "the row length is not a multiple of vec";
   if (p.threads < 64 || p.threads > 1024) return "threads must be 64..1024";
   if (r.kind == TemplateKind::kReduce && r.rows.inner > 1 && p.threads / p.split < 32)
     return "fewer than 32 columns per block";
+  if (r.kind == TemplateKind::kReduce && r.rows.inner > 1 && p.unroll > 1 && r.rows.extent < int64_t(p.split) * p.unroll)
+    return "unroll exceeds each thread's share of the column";
   if (r.kind == TemplateKind::kRowNorm && r.rows.inner == 1 && p.split > 1 &&
-      r.rows.extent / p.split < int64_t(p.threads) * p.vec)
+      r.rows.extent / p.split < int64_t(p.threads) * p.vec * p.unroll)
     return "split leaves chunks smaller than one tile";
+  if (p.cluster > 0) {
+    if (p.split > 1) return "a cluster holds whole rows: split must be 1";
+    if (r.rows.outer * p.cluster >= (int64_t(1) << 31)) return "rows x cluster exceeds the grid";
+    if (cluster_chunk_bytes(r, p) > kMaxClusterChunkBytes)
+      return "a row's share per CTA exceeds " + std::to_string(kMaxClusterChunkBytes / 1024) + " KB of shared memory";
+  }
   return "";
 }
 
 Params default_params(const Recipe& r) {
   Params p;
   if (r.kind == TemplateKind::kElementwise) {
+    // One 128-bit vector per thread and one block per tile: eager's own launch shape family,
+    // which measured at the copy roofline on the H200 where persistent grids lost 6-10%.
     p.vec = r.out_type == "float" && r.operands.size() == 1 && r.operands[0].c_type == "float" ? 4 : 8;
-    p.blocks_per_sm = 8;
+    p.unroll = 1;
     return p;
   }
   if (r.rows.inner > 1) {
     if (r.kind == TemplateKind::kReduce) p.split = 4;
+    if (invalid_reason(r, p).empty()) return p;
+    p.unroll = 1;
     return p;
   }
   for (int v : {8, 4, 2, 1}) {
     p.vec = v;
     if (invalid_reason(r, p).empty()) break;
   }
-  // Enough blocks per row to fill about two waves of the GPU's SMs when there are few rows.
-  if (r.kind == TemplateKind::kRowNorm)
-    for (Params q = p; r.rows.outer * p.split < 264; p = q) {
-      q.split = p.split * 2;
-      if (!invalid_reason(r, q).empty()) break;
+  if (r.kind != TemplateKind::kRowNorm) return p;
+  // A row that fits in the shared memory of a cluster of up to 8 CTAs is read from DRAM once:
+  // the smallest cluster leaving two CTAs per SM (<= 100 KB each), else one CTA per SM with
+  // 1024 threads, so that enough 128-bit loads are in flight per SM.
+  for (int threads : {512, 1024})
+    for (int c : {1, 2, 4, 8}) {
+      Params q = p;
+      q.cluster = c, q.threads = threads, q.vec = 16 / elem_bytes(r.in_type);
+      if (invalid_reason(r, q).empty() && cluster_chunk_bytes(r, q) <= (threads == 512 ? 100 : 200) * 1024) return q;
     }
+  // Otherwise rows stream twice; enough blocks per row for about eight blocks per SM.
+  for (Params q = p; r.rows.outer * p.split < 1024; p = q) {
+    q.split = p.split * 2;
+    if (!invalid_reason(r, q).empty()) break;
+  }
   return p;
 }
 

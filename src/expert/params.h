@@ -13,10 +13,12 @@ namespace cutegen {
 struct Params {
   int threads = 256;       // threads per block
   int vec = 4;             // elements per vector access (128-bit for 4 floats or 8 halves)
-  int unroll = 4;          // elementwise: vectors in flight per thread per tile
+  int unroll = 4;          // vectors (or, for columns, elements) in flight per thread per step
   int blocks_per_sm = 0;   // elementwise: persistent grid of k blocks per SM; 0 = one tile per block
   int split = 1;           // rownorm: blocks per row (> 1: two passes through a workspace);
                            // reduce over a middle dim: threads splitting the reduced extent
+  int cluster = 0;         // rownorm: a row held in shared memory across a thread-block cluster of
+                           // this many CTAs (1 = one CTA) and read from DRAM once; 0 = streamed
   bool operator==(const Params&) const = default;
 };
 
@@ -27,7 +29,7 @@ struct ParamDef {
 };
 const std::vector<ParamDef>& param_defs();
 
-std::string to_string(const Params& p);  // "threads=256,vec=4,unroll=4,blocks_per_sm=0,split=1"
+std::string to_string(const Params& p);  // "threads=256,vec=4,unroll=4,blocks_per_sm=0,split=1,cluster=0"
 // Reads "name=value,..." over the defaults; unknown names and non-numbers are errors.
 Result<Params> parse_params(const std::string& text, Params base = {});
 
@@ -36,5 +38,10 @@ std::string invalid_reason(const Recipe& r, const Params& p);
 // Every valid point, a heuristic favourite first; deterministic order.
 std::vector<Params> search_space(const Recipe& r);
 Params default_params(const Recipe& r);
+
+// Shared memory one CTA of the cluster kernel holds (its share of a row, tile-aligned, plus one
+// vector of slack for rows that start off a 16-byte boundary), and the most a CTA may take.
+int64_t cluster_chunk_bytes(const Recipe& r, const Params& p);
+constexpr int64_t kMaxClusterChunkBytes = 200 * 1024;
 
 }  // namespace cutegen

@@ -1,8 +1,8 @@
 // Reduction template over [outer, extent, inner]. Last dim (inner == 1): one block per row, the
-// row streamed through 128-bit tiled copies with a predicated tail, then a shuffle+shared-memory
-// block reduction. Middle dim (inner > 1): threads own adjacent columns (coalesced), `split`
-// threads share a column's extent and combine through shared memory. Ties in argmax/argmin go to
-// the first index, as in torch.
+// row streamed through 128-bit tiled copies (kUnroll vectors in flight) with a predicated tail,
+// then a shuffle+shared-memory block reduction. Middle dim (inner > 1): threads own adjacent
+// columns (coalesced), `split` threads share a column's extent and combine through shared memory.
+// Ties in argmax/argmin go to the first index, as in torch.
 #include "expert/templates.h"
 
 namespace cutegen {
@@ -42,10 +42,10 @@ using cg_reduce::Acc;
 )";
 
 constexpr const char* kRows = R"(
-template <int kThreads, int kVec>
+template <int kThreads, int kVec, int kUnroll>
 __global__ void __launch_bounds__(kThreads) reduce_rows($in_type const* __restrict__ x, $out_type* __restrict__ out,
                                                         int64_t rows, int64_t extent, bool vectorized) {
-  using Tile = Int<kThreads * kVec>;
+  using Tile = Int<kThreads * kVec * kUnroll>;
   __shared__ Acc smem[32];
   auto tiled_copy = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
   auto thr_copy = tiled_copy.get_thread_slice(threadIdx.x);
@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(kThreads) reduce_rows($in_type const* __restri
     Tensor mRow = mX(_, row);  // (extent)
     Acc acc = cg_reduce::identity();
     for (int64_t t = 0; t < full_tiles; ++t) {
-      Tensor tXgX = thr_copy.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));  // (CPY, 1)
+      Tensor tXgX = thr_copy.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
       Tensor tXcX = thr_copy.partition_S(local_tile(cRow, make_shape(Tile{}), make_coord(t)));
       Tensor tXrX = make_fragment_like(tXgX);
       copy(tiled_copy, tXgX, tXrX);
@@ -71,17 +71,18 @@ __global__ void __launch_bounds__(kThreads) reduce_rows($in_type const* __restri
 }
 
 $signature {
-  constexpr int kThreads = $threads, kVec = $vec;
+  constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll;
   constexpr int64_t rows = $outer, extent = $extent;
   bool vectorized = cg_expert::aligned_to($in_name, kVec * sizeof($in_type)) && extent % kVec == 0;
   int blocks = static_cast<int>(rows < (int64_t(1) << 30) ? rows : (int64_t(1) << 30));
-  reduce_rows<kThreads, kVec><<<blocks, kThreads, 0, stream>>>($in_name, $out_name, rows, extent, vectorized);
+  reduce_rows<kThreads, kVec, kUnroll><<<blocks, kThreads, 0, stream>>>($in_name, $out_name, rows, extent, vectorized);
 }
 )";
 
 constexpr const char* kColumns = R"(
-// blockDim = (kCols, kSplit): kCols adjacent columns, kSplit threads sharing each column's extent.
-template <int kCols, int kSplit>
+// blockDim = (kCols, kSplit): kCols adjacent columns, kSplit threads sharing each column's extent,
+// each keeping kUnroll independent partial results so that kUnroll loads are in flight at once.
+template <int kCols, int kSplit, int kUnroll>
 __global__ void __launch_bounds__(kCols * kSplit) reduce_columns($in_type const* __restrict__ x,
                                                                  $out_type* __restrict__ out, int64_t outer,
                                                                  int64_t extent, int64_t inner) {
@@ -94,9 +95,23 @@ __global__ void __launch_bounds__(kCols * kSplit) reduce_columns($in_type const*
     int64_t col = base + threadIdx.x;
     bool valid = col < columns;  // predicate for the last block's columns
     int64_t o = valid ? col / inner : 0, j = valid ? col % inner : 0;
-    Acc acc = cg_reduce::identity();
-    if (valid)
-      for (int64_t r = threadIdx.y; r < extent; r += kSplit) acc = cg_reduce::combine(acc, Acc{cg_expert::to_f(mX(j, r, o)), r});
+    Acc part[kUnroll];
+    CUTE_UNROLL
+    for (int u = 0; u < kUnroll; ++u) part[u] = cg_reduce::identity();
+    int64_t r = threadIdx.y;
+    if (valid) {
+      for (; r + (kUnroll - 1) * kSplit < extent; r += kUnroll * kSplit) {
+        float v[kUnroll];
+        CUTE_UNROLL
+        for (int u = 0; u < kUnroll; ++u) v[u] = cg_expert::to_f(mX(j, r + u * kSplit, o));
+        CUTE_UNROLL
+        for (int u = 0; u < kUnroll; ++u) part[u] = cg_reduce::combine(part[u], Acc{v[u], r + u * kSplit});
+      }
+      for (; r < extent; r += kSplit) part[0] = cg_reduce::combine(part[0], Acc{cg_expert::to_f(mX(j, r, o)), r});
+    }
+    Acc acc = part[0];
+    CUTE_UNROLL
+    for (int u = 1; u < kUnroll; ++u) acc = cg_reduce::combine(acc, part[u]);
     smem[threadIdx.y][threadIdx.x] = acc;
     __syncthreads();
     if (threadIdx.y == 0 && valid) {
@@ -109,11 +124,11 @@ __global__ void __launch_bounds__(kCols * kSplit) reduce_columns($in_type const*
 }
 
 $signature {
-  constexpr int kSplit = $split, kCols = $threads / kSplit;
+  constexpr int kSplit = $split, kCols = $threads / kSplit, kUnroll = $unroll;
   constexpr int64_t outer = $outer, extent = $extent, inner = $inner;
   int64_t blocks = (outer * inner + kCols - 1) / kCols;
   if (blocks > (int64_t(1) << 30)) blocks = int64_t(1) << 30;
-  reduce_columns<kCols, kSplit><<<static_cast<int>(blocks), dim3(kCols, kSplit), 0, stream>>>($in_name, $out_name, outer, extent, inner);
+  reduce_columns<kCols, kSplit, kUnroll><<<static_cast<int>(blocks), dim3(kCols, kSplit), 0, stream>>>($in_name, $out_name, outer, extent, inner);
 }
 )";
 

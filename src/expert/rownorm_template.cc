@@ -4,7 +4,10 @@
 // split > 1 a row is cut into `split` tile-aligned chunks: pass 1 writes each chunk's partial
 // statistics (online max/sum-exp, Welford count/mean/M2, or a plain sum/max) to a workspace
 // allocated once, pass 2 combines a row's partials and normalizes its chunk — so a 4M-element
-// row is spread over many SMs. Middle dim (inner > 1): one thread per column, coalesced.
+// row is spread over many SMs. With cluster > 0 a row that fits in the shared memory of a
+// thread-block cluster is read from DRAM once. Middle dim (inner > 1): one thread per column,
+// coalesced. The kernel texts are in rownorm_kernels.cc.
+#include "expert/rownorm_kernels.h"
 #include "expert/templates.h"
 
 namespace cutegen {
@@ -76,124 +79,6 @@ __device__ __forceinline__ float apply(float x, int64_t j, Stat st, float const*
 using cg_norm::Stat;
 )";
 
-constexpr const char* kRowHelpers = R"(
-// Statistics of row elements [begin, end): whole tiles through the tiled copy, then a predicated tail.
-template <int kThreads, int kVec, class RowTensor>
-__device__ __forceinline__ Stat chunk_stats(RowTensor const& mRow, int64_t begin, int64_t end, bool vectorized) {
-  using Tile = Int<kThreads * kVec>;
-  auto tiled_copy = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
-  auto thr_copy = tiled_copy.get_thread_slice(threadIdx.x);
-  Stat st = cg_norm::identity();
-  int64_t t0 = begin / Tile{}, full = vectorized ? (end - begin) / Tile{} : 0;
-  for (int64_t t = t0; t < t0 + full; ++t) {
-    Tensor tXgX = thr_copy.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));  // (CPY, 1)
-    Tensor tXrX = make_fragment_like(tXgX);
-    copy(tiled_copy, tXgX, tXrX);
-    CUTE_UNROLL
-    for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
-  }
-  for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads) cg_norm::update(st, cg_expert::to_f(mRow(i)));
-  return st;
-}
-
-// Writes the normalized row elements [begin, end).
-template <int kThreads, int kVec, class InTensor, class OutTensor>
-__device__ __forceinline__ void chunk_apply(InTensor const& mRow, OutTensor& mOutRow, int64_t begin, int64_t end,
-                                            bool vectorized, Stat st, float const* weight, float const* bias) {
-  using Tile = Int<kThreads * kVec>;
-  auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
-  auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
-  auto thr_in = copy_in.get_thread_slice(threadIdx.x);
-  auto thr_out = copy_out.get_thread_slice(threadIdx.x);
-  Tensor cRow = make_identity_tensor(shape(mRow));  // (extent) -> position in the row
-  int64_t t0 = begin / Tile{}, full = vectorized ? (end - begin) / Tile{} : 0;
-  for (int64_t t = t0; t < t0 + full; ++t) {
-    Tensor tXgX = thr_in.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));      // (CPY, 1)
-    Tensor tYgY = thr_out.partition_D(local_tile(mOutRow, make_shape(Tile{}), make_coord(t)));  // (CPY, 1)
-    Tensor tXcX = thr_in.partition_S(local_tile(cRow, make_shape(Tile{}), make_coord(t)));
-    Tensor tXrX = make_fragment_like(tXgX);
-    Tensor tYrY = make_fragment_like(tYgY);
-    copy(copy_in, tXgX, tXrX);
-    CUTE_UNROLL
-    for (int i = 0; i < size(tXrX); ++i)
-      tYrY(i) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(tXrX(i)), get<0>(tXcX(i)), st, weight, bias));
-    copy(copy_out, tYrY, tYgY);
-  }
-  for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads)
-    mOutRow(i) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(mRow(i)), i, st, weight, bias));
-}
-
-template <int kThreads, int kVec, int kSplit>
-__global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict__ x, $out_type* __restrict__ out,
-                                                      float const* weight, float const* bias, Stat* partials,
-                                                      int64_t rows, int64_t extent, int pass, bool vectorized) {
-  __shared__ Stat smem[32];
-  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
-  Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
-  constexpr int64_t kTile = kThreads * kVec;
-  int64_t chunk = ((extent + kSplit - 1) / kSplit + kTile - 1) / kTile * kTile;  // tile-aligned chunk length
-  for (int64_t work = blockIdx.x; work < rows * kSplit; work += gridDim.x) {
-    int64_t row = work / kSplit, s = work % kSplit;
-    int64_t begin = s * chunk < extent ? s * chunk : extent, end = begin + chunk < extent ? begin + chunk : extent;
-    Tensor mRow = mX(_, row);   // (extent)
-    Tensor mYRow = mY(_, row);  // (extent)
-    Stat st;
-    if (kSplit == 1 || pass == 1) {
-      st = cg_expert::block_reduce<kThreads>(chunk_stats<kThreads, kVec>(mRow, begin, end, vectorized), cg_norm::combine, smem);
-      if (kSplit > 1) {
-        if (threadIdx.x == 0) partials[work] = st;
-        continue;
-      }
-    } else {
-      st = cg_norm::identity();
-      for (int i = threadIdx.x; i < kSplit; i += kThreads) st = cg_norm::combine(st, partials[row * kSplit + i]);
-      st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, smem);
-    }
-    chunk_apply<kThreads, kVec>(mRow, mYRow, begin, end, vectorized, cg_norm::finalize(st), weight, bias);
-  }
-}
-
-$signature {
-  constexpr int kThreads = $threads, kVec = $vec, kSplit = $split;
-  constexpr int64_t rows = $outer, extent = $extent;
-  bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
-  int64_t work = rows * kSplit;
-  int blocks = static_cast<int>(work < (int64_t(1) << 30) ? work : (int64_t(1) << 30));
-  static Stat* partials = nullptr;  // the split passes' workspace, allocated once (sizes are fixed per task)
-  if (kSplit > 1 && partials == nullptr && cudaMalloc(&partials, sizeof(Stat) * work) != cudaSuccess) return;
-  for (int pass = (kSplit > 1 ? 1 : 2); pass <= 2; ++pass)
-    norm_rows<kThreads, kVec, kSplit><<<blocks, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, partials,
-                                                                      rows, extent, pass, vectorized);
-}
-)";
-
-constexpr const char* kColumns = R"(
-// One thread per (outer, inner) column; the column's extent is read twice (statistics, then output).
-template <int kThreads>
-__global__ void __launch_bounds__(kThreads) norm_columns($in_type const* __restrict__ x, $out_type* __restrict__ out,
-                                                         int64_t outer, int64_t extent, int64_t inner) {
-  auto layout = make_layout(make_shape(inner, extent, outer), make_stride(Int<1>{}, inner, extent * inner));
-  Tensor mX = make_tensor(make_gmem_ptr(x), layout);    // (inner, extent, outer)
-  Tensor mY = make_tensor(make_gmem_ptr(out), layout);  // (inner, extent, outer)
-  for (int64_t col = int64_t(blockIdx.x) * kThreads + threadIdx.x; col < outer * inner; col += int64_t(gridDim.x) * kThreads) {
-    int64_t o = col / inner, j = col % inner;
-    Stat st = cg_norm::identity();
-    for (int64_t r = 0; r < extent; ++r) cg_norm::update(st, cg_expert::to_f(mX(j, r, o)));
-    st = cg_norm::finalize(st);
-    for (int64_t r = 0; r < extent; ++r)
-      mY(j, r, o) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(mX(j, r, o)), r, st, nullptr, nullptr));
-  }
-}
-
-$signature {
-  constexpr int kThreads = $threads;
-  constexpr int64_t outer = $outer, extent = $extent, inner = $inner;
-  int64_t blocks = (outer * inner + kThreads - 1) / kThreads;
-  if (blocks > (int64_t(1) << 30)) blocks = int64_t(1) << 30;
-  norm_columns<kThreads><<<static_cast<int>(blocks), kThreads, 0, stream>>>($in_name, $out_name, outer, extent, inner);
-}
-)";
-
 }  // namespace
 
 std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params& p) {
@@ -203,7 +88,7 @@ std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params
                                            {"combine", c.combine},
                                            {"finalize", c.finalize},
                                            {"apply", c.apply}}) +
-                     (r.rows.inner == 1 ? kRowHelpers : kColumns);
+                     (r.rows.inner > 1 ? kRowNormColumns : p.cluster > 0 ? kRowNormCluster : kRowNormStreamed);
   return kernel_prelude(r.summary + " [" + to_string(p) + "]") +
          fill_template(body, [&] {
            auto vars = row_template_vars(r, spec, p);

@@ -21,8 +21,9 @@ struct Point {
   const char* params;  // over default_params(recipe)
 };
 
-// ~21 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
-// column reductions incl. argmax; fused and split row norms incl. LayerNorm affine; columns).
+// ~25 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
+// column reductions incl. argmax; row norms held in a cluster's shared memory (1 and 8 CTAs, odd
+// rows), fused and split streamed row norms incl. LayerNorm affine; columns).
 const std::vector<Point>& points() {
   static const std::vector<Point> p = {
       {"relu", ""},
@@ -34,17 +35,22 @@ const std::vector<Point>& points() {
       {"selu", "vec=4,threads=256,unroll=2"},
       {"sum_dim", ""},
       {"sum_dim", "threads=128,split=1"},
-      {"sum_dim", "threads=1024,split=8"},
+      {"sum_dim", "threads=1024,split=8,unroll=1"},
       {"argmax_dim", ""},
       {"argmax_dim", "threads=128,vec=1"},
       {"argmax_dim", "threads=1024,vec=2"},
-      {"softmax", "split=1"},
-      {"log_softmax", "split=8,vec=4,threads=512"},
+      {"softmax", ""},
+      {"softmax", "cluster=0,threads=256,unroll=1"},
+      {"log_softmax", "cluster=0,split=8,vec=4,threads=512,unroll=2"},
+      {"log_softmax", "cluster=8,threads=1024"},
+      {"layernorm", ""},
+      {"l1norm_odd_rows", ""},
+      {"softmax_small_odd", ""},
       {"layernorm_long", ""},
-      {"layernorm_long", "threads=1024,vec=2,split=16"},
+      {"layernorm_long", "threads=1024,vec=2,split=16,unroll=1"},
       {"layernorm_long", "threads=128,vec=4,split=1"},
       {"rmsnorm", ""},
-      {"l2norm", "split=4"},
+      {"l2norm", "cluster=0,split=4"},
       {"frobenius_norm", ""},
   };
   return p;

@@ -3,7 +3,7 @@
 # only when the prompt's base kernel is the expert's best point under tests/agent/expert/evaluator.json
 # (threads=512), with a whole-file rewrite that evaluator scores 2.40x.
 prompt=$(cat)
-if printf '%s' "$prompt" | grep -qF '[threads=512,vec=4,unroll=4,blocks_per_sm=8,'; then
+if printf '%s' "$prompt" | grep -qF '[threads=512,vec=4,unroll=1,blocks_per_sm=0,'; then
   cat <<'ANSWER'
 A rewrite of the expert's kernel.
 

@@ -1,0 +1,237 @@
+// The row-normalization kernels as CUDA text with $variables (see rownorm_template.cc, which
+// prepends the statistic's code, namespace cg_norm, and fills the variables).
+#include "expert/rownorm_kernels.h"
+
+namespace cutegen {
+
+const char* const kRowNormStreamed = R"(
+// Statistics of row elements [begin, end): whole tiles through the tiled copy, then a predicated tail.
+template <int kThreads, int kVec, int kUnroll, class RowTensor>
+__device__ __forceinline__ Stat chunk_stats(RowTensor const& mRow, int64_t begin, int64_t end, bool vectorized) {
+  using Tile = Int<kThreads * kVec * kUnroll>;
+  auto tiled_copy = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
+  auto thr_copy = tiled_copy.get_thread_slice(threadIdx.x);
+  Stat st = cg_norm::identity();
+  int64_t t0 = begin / Tile{}, full = vectorized ? (end - begin) / Tile{} : 0;
+  for (int64_t t = t0; t < t0 + full; ++t) {
+    Tensor tXgX = thr_copy.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+    Tensor tXrX = make_fragment_like(tXgX);
+    copy(tiled_copy, tXgX, tXrX);
+    CUTE_UNROLL
+    for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
+  }
+  for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads) cg_norm::update(st, cg_expert::to_f(mRow(i)));
+  return st;
+}
+
+// Writes the normalized row elements [begin, end).
+template <int kThreads, int kVec, int kUnroll, class InTensor, class OutTensor>
+__device__ __forceinline__ void chunk_apply(InTensor const& mRow, OutTensor& mOutRow, int64_t begin, int64_t end,
+                                            bool vectorized, Stat st, float const* weight, float const* bias) {
+  using Tile = Int<kThreads * kVec * kUnroll>;
+  auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
+  auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
+  auto thr_in = copy_in.get_thread_slice(threadIdx.x);
+  auto thr_out = copy_out.get_thread_slice(threadIdx.x);
+  Tensor cRow = make_identity_tensor(shape(mRow));  // (extent) -> position in the row
+  int64_t t0 = begin / Tile{}, full = vectorized ? (end - begin) / Tile{} : 0;
+  for (int64_t t = t0; t < t0 + full; ++t) {
+    Tensor tXgX = thr_in.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));      // (CPY, kUnroll)
+    Tensor tYgY = thr_out.partition_D(local_tile(mOutRow, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+    Tensor tXcX = thr_in.partition_S(local_tile(cRow, make_shape(Tile{}), make_coord(t)));
+    Tensor tXrX = make_fragment_like(tXgX);
+    Tensor tYrY = make_fragment_like(tYgY);
+    copy(copy_in, tXgX, tXrX);
+    CUTE_UNROLL
+    for (int i = 0; i < size(tXrX); ++i)
+      tYrY(i) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(tXrX(i)), get<0>(tXcX(i)), st, weight, bias));
+    copy(copy_out, tYrY, tYgY);
+  }
+  for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads)
+    mOutRow(i) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(mRow(i)), i, st, weight, bias));
+}
+
+template <int kThreads, int kVec, int kUnroll, int kSplit>
+__global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict__ x, $out_type* __restrict__ out,
+                                                      float const* weight, float const* bias, Stat* partials,
+                                                      int64_t rows, int64_t extent, int pass, bool vectorized) {
+  __shared__ Stat smem[32];
+  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
+  Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
+  constexpr int64_t kTile = kThreads * kVec * kUnroll;
+  int64_t chunk = ((extent + kSplit - 1) / kSplit + kTile - 1) / kTile * kTile;  // tile-aligned chunk length
+  for (int64_t work = blockIdx.x; work < rows * kSplit; work += gridDim.x) {
+    int64_t row = work / kSplit, s = work % kSplit;
+    int64_t begin = s * chunk < extent ? s * chunk : extent, end = begin + chunk < extent ? begin + chunk : extent;
+    Tensor mRow = mX(_, row);   // (extent)
+    Tensor mYRow = mY(_, row);  // (extent)
+    Stat st;
+    if (kSplit == 1 || pass == 1) {
+      st = cg_expert::block_reduce<kThreads>(chunk_stats<kThreads, kVec, kUnroll>(mRow, begin, end, vectorized), cg_norm::combine, smem);
+      if (kSplit > 1) {
+        if (threadIdx.x == 0) partials[work] = st;
+        continue;
+      }
+    } else {
+      st = cg_norm::identity();
+      for (int i = threadIdx.x; i < kSplit; i += kThreads) st = cg_norm::combine(st, partials[row * kSplit + i]);
+      st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, smem);
+    }
+    chunk_apply<kThreads, kVec, kUnroll>(mRow, mYRow, begin, end, vectorized, cg_norm::finalize(st), weight, bias);
+  }
+}
+
+$signature {
+  constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll, kSplit = $split;
+  constexpr int64_t rows = $outer, extent = $extent;
+  bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
+  int64_t work = rows * kSplit;
+  int blocks = static_cast<int>(work < (int64_t(1) << 30) ? work : (int64_t(1) << 30));
+  static Stat* partials = nullptr;  // the split passes' workspace, allocated once (sizes are fixed per task)
+  if (kSplit > 1 && partials == nullptr && cudaMalloc(&partials, sizeof(Stat) * work) != cudaSuccess) return;
+  for (int pass = (kSplit > 1 ? 1 : 2); pass <= 2; ++pass)
+    norm_rows<kThreads, kVec, kUnroll, kSplit><<<blocks, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, partials,
+                                                                      rows, extent, pass, vectorized);
+}
+)";
+
+const char* const kRowNormCluster = R"(
+#include <cooperative_groups.h>
+
+// A cluster of kCluster CTAs owns a row; CTA `rank` owns elements [rank * chunk, ...). Each thread
+// copies its share of the chunk global -> registers -> shared memory (128-bit tiled copies, the
+// same partition later read back by the same thread, so no barrier guards the data) while updating
+// its statistics; the CTAs' statistics are exchanged through distributed shared memory, and the
+// normalized chunk is written from shared memory: the row is read from DRAM once. A row starting
+// off a 16-byte boundary gets a scalar head and tail around its vectorized body.
+template <int kThreads, int kVec, int kUnroll, int kCluster>
+__global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads)
+norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, float const* weight, float const* bias,
+                  int64_t extent, int64_t chunk, bool vectorized) {
+  using Tile = Int<kThreads * kVec * kUnroll>;
+  extern __shared__ __align__(128) unsigned char smem_bytes[];
+  __shared__ Stat red[32];
+  __shared__ Stat cta_stat;
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  int rank = static_cast<int>(cluster.block_rank());
+  int64_t row = blockIdx.x / kCluster;
+  int64_t first = row * extent + (rank * chunk < extent ? rank * chunk : extent);          // flat index range
+  int64_t last = row * extent + ((rank + 1) * chunk < extent ? (rank + 1) * chunk : extent);  // of this chunk
+  // Flat layout of x and out; the chunk's shared copy starts at the vector boundary at or before
+  // `first`, so aligned global vectors land on aligned shared vectors.
+  int64_t base = vectorized ? first / kVec * kVec : first;
+  int64_t body = vectorized ? (first + kVec - 1) / kVec * kVec : last;
+  if (body > last) body = last;
+  int64_t tiles = (last - body) / Tile{};
+  int64_t tail = body + tiles * Tile{};
+  Tensor gX = make_tensor(make_gmem_ptr(x + body), make_shape(tiles * Tile{}));     // the vectorized body
+  Tensor gY = make_tensor(make_gmem_ptr(out + body), make_shape(tiles * Tile{}));
+  Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<$in_type*>(smem_bytes)), make_shape(chunk + kVec));
+  Tensor sBody = make_tensor(make_smem_ptr(&sX(body - base)), make_shape(tiles * Tile{}));
+  auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
+  auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
+  auto thr_in = copy_in.get_thread_slice(threadIdx.x);
+  auto thr_out = copy_out.get_thread_slice(threadIdx.x);
+  Tensor cBody = make_identity_tensor(make_shape(tiles * Tile{}));  // -> offset from `body`
+
+  Stat st = cg_norm::identity();
+  for (int64_t t = 0; t < tiles; ++t) {
+    Tensor tXgX = thr_in.partition_S(local_tile(gX, make_shape(Tile{}), make_coord(t)));     // (CPY, kUnroll)
+    Tensor tXsX = thr_in.partition_D(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+    Tensor tXrX = make_fragment_like(tXgX);
+    copy(copy_in, tXgX, tXrX);
+    copy(copy_in, tXrX, tXsX);
+    CUTE_UNROLL
+    for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
+  }
+  // Scalar head [first, body) and tail [tail, last), kept by the thread that will write them.
+  for (int64_t i = first + threadIdx.x; i < body; i += kThreads) sX(i - base) = x[i], cg_norm::update(st, cg_expert::to_f(x[i]));
+  for (int64_t i = tail + threadIdx.x; i < last; i += kThreads) sX(i - base) = x[i], cg_norm::update(st, cg_expert::to_f(x[i]));
+
+  st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, red);
+  if (threadIdx.x == 0) cta_stat = st;
+  cluster.sync();
+  // Every CTA combines the cluster's statistics in rank order, so all agree bit for bit.
+  Stat row_st = cg_norm::identity();
+  for (int r = 0; r < kCluster; ++r) row_st = cg_norm::combine(row_st, *cluster.map_shared_rank(&cta_stat, r));
+  cluster.sync();  // no CTA may exit (releasing its shared memory) while another still reads it
+  row_st = cg_norm::finalize(row_st);
+
+  int64_t row_start = row * extent;
+  for (int64_t t = 0; t < tiles; ++t) {
+    Tensor tXsX = thr_in.partition_S(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+    Tensor tYgY = thr_out.partition_D(local_tile(gY, make_shape(Tile{}), make_coord(t)));   // (CPY, kUnroll)
+    Tensor tXcX = thr_in.partition_S(local_tile(cBody, make_shape(Tile{}), make_coord(t)));
+    Tensor tXrX = make_fragment_like(tXsX);
+    Tensor tYrY = make_fragment_like(tYgY);
+    copy(copy_in, tXsX, tXrX);
+    CUTE_UNROLL
+    for (int i = 0; i < size(tXrX); ++i)
+      tYrY(i) = cg_expert::from_f<$out_type>(
+          cg_norm::apply(cg_expert::to_f(tXrX(i)), body + get<0>(tXcX(i)) - row_start, row_st, weight, bias));
+    copy(copy_out, tYrY, tYgY);
+  }
+  for (int64_t i = first + threadIdx.x; i < body; i += kThreads)
+    out[i] = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(sX(i - base)), i - row_start, row_st, weight, bias));
+  for (int64_t i = tail + threadIdx.x; i < last; i += kThreads)
+    out[i] = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(sX(i - base)), i - row_start, row_st, weight, bias));
+}
+
+$signature {
+  constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll, kCluster = $cluster;
+  constexpr int64_t rows = $outer, extent = $extent, kTile = int64_t(kThreads) * kVec * kUnroll;
+  constexpr int64_t chunk = ((extent + kCluster - 1) / kCluster + kTile - 1) / kTile * kTile;
+  constexpr int smem = static_cast<int>((chunk + kVec) * sizeof($in_type));
+  bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16);
+  auto kernel = norm_rows_cluster<kThreads, kVec, kUnroll, kCluster>;
+  // Above 48 KB of dynamic shared memory a kernel must opt in, once.
+  static const bool ready = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess;
+  if (!ready) return;
+  const int grid = static_cast<int>(rows * kCluster);  // one cluster per row
+  kernel<<<grid, kThreads, smem, stream>>>($in_name, $out_name, $weight, $bias, extent, chunk, vectorized);
+}
+)";
+
+const char* const kRowNormColumns = R"(
+// One thread per (outer, inner) column. Columns of up to 64 elements are held in registers and read
+// once; longer ones are read twice (statistics, then output).
+template <int kThreads, int kCache>
+__global__ void __launch_bounds__(kThreads) norm_columns($in_type const* __restrict__ x, $out_type* __restrict__ out,
+                                                         int64_t outer, int64_t extent, int64_t inner) {
+  auto layout = make_layout(make_shape(inner, extent, outer), make_stride(Int<1>{}, inner, extent * inner));
+  Tensor mX = make_tensor(make_gmem_ptr(x), layout);    // (inner, extent, outer)
+  Tensor mY = make_tensor(make_gmem_ptr(out), layout);  // (inner, extent, outer)
+  for (int64_t col = int64_t(blockIdx.x) * kThreads + threadIdx.x; col < outer * inner; col += int64_t(gridDim.x) * kThreads) {
+    int64_t o = col / inner, j = col % inner;
+    Stat st = cg_norm::identity();
+    if constexpr (kCache > 0) {
+      float v[kCache];
+      CUTE_UNROLL
+      for (int r = 0; r < kCache; ++r) v[r] = cg_expert::to_f(mX(j, r, o));  // every load in flight at once
+      CUTE_UNROLL
+      for (int r = 0; r < kCache; ++r) cg_norm::update(st, v[r]);
+      st = cg_norm::finalize(st);
+      CUTE_UNROLL
+      for (int r = 0; r < kCache; ++r) mY(j, r, o) = cg_expert::from_f<$out_type>(cg_norm::apply(v[r], r, st, nullptr, nullptr));
+    } else {
+      for (int64_t r = 0; r < extent; ++r) cg_norm::update(st, cg_expert::to_f(mX(j, r, o)));
+      st = cg_norm::finalize(st);
+      for (int64_t r = 0; r < extent; ++r)
+        mY(j, r, o) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(mX(j, r, o)), r, st, nullptr, nullptr));
+    }
+  }
+}
+
+$signature {
+  constexpr int kThreads = $threads;
+  constexpr int64_t outer = $outer, extent = $extent, inner = $inner;
+  constexpr int kCache = extent <= 64 ? int(extent) : 0;
+  int64_t blocks = (outer * inner + kThreads - 1) / kThreads;
+  if (blocks > (int64_t(1) << 30)) blocks = int64_t(1) << 30;
+  norm_columns<kThreads, kCache><<<static_cast<int>(blocks), kThreads, 0, stream>>>($in_name, $out_name, outer, extent, inner);
+}
+)";
+
+
+}  // namespace cutegen

@@ -1,0 +1,14 @@
+// Kernel texts of the row-normalization template, one per strategy.
+#pragma once
+
+namespace cutegen {
+
+// Last dim, rows streamed through 128-bit tiled copies: one block per row (split = 1) or a row cut
+// over `split` blocks with a second pass combining partial statistics through a workspace.
+extern const char* const kRowNormStreamed;
+// Last dim, a row held in the shared memory of a thread-block cluster and read from DRAM once.
+extern const char* const kRowNormCluster;
+// A middle dim: one thread per column.
+extern const char* const kRowNormColumns;
+
+}  // namespace cutegen
