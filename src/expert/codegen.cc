@@ -23,6 +23,7 @@ std::vector<std::pair<std::string, std::string>> row_template_vars(const Recipe&
           {"vec", std::to_string(p.vec)},
           {"unroll", std::to_string(p.unroll)},
           {"split", std::to_string(p.split)},
+          {"passes", std::to_string(p.passes)},
           {"cluster", std::to_string(p.cluster)},
           {"outer", std::to_string(r.rows.outer)},
           {"extent", std::to_string(r.rows.extent)},

@@ -17,7 +17,7 @@ std::vector<std::string> used_params(const Recipe& r) {
     case TemplateKind::kReduce: return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll"}
                                                          : std::vector<std::string>{"threads", "unroll", "split"};
     case TemplateKind::kRowNorm:
-      return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll", "split", "cluster"}
+      return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll", "split", "passes", "cluster"}
                                : std::vector<std::string>{"threads"};
   }
   return {};
@@ -40,6 +40,7 @@ const std::vector<ParamDef>& param_defs() {
       {"unroll", &Params::unroll, {1, 2, 4, 8}},
       {"blocks_per_sm", &Params::blocks_per_sm, {0, 2, 4, 8, 16}},
       {"split", &Params::split, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}},
+      {"passes", &Params::passes, {1, 2}},
       {"cluster", &Params::cluster, {0, 1, 2, 4, 8}},
   };
   return defs;
@@ -99,6 +100,10 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
   if (r.kind == TemplateKind::kRowNorm && r.rows.inner == 1 && p.split > 1 &&
       r.rows.extent / p.split < int64_t(p.threads) * p.vec * p.unroll)
     return "split leaves chunks smaller than one tile";
+  if (r.kind == TemplateKind::kRowNorm && p.passes != 1 && (p.split == 1 || p.cluster > 0))
+    return "passes applies to split rows only";
+  if (r.kind == TemplateKind::kRowNorm && r.rows.inner == 1 && r.rows.outer * p.split * 2 >= (int64_t(1) << 31))
+    return "rows x split exceeds the grid";
   if (p.cluster > 0) {
     if (p.split > 1) return "a cluster holds whole rows: split must be 1";
     if (r.rows.outer * p.cluster >= (int64_t(1) << 31)) return "rows x cluster exceeds the grid";
@@ -137,8 +142,10 @@ Params default_params(const Recipe& r) {
       q.cluster = c, q.threads = threads, q.vec = 16 / elem_bytes(r.in_type);
       if (invalid_reason(r, q).empty() && cluster_chunk_bytes(r, q) <= (threads == 512 ? 100 : 200) * 1024) return q;
     }
-  // Otherwise rows stream twice; enough blocks per row for about eight blocks per SM.
-  for (Params q = p; r.rows.outer * p.split < 1024; p = q) {
+  // Otherwise rows stream twice. Few rows: split them until a chunk is about 32 KB, so the blocks in
+  // flight re-read about 30 MB, which the L2 keeps between a chunk's two passes (passes=1).
+  if (r.rows.outer >= 1024) return p;
+  for (Params q = p; r.rows.extent * elem_bytes(r.in_type) / p.split > 32 * 1024; p = q) {
     q.split = p.split * 2;
     if (!invalid_reason(r, q).empty()) break;
   }

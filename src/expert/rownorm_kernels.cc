@@ -51,47 +51,96 @@ __device__ __forceinline__ void chunk_apply(InTensor const& mRow, OutTensor& mOu
     mOutRow(i) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(mRow(i)), i, st, weight, bias));
 }
 
-template <int kThreads, int kVec, int kUnroll, int kSplit>
+// The split rows' shared state: chunks' partial statistics, per row the count of chunks done, and
+// the ticket counter of the one-launch order. Allocated once per process (sizes are fixed per task).
+struct Workspace {
+  unsigned long long* ticket;
+  unsigned* done;  // [rows]
+  Stat* partials;  // [rows * kSplit]
+};
+
+__device__ __forceinline__ Stat load_cg(Stat const* p) {  // past L1, which is not coherent
+  return Stat{__ldcg(&p->a), __ldcg(&p->b), __ldcg(&p->c)};
+}
+
+// One work item per block: the statistics (pass 1) or the normalization (pass 2) of one chunk.
+// split == 1: both at once, one item per row. kOneLaunch: items are numbered by a ticket taken at run
+// time in the order stats(0), stats(1), norm(0), stats(2), norm(1), ..., norm(rows - 1), so a
+// normalizing block rarely waits and re-reads its chunk from L2; every item a block waits for holds
+// a smaller ticket, taken by a block already running, so the wait always ends. Otherwise two
+// launches, pass 1 then pass 2.
+template <int kThreads, int kVec, int kUnroll, int kSplit, bool kOneLaunch>
 __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict__ x, $out_type* __restrict__ out,
-                                                      float const* weight, float const* bias, Stat* partials,
-                                                      int64_t rows, int64_t extent, int pass, bool vectorized) {
+                                                      float const* weight, float const* bias, Workspace ws,
+                                                      int64_t rows, int64_t extent, int launch_pass, bool vectorized) {
   __shared__ Stat smem[32];
+  __shared__ unsigned long long ticket;
   Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
   Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
   constexpr int64_t kTile = kThreads * kVec * kUnroll;
   int64_t chunk = ((extent + kSplit - 1) / kSplit + kTile - 1) / kTile * kTile;  // tile-aligned chunk length
-  for (int64_t work = blockIdx.x; work < rows * kSplit; work += gridDim.x) {
-    int64_t row = work / kSplit, s = work % kSplit;
-    int64_t begin = s * chunk < extent ? s * chunk : extent, end = begin + chunk < extent ? begin + chunk : extent;
-    Tensor mRow = mX(_, row);   // (extent)
-    Tensor mYRow = mY(_, row);  // (extent)
-    Stat st;
-    if (kSplit == 1 || pass == 1) {
-      st = cg_expert::block_reduce<kThreads>(chunk_stats<kThreads, kVec, kUnroll>(mRow, begin, end, vectorized), cg_norm::combine, smem);
-      if (kSplit > 1) {
-        if (threadIdx.x == 0) partials[work] = st;
-        continue;
-      }
-    } else {
-      st = cg_norm::identity();
-      for (int i = threadIdx.x; i < kSplit; i += kThreads) st = cg_norm::combine(st, partials[row * kSplit + i]);
-      st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, smem);
-    }
-    chunk_apply<kThreads, kVec, kUnroll>(mRow, mYRow, begin, end, vectorized, cg_norm::finalize(st), weight, bias);
+  int64_t item = blockIdx.x;
+  if (kOneLaunch) {
+    if (threadIdx.x == 0) ticket = atomicAdd(ws.ticket, 1ull);
+    __syncthreads();
+    item = static_cast<int64_t>(ticket);
   }
+  int64_t row = item / kSplit, s = item % kSplit;
+  int pass = kSplit == 1 ? 0 : launch_pass;  // 0: statistics and normalization together
+  if (kOneLaunch) {
+    int64_t g = item / kSplit, k = (g + 1) / 2;
+    pass = (g == 0 || (g % 2 == 1 && k < rows)) ? 1 : 2;
+    row = g == 0 ? 0 : pass == 1 ? k : g % 2 == 1 ? rows - 1 : k - 1;
+  }
+  int64_t begin = s * chunk < extent ? s * chunk : extent, end = begin + chunk < extent ? begin + chunk : extent;
+  Tensor mRow = mX(_, row);   // (extent)
+  Tensor mYRow = mY(_, row);  // (extent)
+  Stat st;
+  if (pass != 2) {
+    st = cg_expert::block_reduce<kThreads>(chunk_stats<kThreads, kVec, kUnroll>(mRow, begin, end, vectorized), cg_norm::combine, smem);
+    if (pass == 1) {
+      if (threadIdx.x == 0) {
+        ws.partials[row * kSplit + s] = st;
+        __threadfence();  // the partial is visible before the count says so
+        atomicAdd(&ws.done[row], 1u);
+      }
+      return;
+    }
+  } else {
+    if (kOneLaunch && threadIdx.x == 0) {
+      while (*reinterpret_cast<volatile unsigned*>(&ws.done[row]) < unsigned(kSplit)) __nanosleep(64);
+      __threadfence();
+    }
+    __syncthreads();
+    st = cg_norm::identity();
+    for (int i = threadIdx.x; i < kSplit; i += kThreads) st = cg_norm::combine(st, load_cg(&ws.partials[row * kSplit + i]));
+    st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, smem);
+  }
+  chunk_apply<kThreads, kVec, kUnroll>(mRow, mYRow, begin, end, vectorized, cg_norm::finalize(st), weight, bias);
 }
 
 $signature {
   constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll, kSplit = $split;
+  constexpr bool kOneLaunch = kSplit > 1 && $passes == 1;
   constexpr int64_t rows = $outer, extent = $extent;
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
-  int64_t work = rows * kSplit;
-  int blocks = static_cast<int>(work < (int64_t(1) << 30) ? work : (int64_t(1) << 30));
-  static Stat* partials = nullptr;  // the split passes' workspace, allocated once (sizes are fixed per task)
-  if (kSplit > 1 && partials == nullptr && cudaMalloc(&partials, sizeof(Stat) * work) != cudaSuccess) return;
-  for (int pass = (kSplit > 1 ? 1 : 2); pass <= 2; ++pass)
-    norm_rows<kThreads, kVec, kUnroll, kSplit><<<blocks, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, partials,
-                                                                      rows, extent, pass, vectorized);
+  static_assert(rows * kSplit * 2 < (int64_t(1) << 31), "one block per work item");
+  constexpr size_t counter_bytes = (8 + sizeof(unsigned) * rows + 15) / 16 * 16;
+  static char* memory = nullptr;
+  if (kSplit > 1 && memory == nullptr && cudaMalloc(&memory, counter_bytes + sizeof(Stat) * rows * kSplit) != cudaSuccess) return;
+  Workspace ws{reinterpret_cast<unsigned long long*>(memory), reinterpret_cast<unsigned*>(memory + 8),
+               reinterpret_cast<Stat*>(memory + counter_bytes)};
+  if (kSplit > 1 && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;
+  auto kernel = norm_rows<kThreads, kVec, kUnroll, kSplit, kOneLaunch>;
+  const int items = static_cast<int>(rows * kSplit);
+  if (kSplit == 1) {
+    kernel<<<items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, 0, vectorized);
+  } else if (kOneLaunch) {
+    kernel<<<2 * items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, 0, vectorized);
+  } else {
+    for (int pass = 1; pass <= 2; ++pass)
+      kernel<<<items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, pass, vectorized);
+  }
 }
 )";
 
