@@ -1,9 +1,12 @@
 // Elementwise template: every dense operand moves global -> registers through a 128-bit tiled
 // copy, broadcast or strided operands are read through a CuTe layout over the output's dims
-// (stride 0 on broadcast dims), the fused expression runs in fp32, and a tiled copy stores the
-// result. Full tiles first (grid-stride, optionally a persistent grid), then a predicated tail.
-#include <functional>
+// (stride 0 on broadcast dims) -- with the same tiled copy when each tile of the output falls in
+// one contiguous run of the operand, else one element at a time -- the fused expression runs in
+// fp32 (fast intrinsics when the output is 16-bit), and a tiled copy stores the result. Full tiles
+// first (grid-stride, optionally a persistent grid), then a predicated tail.
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "core/strings.h"
 #include "expert/templates.h"
@@ -18,15 +21,36 @@ void collect_scalars(const ExprPtr& e, std::set<std::string>& out) {
 
 std::string static_int(int64_t v) { return v < (int64_t(1) << 31) ? "Int<" + std::to_string(v) + ">{}" : "int64_t(" + std::to_string(v) + ")"; }
 
-// CuTe is column-major: the output's row-major dims are listed last-first.
-std::string operand_layout(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+// CuTe is column-major: the output's row-major dims are listed last-first. `nested` makes it one
+// mode over the flat index n, ((dims...)):((strides...)), which local_tile can cut into tiles.
+std::string operand_layout(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, bool nested = false) {
   std::vector<std::string> s, d;
   for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
     s.push_back(static_int(shape[i]));
     d.push_back(static_int(strides[i]));
   }
   if (s.empty()) s = {"Int<1>{}"}, d = {"Int<0>{}"};
-  return "make_layout(make_shape(" + join(s, ", ") + "), make_stride(" + join(d, ", ") + "))";
+  std::string shp = "make_shape(" + join(s, ", ") + ")", str = "make_stride(" + join(d, ", ") + ")";
+  if (nested) shp = "make_shape(" + shp + ")", str = "make_stride(" + str + ")";
+  return "make_layout(" + shp + ", " + str + ")";
+}
+
+// A broadcast operand can be read with the dense operands' tiled copy when every output tile lies in
+// one contiguous run of it: its innermost output dims, merged while its strides are contiguous, span a
+// multiple of `tile` elements, and every other stride keeps a tile's start aligned to `vec` elements.
+// Returns the dims with that run merged into the innermost one, or nothing.
+std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>> tileable_broadcast(
+    const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, int64_t tile, int64_t vec) {
+  int i = static_cast<int>(shape.size()) - 1;
+  int64_t run = 1;
+  for (; i >= 0 && (shape[i] == 1 || strides[i] == run); --i) run *= shape[i];
+  if (run % tile != 0) return std::nullopt;
+  std::vector<int64_t> s(shape.begin(), shape.begin() + i + 1), d(strides.begin(), strides.begin() + i + 1);
+  for (int64_t stride : d)
+    if (stride % vec != 0) return std::nullopt;
+  s.push_back(run);
+  d.push_back(1);
+  return std::make_pair(s, d);
 }
 
 constexpr const char* kKernel = R"(
@@ -82,13 +106,23 @@ std::string generate_elementwise(const Recipe& r, const TaskSpec& spec, const Pa
   std::vector<std::string> kernel_params, call_args, tensors, copies, loads, tile_values, tail_values, checks;
   std::vector<std::string> tile_names, tail_names;
   checks.push_back("cg_expert::aligned_to(" + r.out_name + ", 16)");
+  const int64_t tile = int64_t(p.threads) * p.vec * p.unroll;
   for (size_t k = 0; k < r.operands.size(); ++k) {
     auto& o = r.operands[k];
     std::string K = std::to_string(k), m = "mIn" + K;
     kernel_params.push_back(o.c_type + " const* __restrict__ in" + K);
     call_args.push_back(o.c_name);
+    auto runs = o.dense ? std::nullopt : tileable_broadcast(r.out_shape, o.strides, tile, p.vec);
     if (o.dense) {
       tensors.push_back("  Tensor " + m + " = make_tensor(make_gmem_ptr(in" + K + "), make_shape(n));  // (n)");
+    } else if (runs) {
+      tensors.push_back("  Tensor " + m + " = make_tensor(make_gmem_ptr(in" + K + "), " +
+                        operand_layout(runs->first, runs->second, true) + ");  // (n), contiguous runs of Tile multiples");
+    } else {
+      tensors.push_back("  Tensor " + m + " = make_tensor(make_gmem_ptr(in" + K + "), " +
+                        operand_layout(r.out_shape, o.strides) + ");  // output dims, broadcast strides");
+    }
+    if (o.dense || runs) {
       copies.push_back("  auto copy_in" + K + " = cg_expert::vec_tiled_copy<" + o.c_type + ", kThreads, kVec>();");
       loads.push_back("    Tensor tIgIn" + K + " = copy_in" + K + ".get_thread_slice(threadIdx.x).partition_S(local_tile(" +
                       m + ", make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)");
@@ -97,8 +131,6 @@ std::string generate_elementwise(const Recipe& r, const TaskSpec& spec, const Pa
       tile_values.push_back("      float v" + K + " = cg_expert::to_f(tIrIn" + K + "(i));");
       checks.push_back("cg_expert::aligned_to(" + o.c_name + ", 16)");
     } else {
-      tensors.push_back("  Tensor " + m + " = make_tensor(make_gmem_ptr(in" + K + "), " +
-                        operand_layout(r.out_shape, o.strides) + ");  // output dims, broadcast strides");
       tile_values.push_back("      float v" + K + " = cg_expert::to_f(" + m + "(idx));");
     }
     tail_values.push_back("    float v" + K + " = cg_expert::to_f(" + m + "(idx));");
@@ -112,7 +144,9 @@ std::string generate_elementwise(const Recipe& r, const TaskSpec& spec, const Pa
   }
   kernel_params.push_back(r.out_type + "* __restrict__ out_ptr");
   call_args.push_back(r.out_name);
-  std::string expr = to_cuda(r.expr, tile_names);
+  // A 16-bit output's rounding (bf16: 2^-8) hides the fast intrinsics' error; fp32 keeps accurate math.
+  bool fast = r.out_type == "__half" || r.out_type == "__nv_bfloat16";
+  std::string expr = to_cuda(r.expr, tile_names, fast);
   return kernel_prelude(r.summary + " [" + to_string(p) + "]") +
          fill_template(kKernel, {{"kernel_params", join(kernel_params, ", ")},
                                  {"tensors", join(tensors, "\n")},

@@ -116,9 +116,11 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
 Params default_params(const Recipe& r) {
   Params p;
   if (r.kind == TemplateKind::kElementwise) {
-    // One 128-bit vector per thread and one block per tile: eager's own launch shape family,
-    // which measured at the copy roofline on the H200 where persistent grids lost 6-10%.
-    p.vec = r.out_type == "float" && r.operands.size() == 1 && r.operands[0].c_type == "float" ? 4 : 8;
+    // One 128-bit access per operand per thread and one block per tile: eager's own launch shape
+    // family, which measured at the copy roofline on the H200 where persistent grids lost 6-10%.
+    int widest = elem_bytes(r.out_type);
+    for (auto& o : r.operands) widest = std::max(widest, elem_bytes(o.c_type));
+    p.vec = std::max(4, 16 / widest);
     p.unroll = 1;
     return p;
   }

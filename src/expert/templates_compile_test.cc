@@ -29,7 +29,8 @@ const std::vector<Point>& points() {
       {"relu", ""},
       {"relu", "threads=128,vec=8,unroll=1,blocks_per_sm=0"},
       {"relu", "threads=512,vec=4,unroll=8,blocks_per_sm=16"},
-      {"scale_bias_leaky", ""},
+      {"scale_bias_leaky", ""},                                   // bias read with the tiled copy
+      {"scale_bias_leaky", "threads=1024,vec=8,unroll=2"},        // tile > bias row: scalar reads
       {"new_gelu", "unroll=2"},
       {"selu", ""},
       {"selu", "vec=4,threads=256,unroll=2"},
