@@ -100,8 +100,8 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
   if (r.kind == TemplateKind::kRowNorm && r.rows.inner == 1 && p.split > 1 &&
       r.rows.extent / p.split < int64_t(p.threads) * p.vec * p.unroll)
     return "split leaves chunks smaller than one tile";
-  if (r.kind == TemplateKind::kRowNorm && p.passes != 1 && (p.split == 1 || p.cluster > 0))
-    return "passes applies to split rows only";
+  if (r.kind == TemplateKind::kRowNorm && p.passes == 1 && (p.split == 1 || p.cluster > 0))
+    return "one launch (passes=1) applies to split rows only";
   if (r.kind == TemplateKind::kRowNorm && r.rows.inner == 1 && r.rows.outer * p.split * 2 >= (int64_t(1) << 31))
     return "rows x split exceeds the grid";
   if (p.cluster > 0) {
@@ -135,19 +135,21 @@ Params default_params(const Recipe& r) {
     if (invalid_reason(r, p).empty()) break;
   }
   if (r.kind != TemplateKind::kRowNorm) return p;
-  // A row that fits in the shared memory of a cluster of up to 8 CTAs is read from DRAM once:
-  // the smallest cluster leaving two CTAs per SM (<= 100 KB each), else one CTA per SM with
-  // 1024 threads, so that enough 128-bit loads are in flight per SM.
-  for (int threads : {512, 1024})
-    for (int c : {1, 2, 4, 8}) {
-      Params q = p;
-      q.cluster = c, q.threads = threads, q.vec = 16 / elem_bytes(r.in_type);
-      if (invalid_reason(r, q).empty() && cluster_chunk_bytes(r, q) <= (threads == 512 ? 100 : 200) * 1024) return q;
-    }
-  // Otherwise rows stream twice. Few rows: split them until a chunk is about 32 KB, so the blocks in
-  // flight re-read about 30 MB, which the L2 keeps between a chunk's two passes (passes=1).
-  if (r.rows.outer >= 1024) return p;
-  for (Params q = p; r.rows.extent * elem_bytes(r.in_type) / p.split > 32 * 1024; p = q) {
+  // A row that fits in the shared memory of a cluster of up to 8 CTAs of at most 100 KB each (two
+  // or more CTAs per SM) is read from DRAM once. On the H200 that won for rows of 256 KB (L1 norm,
+  // 32768 x 65535: 5.40 ms vs 9.0 streamed); rows of 1.5 MB over 8 CTAs of 192 KB, one per SM,
+  // lost to streaming them twice (softmax: 5.71 vs 5.03 ms), so those stream.
+  for (int c : {1, 2, 4, 8}) {
+    Params q = p;
+    q.cluster = c, q.threads = 512, q.vec = 16 / elem_bytes(r.in_type);
+    if (invalid_reason(r, q).empty() && cluster_chunk_bytes(r, q) <= 100 * 1024) return q;
+  }
+  // Otherwise rows stream twice. Few rows are split over enough blocks to fill the GPU (about 512)
+  // in chunks of at most 2 MB, in two launches: on the H200, 16 rows of 16 MB in 32 chunks took
+  // 0.255 ms, and in 512 chunks of 32 KB in one ticket-ordered launch (meant to re-read them from
+  // L2) 0.334 ms, the per-chunk overhead outweighing the saved DRAM reads.
+  if (r.rows.outer >= 512) return p;
+  for (Params q = p; r.rows.outer * p.split < 512 || r.rows.extent * elem_bytes(r.in_type) / p.split > (2 << 20); p = q) {
     q.split = p.split * 2;
     if (!invalid_reason(r, q).empty()) break;
   }

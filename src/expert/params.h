@@ -17,8 +17,8 @@ struct Params {
   int blocks_per_sm = 0;   // elementwise: persistent grid of k blocks per SM; 0 = one tile per block
   int split = 1;           // rownorm: blocks per row (> 1: two passes through a workspace);
                            // reduce over a middle dim: threads splitting the reduced extent
-  int passes = 1;          // rownorm with split > 1: 1 = one launch, statistics and normalization
-                           // items in a ticket order that re-reads chunks from L2; 2 = two launches
+  int passes = 2;          // rownorm with split > 1: 2 = two launches (statistics, normalization);
+                           // 1 = one launch, items in a ticket order that re-reads chunks from L2
   int cluster = 0;         // rownorm: a row held in shared memory across a thread-block cluster of
                            // this many CTAs (1 = one CTA) and read from DRAM once; 0 = streamed
   bool operator==(const Params&) const = default;
@@ -31,7 +31,7 @@ struct ParamDef {
 };
 const std::vector<ParamDef>& param_defs();
 
-std::string to_string(const Params& p);  // "threads=256,vec=4,unroll=4,blocks_per_sm=0,split=1,passes=1,cluster=0"
+std::string to_string(const Params& p);  // "threads=256,vec=4,unroll=4,blocks_per_sm=0,split=1,passes=2,cluster=0"
 // Reads "name=value,..." over the defaults; unknown names and non-numbers are errors.
 Result<Params> parse_params(const std::string& text, Params base = {});
 

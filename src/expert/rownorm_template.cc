@@ -4,8 +4,8 @@
 // split > 1 a row is cut into `split` tile-aligned chunks: pass 1 writes each chunk's partial
 // statistics (online max/sum-exp, Welford count/mean/M2, or a plain sum/max) to a workspace
 // allocated once, pass 2 combines a row's partials and normalizes its chunk — so a 4M-element
-// row is spread over many SMs; passes=1 runs both in one launch, ordered so that pass 2 finds
-// its chunk still in L2. With cluster > 0 a row that fits in the shared memory of a
+// row is spread over many SMs (two launches, or with passes=1 one launch ordered so that pass 2
+// may find its chunk still in L2). With cluster > 0 a row that fits in the shared memory of a
 // thread-block cluster is read from DRAM once. Middle dim (inner > 1): one thread per column,
 // coalesced. The kernel texts are in rownorm_kernels.cc.
 #include "expert/rownorm_kernels.h"

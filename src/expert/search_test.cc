@@ -40,7 +40,7 @@ TEST(Search, FindsTheOptimumOfTheTableDeterministically) {
   auto history = run_search(space, [&](auto& b) { return evaluate(b, &calls); }, 12, 4);
   auto best = best_trial(history);
   ASSERT_TRUE(best);
-  EXPECT_EQ(to_string(best->params), "threads=256,vec=8,unroll=4,blocks_per_sm=8,split=1,passes=1,cluster=0");
+  EXPECT_EQ(to_string(best->params), "threads=256,vec=8,unroll=4,blocks_per_sm=8,split=1,passes=2,cluster=0");
   EXPECT_LT(history.size(), space.size());  // far fewer evaluations than the whole space
   int calls2 = 0;
   auto again = run_search(space, [&](auto& b) { return evaluate(b, &calls2); }, 12, 4);

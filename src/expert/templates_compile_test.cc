@@ -48,7 +48,7 @@ const std::vector<Point>& points() {
       {"l1norm_odd_rows", ""},
       {"softmax_small_odd", ""},
       {"layernorm_long", ""},
-      {"layernorm_long", "threads=1024,vec=2,split=16,unroll=1,passes=2"},
+      {"layernorm_long", "threads=1024,vec=2,split=16,unroll=1,passes=1"},
       {"layernorm_long", "threads=128,vec=4,split=1"},
       {"rmsnorm", ""},
       {"l2norm", "cluster=0,split=4"},
