@@ -130,7 +130,7 @@ $signature {
   if (kSplit > 1 && memory == nullptr && cudaMalloc(&memory, counter_bytes + sizeof(Stat) * rows * kSplit) != cudaSuccess) return;
   Workspace ws{reinterpret_cast<unsigned long long*>(memory), reinterpret_cast<unsigned*>(memory + 8),
                reinterpret_cast<Stat*>(memory + counter_bytes)};
-  if (kSplit > 1 && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;
+  if (kOneLaunch && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;  // tickets, counts
   auto kernel = norm_rows<kThreads, kVec, kUnroll, kSplit, kOneLaunch>;
   const int items = static_cast<int>(rows * kSplit);
   if (kSplit == 1) {

@@ -1,0 +1,67 @@
+"""KernelBench level-1 coverage of the CuTe expert: what it recognizes (run now, on the CPU) and what its
+kernels measured on the GPU (read from `cutegen --json eval` answers), as Markdown table rows.
+
+Usage: python3 bench/kb_coverage.py KB_DIR EAGER_JSON RESULT_DIR...
+  KB_DIR: the ignored folder of KernelBench problem files (.kb/level1); EAGER_JSON: the reference eager
+  times (shared/reference/h200_kernelbench_level1_eager_ms.json); RESULT_DIR: folders of
+  `<problem>.json` eval answers, the first holding a problem's answer wins (list the newest first).
+"""
+import json
+import os
+import subprocess
+import sys
+
+kb_dir, eager_path, result_dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
+eager_ref = json.load(open(eager_path))["eager_ms"]
+cutegen = os.path.join(os.path.dirname(__file__), "..", "build", "src", "cutegen")
+
+
+def recognition(path):
+    r = subprocess.run([cutegen, "expert", path], capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        return False, r.stderr.strip().splitlines()[-1].replace("cutegen: ", "")
+    lines = dict(l.split(": ", 1) for l in r.stdout.splitlines() if ": " in l)
+    return True, f"{r.stdout.splitlines()[1]}; default now {lines.get('default point', '?')}"
+
+
+def measured(name):
+    """The fastest correct answer over the result folders (else the first readable one), and its
+    kernel's parameters (from the .cu's title line)."""
+    found = []
+    for d in result_dirs:
+        p = os.path.join(d, name + ".json")
+        try:
+            doc = json.load(open(p))
+        except (OSError, ValueError):
+            continue
+        with open(os.path.join(d, name + ".cu")) as f:
+            title = f.readline()
+        ms = ((doc.get("timing") or {}).get("candidate") or {}).get("median_ms")
+        rank = ms if doc.get("verdict") == "pass" and ms else float("inf")
+        found.append((rank, len(found), doc, d, title[title.rfind("[") + 1:title.rfind("]")]))
+    return min(found)[2:] if found else (None, None, None)
+
+
+def fmt(x, f="{:.3f}"):
+    return "—" if x is None else f.format(x)
+
+
+print("| problem | eager ms | expert ms | torch.compile ms | floor ms | of floor | vs eager | vs compile | measured kernel (run) | recognized as |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
+for file in sorted(os.listdir(kb_dir), key=lambda f: int(f.split("_")[0]) if f[0].isdigit() else 10**6):
+    if not file.endswith(".py") or not file[0].isdigit():
+        continue
+    name = file[:-3]
+    ok, what = recognition(os.path.join(kb_dir, file))
+    doc, where, params = measured(name) if ok else (None, None, None)
+    t = (doc or {}).get("timing") or {}
+    ms, eager, comp = [(t.get(k) or {}).get("median_ms") for k in ("candidate", "eager", "compile")]
+    floor = ((doc or {}).get("roofline") or {}).get("floor_ms")
+    verdict = (doc or {}).get("verdict")
+    ratio = lambda a, b: None if not a or not b else b / a
+    run = "not measured" if doc is None else f"{params} ({os.path.relpath(where, os.path.join(os.path.dirname(__file__), '..', 'results', 'h200'))})"
+    if verdict not in (None, "pass"):
+        what = f"**{verdict}** — " + what
+    print(f"| {name} | {fmt(eager) if eager else fmt(eager_ref.get(file)) + ' (ref)'} | {fmt(ms)} | {fmt(comp)} | {fmt(floor)} | "
+          f"{fmt(ratio(ms, floor), '{:.0%}')} | {fmt(ratio(ms, eager), '{:.2f}x')} | {fmt(ratio(ms, comp), '{:.2f}x')} | "
+          f"{run if ok else 'declined'} | {what[:220]} |")
