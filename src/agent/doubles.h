@@ -20,7 +20,9 @@ class ScriptedEvaluator : public KernelEvaluator {
   explicit ScriptedEvaluator(nlohmann::json script) : script_(std::move(script)) {}
   Result<Baseline> baseline(const TaskSpec& task) override;
   Result<KernelEval> evaluate(const TaskSpec& task, const std::string& source, const std::string& name) override;
+  void prebuild(const TaskSpec&, std::vector<std::string> sources) override { prebuilt.push_back(std::move(sources)); }
   int calls() const { return calls_; }
+  std::vector<std::vector<std::string>> prebuilt;  // each prebuild() call's sources, in order
 
  private:
   nlohmann::json script_;

@@ -13,6 +13,7 @@ namespace cutegen {
 namespace {
 
 constexpr std::string_view kPointPrefix = "expert point: ";
+constexpr int kCompileAhead = 3;  // points compiled ahead of the search, beside the one evaluated
 
 bool tried(const std::vector<Trial>& trials, const Params& p) {
   return std::any_of(trials.begin(), trials.end(), [&](const Trial& t) { return t.params == p; });
@@ -74,6 +75,10 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
   }
   p.status = Proposal::Status::kSource;
   p.source = std::move(source).value();
+  // The next points the search would try if this one does not win, compiled while it is evaluated.
+  trials.push_back({.params = point});
+  for (auto& q : next_candidates(trials, search_space(*recipe), kCompileAhead))
+    if (auto s = generate_kernel(*recipe, *ctx.task, q)) p.ahead.push_back(std::move(s).value());
   return p;
 }
 

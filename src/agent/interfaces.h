@@ -37,6 +37,10 @@ class KernelEvaluator {
   virtual Result<Baseline> baseline(const TaskSpec& task) = 0;
   // Errors are setup problems only; a broken kernel is a verdict.
   virtual Result<KernelEval> evaluate(const TaskSpec& task, const std::string& source, const std::string& name) = 0;
+  // Compiles candidates together, in parallel, into the build cache (default: nothing), so that
+  // this and the search's next evaluations find them built. It returns before any evaluation
+  // starts: compiles never share the CPU with a timed run.
+  virtual void prebuild(const TaskSpec& task, std::vector<std::string> sources) { (void)task, (void)sources; }
 };
 
 class KernelProfiler {
@@ -85,6 +89,8 @@ struct Proposal {
   // kFailed: nothing more to try for this task (the expert has no template for it, or its search
   // is exhausted); the loop ends the task with `detail` as its stop reason, recording no step.
   bool end_task = false;
+  // Sources worth compiling ahead while this one is evaluated (the expert's next likely points).
+  std::vector<std::string> ahead;
 };
 
 class Proposer {

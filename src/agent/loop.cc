@@ -99,6 +99,10 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
     if (p.status == Proposal::Status::kFailed) {
       r.verdict = "no_candidate", r.summary = p.detail, r.note = "no usable answer: " + p.detail;
     } else {
+      if (!p.ahead.empty()) {  // this candidate and the next likely ones compile side by side
+        p.ahead.insert(p.ahead.begin(), p.source);
+        env.evaluator->prebuild(spec, std::move(p.ahead));
+      }
       fill(r, CUTEGEN_TRY(env.evaluator->evaluate(spec, p.source, spec.name + "_step" + std::to_string(ctx.step + 1) + ".cu")));
     }
     judge(s, o, r);

@@ -59,6 +59,10 @@ Result<Baseline> RealEvaluator::baseline(const TaskSpec& task) {
   return out;
 }
 
+void RealEvaluator::prebuild(const TaskSpec& task, std::vector<std::string> sources) {
+  eval_->prebuild(task, sources);
+}
+
 Result<KernelEval> RealEvaluator::evaluate(const TaskSpec& task, const std::string& source, const std::string& name) {
   auto r = CUTEGEN_TRY(eval_->evaluate(task, source, name));
   if (r.timing) eager_ms_ = r.timing->eager.median;

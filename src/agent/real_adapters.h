@@ -20,6 +20,7 @@ class RealEvaluator : public KernelEvaluator {
   // so the run stops with that reason instead of recording a failed step per proposal.
   Result<Baseline> baseline(const TaskSpec& task) override;
   Result<KernelEval> evaluate(const TaskSpec& task, const std::string& source, const std::string& name) override;
+  void prebuild(const TaskSpec& task, std::vector<std::string> sources) override;
 
  private:
   const Evaluator* eval_;

@@ -63,6 +63,17 @@ std::vector<double> doubles(const nlohmann::json& j) {
 
 }  // namespace
 
+BuildRequest Evaluator::build_request(const TaskSpec& spec, const std::string& source, const std::string& name) const {
+  return {.source = source, .display_name = name, .target = target_, .force_include = abi_header(spec)};
+}
+
+void Evaluator::prebuild(const TaskSpec& spec, const std::vector<std::string>& sources) const {
+  std::vector<BuildRequest> reqs;
+  for (size_t i = 0; i < sources.size(); ++i)
+    reqs.push_back(build_request(spec, sources[i], spec.name + "_ahead" + std::to_string(i + 1) + ".cu"));
+  builder_.build_all(reqs);
+}
+
 Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& source,
                                        const std::string& display_name) const {
   EvalResult r;
@@ -72,8 +83,7 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
   // Source rules first: a forbidden header would otherwise surface as a mere compile error.
   r.gate = check_source(source, opt_.require_cute);
   if (!r.gate.empty()) return finish(r, Verdict::kRejected, r.gate[0].rule + ": " + r.gate[0].detail);
-  auto build = CUTEGEN_TRY(builder_.build(
-      {.source = source, .display_name = display_name, .target = target_, .force_include = abi_header(spec)}));
+  auto build = CUTEGEN_TRY(builder_.build(build_request(spec, source, display_name)));
   r.build = build;
   if (build.outcome == BuildOutcome::kTimeout) return finish(r, Verdict::kTimeout, build.message);
   if (!build.ok())

@@ -77,6 +77,9 @@ class Evaluator {
   Evaluator(const Builder& builder, Target target, EvalOptions options);
   // Errors are setup problems only (e.g. cannot write the work dir); verdicts are results.
   Result<EvalResult> evaluate(const TaskSpec& spec, const std::string& source, const std::string& display_name) const;
+  // Compiles candidates into the build cache, in parallel (results dropped: each candidate's
+  // evaluate() reports its own build, then from the cache).
+  void prebuild(const TaskSpec& spec, const std::vector<std::string>& sources) const;
   // Times eager alone in the worker (no candidate); errors are setup problems or a worker failure.
   Result<EagerBaseline> baseline(const TaskSpec& spec) const;
   // The GPU's ceilings, measured once and cached per device name.
@@ -84,6 +87,7 @@ class Evaluator {
   const EvalOptions& options() const { return opt_; }
 
  private:
+  BuildRequest build_request(const TaskSpec& spec, const std::string& source, const std::string& name) const;
   // The spec as the worker reads it, in the work dir, named by its hash.
   Result<std::string> write_spec(const TaskSpec& spec) const;
   void judge_trials(const nlohmann::json& doc, EvalResult& r) const;

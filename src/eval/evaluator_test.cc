@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
@@ -94,6 +95,26 @@ TEST_F(EvaluatorTest, PassWithSpeedupAndRoofline) {
   EXPECT_EQ(r.trials.size(), 2u);
   EXPECT_TRUE(file_exists((bridge_ / "ceilings" / "Fake_GPU.json").string())) << "ceilings are cached";
   EXPECT_EQ(exit_code(r.verdict), 0);
+}
+
+TEST_F(EvaluatorTest, PrebuiltKernelsAreEvaluatedFromTheCache) {
+  put("full.json", answer(0.54).dump());
+  EvalOptions opt;
+  opt.worker = {.python = std::string(CUTEGEN_SOURCE_DIR) + "/src/eval/testdata/fake_python.sh",
+                .bridge_dir = bridge_.string(), .isolate_network = "off"};
+  opt.work_dir = (bridge_ / "work").string();
+  opt.ceilings_dir = (bridge_ / "ceilings").string();
+  Evaluator ev(*builder_, Target{9, 0, true}, opt);
+  auto spec = parse_task_spec(kReluSpec);
+  ASSERT_TRUE(spec.ok()) << spec.message();
+  // A source no earlier run has built: the process id and the clock make it new.
+  auto src = *read_file(std::string(CUTEGEN_SOURCE_DIR) + "/tests/gpu/relu/honest_relu.cu") + "\n// ahead " +
+             std::to_string(getpid()) + " " + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  ev.prebuild(*spec, {src});
+  auto r = ev.evaluate(*spec, src, "ahead.cu");
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(r->verdict, Verdict::kPass) << r->summary;
+  EXPECT_TRUE(r->build.cache_hit);
 }
 
 TEST_F(EvaluatorTest, FasterThanPhysicsIsRejected) {

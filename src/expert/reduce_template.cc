@@ -2,7 +2,7 @@
 // row streamed through 128-bit tiled copies (kUnroll vectors in flight) with a predicated tail,
 // then a shuffle+shared-memory block reduction. Middle dim (inner > 1): threads own adjacent
 // columns (coalesced), `split` threads share a column's extent and combine through shared memory.
-// Ties in argmax/argmin go to the first index, as in torch.
+// Ties in argmax/argmin go to the first index and NaN ranks above and below everything, as in torch.
 #include "expert/templates.h"
 
 namespace cutegen {
@@ -22,9 +22,11 @@ const std::vector<ReduceCode>& reduce_code() {
       {ReduceOp::kMax, "Acc{-INFINITY, 0}", "return Acc{cg_expert::nan_max(a.v, b.v), 0};", "acc.v"},
       {ReduceOp::kMin, "Acc{INFINITY, 0}", "return Acc{cg_expert::nan_min(a.v, b.v), 0};", "acc.v"},
       {ReduceOp::kArgMax, "Acc{-INFINITY, INT64_MAX}",
-       "return (b.v > a.v || (b.v == a.v && b.i < a.i)) ? b : a;", "acc.i == INT64_MAX ? 0 : acc.i"},
+       "if (a.v != a.v || b.v != b.v) return cg_reduce::first_nan(a, b);\n"
+       "  return (b.v > a.v || (b.v == a.v && b.i < a.i)) ? b : a;", "acc.i == INT64_MAX ? 0 : acc.i"},
       {ReduceOp::kArgMin, "Acc{INFINITY, INT64_MAX}",
-       "return (b.v < a.v || (b.v == a.v && b.i < a.i)) ? b : a;", "acc.i == INT64_MAX ? 0 : acc.i"},
+       "if (a.v != a.v || b.v != b.v) return cg_reduce::first_nan(a, b);\n"
+       "  return (b.v < a.v || (b.v == a.v && b.i < a.i)) ? b : a;", "acc.i == INT64_MAX ? 0 : acc.i"},
   };
   return rows;
 }
@@ -36,6 +38,11 @@ struct Acc {
   int64_t i;  // index along the reduced dim (argmax/argmin)
 };
 __device__ __forceinline__ Acc identity() { return $identity; }
+// argmax/argmin with a NaN involved: torch ranks NaN above (and below) everything, first one winning.
+__device__ __forceinline__ Acc first_nan(Acc a, Acc b) {
+  bool a_nan = a.v != a.v, b_nan = b.v != b.v;
+  return (a_nan && (!b_nan || a.i < b.i)) ? a : b;
+}
 __device__ __forceinline__ Acc combine(Acc a, Acc b) { $combine }
 }  // namespace cg_reduce
 using cg_reduce::Acc;
