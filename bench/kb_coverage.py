@@ -11,6 +11,8 @@ import os
 import subprocess
 import sys
 
+from expert_table import cell, numbers, ratio
+
 kb_dir, eager_path, result_dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
 eager_ref = json.load(open(eager_path))["eager_ms"]
 cutegen = os.path.join(os.path.dirname(__file__), "..", "build", "src", "cutegen")
@@ -36,14 +38,14 @@ def measured(name):
             continue
         with open(os.path.join(d, name + ".cu")) as f:
             title = f.readline()
-        ms = ((doc.get("timing") or {}).get("candidate") or {}).get("median_ms")
+        ms = numbers(doc)[0]
         rank = ms if doc.get("verdict") == "pass" and ms else float("inf")
         found.append((rank, len(found), doc, d, title[title.rfind("[") + 1:title.rfind("]")]))
     return min(found)[2:] if found else (None, None, None)
 
 
 def fmt(x, f="{:.3f}"):
-    return "—" if x is None else f.format(x)
+    return cell(x, f)
 
 
 print("| problem | eager ms | expert ms | torch.compile ms | floor ms | of floor | vs eager | vs compile | measured kernel (run) | recognized as |")
@@ -54,11 +56,8 @@ for file in sorted(os.listdir(kb_dir), key=lambda f: int(f.split("_")[0]) if f[0
     name = file[:-3]
     ok, what = recognition(os.path.join(kb_dir, file))
     doc, where, params = measured(name) if ok else (None, None, None)
-    t = (doc or {}).get("timing") or {}
-    ms, eager, comp = [(t.get(k) or {}).get("median_ms") for k in ("candidate", "eager", "compile")]
-    floor = ((doc or {}).get("roofline") or {}).get("floor_ms")
+    ms, eager, comp, floor = numbers(doc or {})
     verdict = (doc or {}).get("verdict")
-    ratio = lambda a, b: None if not a or not b else b / a
     run = "not measured" if doc is None else f"{params} ({os.path.relpath(where, os.path.join(os.path.dirname(__file__), '..', 'results', 'h200'))})"
     if verdict not in (None, "pass"):
         what = f"**{verdict}** — " + what

@@ -13,7 +13,7 @@ namespace cutegen {
 namespace {
 
 constexpr std::string_view kPointPrefix = "expert point: ";
-constexpr int kCompileAhead = 3;  // points compiled ahead of the search, beside the one evaluated
+constexpr int kCompileAhead = 3;  // likely next points compiled beside the one proposed
 
 bool tried(const std::vector<Trial>& trials, const Params& p) {
   return std::any_of(trials.begin(), trials.end(), [&](const Trial& t) { return t.params == p; });
@@ -57,10 +57,11 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
     return ending(contains(why, "configure an LLM") ? why : why + "; configure an LLM (--llm SPEC) for this task");
   }
   auto trials = expert_trials(ctx);
+  auto space = search_space(*recipe);
   Params point = default_params(*recipe);
   bool is_default = !tried(trials, point);
   if (!is_default) {
-    auto next = next_candidates(trials, search_space(*recipe), 1);
+    auto next = next_candidates(trials, space, 1);
     if (next.empty())
       return ending("expert search exhausted: every neighbour of the best point tried (" +
                     std::to_string(trials.size()) + " points)");
@@ -75,9 +76,9 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
   }
   p.status = Proposal::Status::kSource;
   p.source = std::move(source).value();
-  // The next points the search would try if this one does not win, compiled while it is evaluated.
+  // The next points the search would try if this one does not win, compiled beside it.
   trials.push_back({.params = point});
-  for (auto& q : next_candidates(trials, search_space(*recipe), kCompileAhead))
+  for (auto& q : next_candidates(trials, space, kCompileAhead))
     if (auto s = generate_kernel(*recipe, *ctx.task, q)) p.ahead.push_back(std::move(s).value());
   return p;
 }

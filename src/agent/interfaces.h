@@ -89,7 +89,7 @@ struct Proposal {
   // kFailed: nothing more to try for this task (the expert has no template for it, or its search
   // is exhausted); the loop ends the task with `detail` as its stop reason, recording no step.
   bool end_task = false;
-  // Sources worth compiling ahead while this one is evaluated (the expert's next likely points).
+  // Sources worth compiling beside this one, before it is evaluated (the expert's next likely points).
   std::vector<std::string> ahead;
 };
 

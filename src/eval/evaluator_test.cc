@@ -64,13 +64,17 @@ class EvaluatorTest : public ::testing::Test {
   void put(const std::string& name, const std::string& text) {
     ASSERT_TRUE(write_file_atomic((bridge_ / name).string(), text).ok());
   }
-  EvalResult evaluate(const std::string& kernel = "honest_relu.cu", std::chrono::seconds timeout = std::chrono::seconds(60)) {
+  // An evaluator whose worker is the fake answering from this test's folder.
+  Evaluator evaluator(std::chrono::seconds timeout = std::chrono::seconds(60)) {
     EvalOptions opt;
     opt.worker = {.python = std::string(CUTEGEN_SOURCE_DIR) + "/src/eval/testdata/fake_python.sh",
                   .bridge_dir = bridge_.string(), .timeout = timeout, .isolate_network = "off"};
     opt.work_dir = (bridge_ / "work").string();
     opt.ceilings_dir = (bridge_ / "ceilings").string();
-    Evaluator ev(*builder_, Target{9, 0, true}, opt);
+    return Evaluator(*builder_, Target{9, 0, true}, opt);
+  }
+  EvalResult evaluate(const std::string& kernel = "honest_relu.cu", std::chrono::seconds timeout = std::chrono::seconds(60)) {
+    Evaluator ev = evaluator(timeout);
     auto spec = parse_task_spec(kReluSpec);
     EXPECT_TRUE(spec.ok()) << spec.message();
     auto src = read_file(std::string(CUTEGEN_SOURCE_DIR) + "/tests/gpu/relu/" + kernel);
@@ -99,12 +103,7 @@ TEST_F(EvaluatorTest, PassWithSpeedupAndRoofline) {
 
 TEST_F(EvaluatorTest, PrebuiltKernelsAreEvaluatedFromTheCache) {
   put("full.json", answer(0.54).dump());
-  EvalOptions opt;
-  opt.worker = {.python = std::string(CUTEGEN_SOURCE_DIR) + "/src/eval/testdata/fake_python.sh",
-                .bridge_dir = bridge_.string(), .isolate_network = "off"};
-  opt.work_dir = (bridge_ / "work").string();
-  opt.ceilings_dir = (bridge_ / "ceilings").string();
-  Evaluator ev(*builder_, Target{9, 0, true}, opt);
+  Evaluator ev = evaluator();
   auto spec = parse_task_spec(kReluSpec);
   ASSERT_TRUE(spec.ok()) << spec.message();
   // A source no earlier run has built: the process id and the clock make it new.

@@ -107,8 +107,8 @@ std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names
   }
   std::vector<std::string> kids;
   for (auto& k : e->kids) kids.push_back(to_cuda(k, leaf_names, fast));
-  const char* format = fast && fast_cuda(e->prim) ? fast_cuda(e->prim) : info(e->prim).cuda;
-  return fill(format, kids);
+  const char* intrinsic = fast ? fast_cuda(e->prim) : nullptr;
+  return fill(intrinsic ? intrinsic : info(e->prim).cuda, kids);
 }
 
 double eval_host(const ExprPtr& e, const std::vector<double>& leaves, const std::map<std::string, double>& scalars) {

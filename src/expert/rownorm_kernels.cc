@@ -164,9 +164,9 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
   namespace cg = cooperative_groups;
   cg::cluster_group cluster = cg::this_cluster();
   int rank = static_cast<int>(cluster.block_rank());
-  int64_t row = blockIdx.x / kCluster;
-  int64_t first = row * extent + (rank * chunk < extent ? rank * chunk : extent);          // flat index range
-  int64_t last = row * extent + ((rank + 1) * chunk < extent ? (rank + 1) * chunk : extent);  // of this chunk
+  int64_t row_start = (blockIdx.x / kCluster) * extent;
+  int64_t first = row_start + (rank * chunk < extent ? rank * chunk : extent);          // flat index range
+  int64_t last = row_start + ((rank + 1) * chunk < extent ? (rank + 1) * chunk : extent);  // of this chunk
   // Flat layout of x and out; the chunk's shared copy starts at the vector boundary at or before
   // `first`, so aligned global vectors land on aligned shared vectors.
   int64_t base = vectorized ? first / kVec * kVec : first;
@@ -183,6 +183,11 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
   auto thr_in = copy_in.get_thread_slice(threadIdx.x);
   auto thr_out = copy_out.get_thread_slice(threadIdx.x);
   Tensor cBody = make_identity_tensor(make_shape(tiles * Tile{}));  // -> offset from `body`
+  // The scalar head [first, body) and tail [tail, last); each element stays with one thread.
+  auto for_scalars = [&](auto&& f) {
+    for (int64_t i = first + threadIdx.x; i < body; i += kThreads) f(i);
+    for (int64_t i = tail + threadIdx.x; i < last; i += kThreads) f(i);
+  };
 
   Stat st = cg_norm::identity();
   for (int64_t t = 0; t < tiles; ++t) {
@@ -194,9 +199,11 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
     CUTE_UNROLL
     for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
   }
-  // Scalar head [first, body) and tail [tail, last), kept by the thread that will write them.
-  for (int64_t i = first + threadIdx.x; i < body; i += kThreads) sX(i - base) = x[i], cg_norm::update(st, cg_expert::to_f(x[i]));
-  for (int64_t i = tail + threadIdx.x; i < last; i += kThreads) sX(i - base) = x[i], cg_norm::update(st, cg_expert::to_f(x[i]));
+  for_scalars([&](int64_t i) {
+    $in_type v = x[i];
+    sX(i - base) = v;
+    cg_norm::update(st, cg_expert::to_f(v));
+  });
 
   st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, red);
   if (threadIdx.x == 0) cta_stat = st;
@@ -207,7 +214,6 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
   cluster.sync();  // no CTA may exit (releasing its shared memory) while another still reads it
   row_st = cg_norm::finalize(row_st);
 
-  int64_t row_start = row * extent;
   for (int64_t t = 0; t < tiles; ++t) {
     Tensor tXsX = thr_in.partition_S(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
     Tensor tYgY = thr_out.partition_D(local_tile(gY, make_shape(Tile{}), make_coord(t)));   // (CPY, kUnroll)
@@ -221,10 +227,9 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
           cg_norm::apply(cg_expert::to_f(tXrX(i)), body + get<0>(tXcX(i)) - row_start, row_st, weight, bias));
     copy(copy_out, tYrY, tYgY);
   }
-  for (int64_t i = first + threadIdx.x; i < body; i += kThreads)
+  for_scalars([&](int64_t i) {
     out[i] = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(sX(i - base)), i - row_start, row_st, weight, bias));
-  for (int64_t i = tail + threadIdx.x; i < last; i += kThreads)
-    out[i] = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(sX(i - base)), i - row_start, row_st, weight, bias));
+  });
 }
 
 $signature {
