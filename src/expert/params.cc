@@ -106,6 +106,7 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
     return "rows x split exceeds the grid";
   if (p.cluster > 0) {
     if (p.split > 1) return "a cluster holds whole rows: split must be 1";
+    if (p.vec * elem_bytes(r.in_type) != 16) return "a cluster's bulk copies move 16-byte vectors: vec must fill 16 bytes";
     if (r.rows.outer * p.cluster >= (int64_t(1) << 31)) return "rows x cluster exceeds the grid";
     if (cluster_chunk_bytes(r, p) > kMaxClusterChunkBytes)
       return "a row's share per CTA exceeds " + std::to_string(kMaxClusterChunkBytes / 1024) + " KB of shared memory";

@@ -18,7 +18,8 @@ struct ReduceCode {
 const std::vector<ReduceCode>& reduce_code() {
   static const std::vector<ReduceCode> rows = {
       {ReduceOp::kSum, "Acc{0.0f, 0}", "return Acc{a.v + b.v, 0};", "acc.v"},
-      {ReduceOp::kMean, "Acc{0.0f, 0}", "return Acc{a.v + b.v, 0};", "acc.v / float(extent)"},
+      // ATen scales the sum by 1/N too (a multiply, not a division).
+      {ReduceOp::kMean, "Acc{0.0f, 0}", "return Acc{a.v + b.v, 0};", "acc.v * (1.0f / float(extent))"},
       {ReduceOp::kMax, "Acc{-INFINITY, 0}", "return Acc{cg_expert::nan_max(a.v, b.v), 0};", "acc.v"},
       {ReduceOp::kMin, "Acc{INFINITY, 0}", "return Acc{cg_expert::nan_min(a.v, b.v), 0};", "acc.v"},
       {ReduceOp::kArgMax, "Acc{-INFINITY, INT64_MAX}",

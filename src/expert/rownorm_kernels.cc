@@ -146,21 +146,25 @@ $signature {
 
 const char* const kRowNormCluster = R"(
 #include <cooperative_groups.h>
+#include <cutlass/arch/barrier.h>
 
-// A cluster of kCluster CTAs owns a row; CTA `rank` owns elements [rank * chunk, ...). Each thread
-// copies its share of the chunk global -> registers -> shared memory (128-bit tiled copies, the
-// same partition later read back by the same thread, so no barrier guards the data) while updating
-// its statistics; the CTAs' statistics are exchanged through distributed shared memory, and the
-// normalized chunk is written from shared memory: the row is read from DRAM once. A row starting
-// off a 16-byte boundary gets a scalar head and tail around its vectorized body.
-template <int kThreads, int kVec, int kUnroll, int kCluster>
+// A cluster of kCluster CTAs owns a row; CTA `rank` owns elements [rank * chunk, ...). One thread
+// starts a bulk copy (TMA) of every tile of the chunk's vectorized body into shared memory at once,
+// each tile landing on its own mbarrier, so the whole chunk is in flight while the threads fold each
+// landed tile into their statistics. The CTAs' statistics are exchanged through distributed shared
+// memory, and the normalized chunk is written from shared memory: the row is read from DRAM once. A
+// row starting off a 16-byte boundary gets a scalar head and tail around its vectorized body.
+template <int kThreads, int kVec, int kUnroll, int kCluster, int kTiles>
 __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads)
 norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, float const* weight, float const* bias,
                   int64_t extent, int64_t chunk, bool vectorized) {
   using Tile = Int<kThreads * kVec * kUnroll>;
+  constexpr uint32_t kTileBytes = Tile{} * sizeof($in_type);
+  static_assert(kVec * sizeof($in_type) == 16, "bulk copies move whole 16-byte vectors");
   extern __shared__ __align__(128) unsigned char smem_bytes[];
   __shared__ Stat red[32];
   __shared__ Stat cta_stat;
+  __shared__ uint64_t landed[kTiles];  // one mbarrier per body tile
   namespace cg = cooperative_groups;
   cg::cluster_group cluster = cg::this_cluster();
   int rank = static_cast<int>(cluster.block_rank());
@@ -174,8 +178,7 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
   if (body > last) body = last;
   int64_t tiles = (last - body) / Tile{};
   int64_t tail = body + tiles * Tile{};
-  Tensor gX = make_tensor(make_gmem_ptr(x + body), make_shape(tiles * Tile{}));     // the vectorized body
-  Tensor gY = make_tensor(make_gmem_ptr(out + body), make_shape(tiles * Tile{}));
+  Tensor gY = make_tensor(make_gmem_ptr(out + body), make_shape(tiles * Tile{}));   // the vectorized body
   Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<$in_type*>(smem_bytes)), make_shape(chunk + kVec));
   Tensor sBody = make_tensor(make_smem_ptr(&sX(body - base)), make_shape(tiles * Tile{}));
   auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
@@ -189,21 +192,32 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
     for (int64_t i = tail + threadIdx.x; i < last; i += kThreads) f(i);
   };
 
-  Stat st = cg_norm::identity();
-  for (int64_t t = 0; t < tiles; ++t) {
-    Tensor tXgX = thr_in.partition_S(local_tile(gX, make_shape(Tile{}), make_coord(t)));     // (CPY, kUnroll)
-    Tensor tXsX = thr_in.partition_D(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
-    Tensor tXrX = make_fragment_like(tXgX);
-    copy(copy_in, tXgX, tXrX);
-    copy(copy_in, tXrX, tXsX);
-    CUTE_UNROLL
-    for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
+  if (threadIdx.x == 0) {
+    for (int t = 0; t < kTiles; ++t) cute::initialize_barrier(landed[t], 1);
+    cutlass::arch::fence_barrier_init();
   }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int64_t t = 0; t < tiles; ++t) {
+      cute::set_barrier_transaction_bytes(landed[t], kTileBytes);
+      SM90_BULK_COPY_G2S::copy(x + body + t * Tile{}, &landed[t], &sBody(t * Tile{}), kTileBytes);
+    }
+  }
+  Stat st = cg_norm::identity();
   for_scalars([&](int64_t i) {
     $in_type v = x[i];
     sX(i - base) = v;
     cg_norm::update(st, cg_expert::to_f(v));
   });
+  for (int64_t t = 0; t < tiles; ++t) {
+    cute::wait_barrier(landed[t], 0);
+    asm volatile("" ::: "memory");  // keep the shared-memory reads below the wait
+    Tensor tXsX = thr_in.partition_S(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+    Tensor tXrX = make_fragment_like(tXsX);
+    copy(copy_in, tXsX, tXrX);
+    CUTE_UNROLL
+    for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
+  }
 
   st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, red);
   if (threadIdx.x == 0) cta_stat = st;
@@ -238,7 +252,7 @@ $signature {
   constexpr int64_t chunk = ((extent + kCluster - 1) / kCluster + kTile - 1) / kTile * kTile;
   constexpr int smem = static_cast<int>((chunk + kVec) * sizeof($in_type));
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16);
-  auto kernel = norm_rows_cluster<kThreads, kVec, kUnroll, kCluster>;
+  auto kernel = norm_rows_cluster<kThreads, kVec, kUnroll, kCluster, static_cast<int>(chunk / kTile)>;
   // Above 48 KB of dynamic shared memory a kernel must opt in, once.
   static const bool ready = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess;
   if (!ready) return;
