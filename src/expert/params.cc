@@ -17,7 +17,7 @@ std::vector<std::string> used_params(const Recipe& r) {
     case TemplateKind::kReduce: return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll"}
                                                          : std::vector<std::string>{"threads", "unroll", "split"};
     case TemplateKind::kRowNorm:
-      return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll", "split", "passes", "cluster"}
+      return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll", "blocks_per_sm", "split", "passes", "cluster"}
                                : std::vector<std::string>{"threads"};
   }
   return {};
@@ -104,9 +104,13 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
     return "one launch (passes=1) applies to split rows only";
   if (r.kind == TemplateKind::kRowNorm && r.rows.inner == 1 && r.rows.outer * p.split * 2 >= (int64_t(1) << 31))
     return "rows x split exceeds the grid";
+  if (r.kind == TemplateKind::kRowNorm && p.cluster == 0 && p.blocks_per_sm != 0)
+    return "blocks_per_sm applies to row clusters only";
   if (p.cluster > 0) {
     if (p.split > 1) return "a cluster holds whole rows: split must be 1";
     if (p.vec * elem_bytes(r.in_type) != 16) return "a cluster's bulk copies move 16-byte vectors: vec must fill 16 bytes";
+    if (cluster_chunk_bytes(r, p) / elem_bytes(r.in_type) / (int64_t(p.threads) * p.vec * p.unroll) > 64)
+      return "a cluster's chunk spans more than 64 tiles";
     if (r.rows.outer * p.cluster >= (int64_t(1) << 31)) return "rows x cluster exceeds the grid";
     if (cluster_chunk_bytes(r, p) > kMaxClusterChunkBytes)
       return "a row's share per CTA exceeds " + std::to_string(kMaxClusterChunkBytes / 1024) + " KB of shared memory";

@@ -14,7 +14,9 @@ struct Params {
   int threads = 256;       // threads per block
   int vec = 4;             // elements per vector access (128-bit for 4 floats or 8 halves)
   int unroll = 4;          // vectors (or, for columns, elements) in flight per thread per step
-  int blocks_per_sm = 0;   // elementwise: persistent grid of k blocks per SM; 0 = one tile per block
+  int blocks_per_sm = 0;   // elementwise: persistent grid of k blocks per SM; 0 = one tile per block;
+                           // row clusters: k > 0 = persistent clusters of up to k CTAs per SM,
+                           // each prefetching its next row
   int split = 1;           // rownorm: blocks per row (> 1: two passes through a workspace);
                            // reduce over a middle dim: threads splitting the reduced extent
   int passes = 2;          // rownorm with split > 1: 2 = two launches (statistics, normalization);

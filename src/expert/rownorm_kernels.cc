@@ -148,116 +148,168 @@ const char* const kRowNormCluster = R"(
 #include <cooperative_groups.h>
 #include <cutlass/arch/barrier.h>
 
-// A cluster of kCluster CTAs owns a row; CTA `rank` owns elements [rank * chunk, ...). One thread
-// starts a bulk copy (TMA) of every tile of the chunk's vectorized body into shared memory at once,
-// each tile landing on its own mbarrier, so the whole chunk is in flight while the threads fold each
-// landed tile into their statistics. The CTAs' statistics are exchanged through distributed shared
-// memory, and the normalized chunk is written from shared memory: the row is read from DRAM once. A
-// row starting off a 16-byte boundary gets a scalar head and tail around its vectorized body.
-template <int kThreads, int kVec, int kUnroll, int kCluster, int kTiles>
+// A cluster of kCluster CTAs owns a row; CTA `rank` owns elements [rank * chunk, ...) of it. One
+// thread starts a bulk copy (TMA) of every tile of the chunk's 16-byte-aligned body into shared
+// memory at once, each tile landing on its own mbarrier, so the whole chunk is in flight while the
+// threads fold each landed tile into their statistics (a scalar head and tail around the body are
+// loaded directly). The CTAs' statistics are exchanged through distributed shared memory and the
+// chunk is normalized from shared memory: the row is read from DRAM once. With kPersistent a
+// cluster walks rows rows apart by the grid, and a tile's next-row bulk copy starts as soon as every
+// thread has read the tile, so loads of row k+1 overlap the math and stores of row k.
+template <int kThreads, int kVec, int kUnroll, int kCluster, int kTiles, bool kPersistent>
 __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads)
 norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, float const* weight, float const* bias,
-                  int64_t extent, int64_t chunk, bool vectorized) {
+                  int64_t rows, int64_t extent, int64_t chunk, bool vectorized) {
   using Tile = Int<kThreads * kVec * kUnroll>;
   constexpr uint32_t kTileBytes = Tile{} * sizeof($in_type);
   static_assert(kVec * sizeof($in_type) == 16, "bulk copies move whole 16-byte vectors");
   extern __shared__ __align__(128) unsigned char smem_bytes[];
   __shared__ Stat red[32];
-  __shared__ Stat cta_stat;
-  __shared__ uint64_t landed[kTiles];  // one mbarrier per body tile
+  __shared__ Stat cta_stat[2];         // by row parity, so one cluster barrier per row suffices
+  __shared__ uint64_t landed[kTiles];  // one mbarrier per body tile, one phase per load
+  static_assert(kTiles <= 64, "one phase bit per tile");
+  uint64_t phase = 0;                  // the phase bit each tile's next wait expects
   namespace cg = cooperative_groups;
   cg::cluster_group cluster = cg::this_cluster();
   int rank = static_cast<int>(cluster.block_rank());
-  int64_t row_start = (blockIdx.x / kCluster) * extent;
-  int64_t first = row_start + (rank * chunk < extent ? rank * chunk : extent);          // flat index range
-  int64_t last = row_start + ((rank + 1) * chunk < extent ? (rank + 1) * chunk : extent);  // of this chunk
-  // Flat layout of x and out; the chunk's shared copy starts at the vector boundary at or before
-  // `first`, so aligned global vectors land on aligned shared vectors.
-  int64_t base = vectorized ? first / kVec * kVec : first;
-  int64_t body = vectorized ? (first + kVec - 1) / kVec * kVec : last;
-  if (body > last) body = last;
-  int64_t tiles = (last - body) / Tile{};
-  int64_t tail = body + tiles * Tile{};
-  Tensor gY = make_tensor(make_gmem_ptr(out + body), make_shape(tiles * Tile{}));   // the vectorized body
   Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<$in_type*>(smem_bytes)), make_shape(chunk + kVec));
-  Tensor sBody = make_tensor(make_smem_ptr(&sX(body - base)), make_shape(tiles * Tile{}));
   auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
   auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
   auto thr_in = copy_in.get_thread_slice(threadIdx.x);
   auto thr_out = copy_out.get_thread_slice(threadIdx.x);
-  Tensor cBody = make_identity_tensor(make_shape(tiles * Tile{}));  // -> offset from `body`
+
+  // This CTA's share of a row: the flat range [first, last), its vectorized body [body, tail) of
+  // whole tiles, and `base`, the vector boundary at or before `first` where the shared copy starts
+  // (so aligned global vectors land on aligned shared vectors).
+  struct Share {
+    int64_t row_start, first, last, base, body, tiles, tail;
+  };
+  auto share_of = [&](int64_t row) {
+    Share s;
+    s.row_start = row * extent;
+    s.first = s.row_start + (rank * chunk < extent ? rank * chunk : extent);
+    s.last = s.row_start + ((rank + 1) * chunk < extent ? (rank + 1) * chunk : extent);
+    s.base = vectorized ? s.first / kVec * kVec : s.first;
+    s.body = vectorized ? (s.first + kVec - 1) / kVec * kVec : s.last;
+    if (s.body > s.last) s.body = s.last;
+    s.tiles = (s.last - s.body) / Tile{};
+    s.tail = s.body + s.tiles * Tile{};
+    return s;
+  };
+  auto body_of = [&](Share const& s) {  // the body's shared copy
+    return make_tensor(make_smem_ptr(&sX(s.body - s.base)), make_shape(s.tiles * Tile{}));
+  };
+  auto start_load = [&](Share const& s, int64_t t) {  // thread 0 only
+    cute::set_barrier_transaction_bytes(landed[t], kTileBytes);
+    SM90_BULK_COPY_G2S::copy(x + s.body + t * Tile{}, &landed[t], &body_of(s)(t * Tile{}), kTileBytes);
+  };
   // The scalar head [first, body) and tail [tail, last); each element stays with one thread.
-  auto for_scalars = [&](auto&& f) {
-    for (int64_t i = first + threadIdx.x; i < body; i += kThreads) f(i);
-    for (int64_t i = tail + threadIdx.x; i < last; i += kThreads) f(i);
+  auto for_scalars = [&](Share const& s, auto&& f) {
+    for (int64_t i = s.first + threadIdx.x; i < s.body; i += kThreads) f(i);
+    for (int64_t i = s.tail + threadIdx.x; i < s.last; i += kThreads) f(i);
   };
 
+  const int64_t row_step = kPersistent ? gridDim.x / kCluster : rows;
+  int64_t row = blockIdx.x / kCluster;
+  Share cur = share_of(row);
   if (threadIdx.x == 0) {
     for (int t = 0; t < kTiles; ++t) cute::initialize_barrier(landed[t], 1);
     cutlass::arch::fence_barrier_init();
+    for (int64_t t = 0; t < cur.tiles; ++t) start_load(cur, t);
   }
   __syncthreads();
-  if (threadIdx.x == 0) {
-    for (int64_t t = 0; t < tiles; ++t) {
-      cute::set_barrier_transaction_bytes(landed[t], kTileBytes);
-      SM90_BULK_COPY_G2S::copy(x + body + t * Tile{}, &landed[t], &sBody(t * Tile{}), kTileBytes);
+  for (int k = 0; row < rows; ++k, row += row_step) {
+    Tensor sBody = body_of(cur);
+    Tensor gY = make_tensor(make_gmem_ptr(out + cur.body), make_shape(cur.tiles * Tile{}));
+    Tensor cBody = make_identity_tensor(make_shape(cur.tiles * Tile{}));  // -> offset from `body`
+    Stat st = cg_norm::identity();
+    for_scalars(cur, [&](int64_t i) {
+      $in_type v = x[i];
+      sX(i - cur.base) = v;
+      cg_norm::update(st, cg_expert::to_f(v));
+    });
+    for (int64_t t = 0; t < cur.tiles; ++t) {
+      cute::wait_barrier(landed[t], (phase >> t) & 1);
+      phase ^= uint64_t(1) << t;
+      asm volatile("" ::: "memory");  // keep the shared-memory reads below the wait
+      Tensor tXsX = thr_in.partition_S(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+      Tensor tXrX = make_fragment_like(tXsX);
+      copy(copy_in, tXsX, tXrX);
+      CUTE_UNROLL
+      for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
     }
-  }
-  Stat st = cg_norm::identity();
-  for_scalars([&](int64_t i) {
-    $in_type v = x[i];
-    sX(i - base) = v;
-    cg_norm::update(st, cg_expert::to_f(v));
-  });
-  for (int64_t t = 0; t < tiles; ++t) {
-    cute::wait_barrier(landed[t], 0);
-    asm volatile("" ::: "memory");  // keep the shared-memory reads below the wait
-    Tensor tXsX = thr_in.partition_S(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
-    Tensor tXrX = make_fragment_like(tXsX);
-    copy(copy_in, tXsX, tXrX);
-    CUTE_UNROLL
-    for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
-  }
+    st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, red);
+    if (threadIdx.x == 0) cta_stat[k & 1] = st;
+    cluster.sync();
+    // Every CTA combines the cluster's statistics in rank order, so all agree bit for bit.
+    Stat row_st = cg_norm::identity();
+    for (int r = 0; r < kCluster; ++r) row_st = cg_norm::combine(row_st, cluster.map_shared_rank(cta_stat, r)[k & 1]);
+    row_st = cg_norm::finalize(row_st);
 
-  st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, red);
-  if (threadIdx.x == 0) cta_stat = st;
-  cluster.sync();
-  // Every CTA combines the cluster's statistics in rank order, so all agree bit for bit.
-  Stat row_st = cg_norm::identity();
-  for (int r = 0; r < kCluster; ++r) row_st = cg_norm::combine(row_st, *cluster.map_shared_rank(&cta_stat, r));
+    // The next row's tiles may reuse a tile's shared memory once every thread has read it, when
+    // its body sits at the same offset (else they start after the whole chunk is read).
+    bool more = row + row_step < rows;
+    Share next = share_of(more ? row + row_step : row);
+    bool in_step = more && next.body - next.base == cur.body - cur.base && next.tiles == cur.tiles;
+    for (int64_t t = 0; t < cur.tiles; ++t) {
+      Tensor tXsX = thr_in.partition_S(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+      Tensor tYgY = thr_out.partition_D(local_tile(gY, make_shape(Tile{}), make_coord(t)));   // (CPY, kUnroll)
+      Tensor tXcX = thr_in.partition_S(local_tile(cBody, make_shape(Tile{}), make_coord(t)));
+      Tensor tXrX = make_fragment_like(tXsX);
+      Tensor tYrY = make_fragment_like(tYgY);
+      copy(copy_in, tXsX, tXrX);
+      if (in_step) {
+        __syncthreads();
+        if (threadIdx.x == 0) start_load(next, t);
+      }
+      CUTE_UNROLL
+      for (int i = 0; i < size(tXrX); ++i)
+        tYrY(i) = cg_expert::from_f<$out_type>(
+            cg_norm::apply(cg_expert::to_f(tXrX(i)), cur.body + get<0>(tXcX(i)) - cur.row_start, row_st, weight, bias));
+      copy(copy_out, tYrY, tYgY);
+    }
+    for_scalars(cur, [&](int64_t i) {
+      out[i] = cg_expert::from_f<$out_type>(
+          cg_norm::apply(cg_expert::to_f(sX(i - cur.base)), i - cur.row_start, row_st, weight, bias));
+    });
+    __syncthreads();  // the chunk is read: the next row's scalars (and tiles) may overwrite it
+    if (more && !in_step && threadIdx.x == 0)
+      for (int64_t t = 0; t < next.tiles; ++t) start_load(next, t);
+    cur = next;
+  }
   cluster.sync();  // no CTA may exit (releasing its shared memory) while another still reads it
-  row_st = cg_norm::finalize(row_st);
-
-  for (int64_t t = 0; t < tiles; ++t) {
-    Tensor tXsX = thr_in.partition_S(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
-    Tensor tYgY = thr_out.partition_D(local_tile(gY, make_shape(Tile{}), make_coord(t)));   // (CPY, kUnroll)
-    Tensor tXcX = thr_in.partition_S(local_tile(cBody, make_shape(Tile{}), make_coord(t)));
-    Tensor tXrX = make_fragment_like(tXsX);
-    Tensor tYrY = make_fragment_like(tYgY);
-    copy(copy_in, tXsX, tXrX);
-    CUTE_UNROLL
-    for (int i = 0; i < size(tXrX); ++i)
-      tYrY(i) = cg_expert::from_f<$out_type>(
-          cg_norm::apply(cg_expert::to_f(tXrX(i)), body + get<0>(tXcX(i)) - row_start, row_st, weight, bias));
-    copy(copy_out, tYrY, tYgY);
-  }
-  for_scalars([&](int64_t i) {
-    out[i] = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(sX(i - base)), i - row_start, row_st, weight, bias));
-  });
 }
 
 $signature {
   constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll, kCluster = $cluster;
+  constexpr int kBlocksPerSm = $blocks_per_sm;
+  constexpr bool kPersistent = kBlocksPerSm > 0;
   constexpr int64_t rows = $outer, extent = $extent, kTile = int64_t(kThreads) * kVec * kUnroll;
   constexpr int64_t chunk = ((extent + kCluster - 1) / kCluster + kTile - 1) / kTile * kTile;
   constexpr int smem = static_cast<int>((chunk + kVec) * sizeof($in_type));
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16);
-  auto kernel = norm_rows_cluster<kThreads, kVec, kUnroll, kCluster, static_cast<int>(chunk / kTile)>;
+  auto kernel = norm_rows_cluster<kThreads, kVec, kUnroll, kCluster, static_cast<int>(chunk / kTile), kPersistent>;
   // Above 48 KB of dynamic shared memory a kernel must opt in, once.
   static const bool ready = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess;
   if (!ready) return;
-  const int grid = static_cast<int>(rows * kCluster);  // one cluster per row
-  kernel<<<grid, kThreads, smem, stream>>>($in_name, $out_name, $weight, $bias, extent, chunk, vectorized);
+  // One cluster per row, or (persistent) as many clusters as are resident at once, at most
+  // kBlocksPerSm CTAs per SM.
+  static const int64_t clusters = [&] {
+    if (!kPersistent) return rows;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(static_cast<unsigned>(rows * kCluster));
+    config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = smem;
+    int resident = 0;
+    if (cudaOccupancyMaxActiveClusters(&resident, kernel, &config) != cudaSuccess || resident < 1)
+      resident = 1;
+    int64_t wanted = cg_expert::sm_count() * kBlocksPerSm / kCluster;
+    int64_t n = wanted < resident ? wanted : resident;
+    n = n > 1 ? n : 1;
+    return n < rows ? n : rows;
+  }();
+  const int grid = static_cast<int>(clusters * kCluster);
+  kernel<<<grid, kThreads, smem, stream>>>($in_name, $out_name, $weight, $bias, rows, extent, chunk, vectorized);
 }
 )";
 

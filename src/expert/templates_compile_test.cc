@@ -21,9 +21,10 @@ struct Point {
   const char* params;  // over default_params(recipe)
 };
 
-// ~26 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
+// ~28 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
 // column reductions incl. argmax; row norms held in a cluster's shared memory (1 and 8 CTAs, odd
-// rows), fused and split streamed row norms (one launch and two) incl. LayerNorm affine; columns).
+// rows, persistent clusters), fused and split streamed row norms (one launch and two) incl.
+// LayerNorm affine; columns).
 const std::vector<Point>& points() {
   static const std::vector<Point> p = {
       {"relu", ""},
@@ -44,8 +45,10 @@ const std::vector<Point>& points() {
       {"softmax", "cluster=0,threads=256,unroll=1"},
       {"log_softmax", "cluster=0,split=8,vec=4,threads=512,unroll=2"},
       {"log_softmax", "cluster=8,threads=1024"},
+      {"log_softmax", "cluster=8,threads=1024,blocks_per_sm=2"},
       {"layernorm", ""},
       {"l1norm_odd_rows", ""},
+      {"l1norm_odd_rows", "blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
       {"softmax_small_odd", ""},
       {"layernorm_long", ""},
       {"layernorm_long", "threads=1024,vec=2,split=16,unroll=1,passes=1"},
