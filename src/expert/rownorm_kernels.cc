@@ -259,6 +259,9 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
       Tensor tYrY = make_fragment_like(tYgY);
       copy(copy_in, tXsX, tXrX);
       if (in_step) {
+        // Reads through the generic proxy, then a bulk (async proxy) write of the same bytes: the
+        // proxy fence orders them; without it a pending read could see the next row.
+        cutlass::arch::fence_view_async_shared();
         __syncthreads();
         if (threadIdx.x == 0) start_load(next, t);
       }
@@ -272,6 +275,7 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
       out[i] = cg_expert::from_f<$out_type>(
           cg_norm::apply(cg_expert::to_f(sX(i - cur.base)), i - cur.row_start, row_st, weight, bias));
     });
+    cutlass::arch::fence_view_async_shared();  // as above, for the next row's bulk copies
     __syncthreads();  // the chunk is read: the next row's scalars (and tiles) may overwrite it
     if (more && !in_step && threadIdx.x == 0)
       for (int64_t t = 0; t < next.tiles; ++t) start_load(next, t);
