@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "agent/expert_proposer.h"
+#include "expert/params.h"
+
 namespace cutegen {
 
 std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>& tasks,
@@ -26,9 +29,11 @@ std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>&
     out += "\n## " + t.name + "\n\n| step | stage | edit | verdict | speedup | roofline | outcome | note |\n|---|---|---|---|---|---|---|---|\n";
     if (!steps.count(t.name)) continue;
     for (auto& r : steps.at(t.name)) {
+      std::string edit = r.edit_how.empty() ? "-" : r.edit_how;
+      if (auto point = expert_point(r.edit); point && r.edit_how == kExpertEditHow) edit += " " + to_string(*point);
       std::snprintf(b, sizeof b, "| %d | %s%s | %s | %s | %.2fx | %.0f%% | %s | ", r.step + 1, r.stage.c_str(),
-                    r.profiled ? " +profile" : "", r.edit_how.empty() ? "-" : r.edit_how.c_str(), r.verdict.c_str(),
-                    r.speedup, 100 * r.roofline_fraction, r.outcome.c_str());
+                    r.profiled ? " +profile" : "", edit.c_str(), r.verdict.c_str(), r.speedup,
+                    100 * r.roofline_fraction, r.outcome.c_str());
       std::string note = r.note;
       for (auto& c : note)
         if (c == '|' || c == '\n') c = ' ';

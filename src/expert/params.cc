@@ -142,18 +142,28 @@ Params default_params(const Recipe& r) {
   if (r.kind != TemplateKind::kRowNorm) return p;
   // A row that fits in the shared memory of a cluster of up to 8 CTAs of at most 100 KB each (two
   // or more CTAs per SM) is read from DRAM once. On the H200 that won for rows of 256 KB (L1 norm,
-  // 32768 x 65535: 5.40 ms vs 9.0 streamed); rows of 1.5 MB over 8 CTAs of 192 KB, one per SM,
-  // lost to streaming them twice (softmax: 5.71 vs 5.03 ms), so those stream.
+  // 32768 x 65535: 5.14 ms vs 9.0 streamed); rows of 1.5 MB over 8 CTAs of 192 KB, one per SM,
+  // did not beat the strategies below.
   for (int c : {1, 2, 4, 8}) {
     Params q = p;
     q.cluster = c, q.threads = 512, q.vec = 16 / elem_bytes(r.in_type);
     if (invalid_reason(r, q).empty() && cluster_chunk_bytes(r, q) <= 100 * 1024) return q;
   }
+  // Many rows too long for such a cluster are cut into chunks of at most 64 KB in one ticket-ordered
+  // launch, so that a chunk's second read comes from L2: on the H200, softmax over 4096 rows of
+  // 1.5 MB took 4.60 ms in 32 chunks so, 4.75 ms streaming whole rows twice, and 4.81 ms held in
+  // persistent 8-CTA clusters (one CTA per SM; math and loads barely overlap).
+  if (r.rows.outer >= 512) {
+    for (Params q = p; r.rows.extent * elem_bytes(r.in_type) / p.split > (64 << 10); p = q) {
+      q.split = p.split * 2, q.passes = 1;
+      if (!invalid_reason(r, q).empty()) break;
+    }
+    return p;
+  }
   // Otherwise rows stream twice. Few rows are split over enough blocks to fill the GPU (about 512)
   // in chunks of at most 2 MB, in two launches: on the H200, 16 rows of 16 MB in 32 chunks took
   // 0.255 ms, and in 512 chunks of 32 KB in one ticket-ordered launch (meant to re-read them from
   // L2) 0.334 ms, the per-chunk overhead outweighing the saved DRAM reads.
-  if (r.rows.outer >= 512) return p;
   for (Params q = p; r.rows.outer * p.split < 512 || r.rows.extent * elem_bytes(r.in_type) / p.split > (2 << 20); p = q) {
     q.split = p.split * 2;
     if (!invalid_reason(r, q).empty()) break;
