@@ -4,7 +4,8 @@ kernels measured on the GPU (read from `cutegen --json eval` answers), as Markdo
 Usage: python3 bench/kb_coverage.py KB_DIR EAGER_JSON RESULT_DIR...
   KB_DIR: the ignored folder of KernelBench problem files (.kb/level1); EAGER_JSON: the reference eager
   times (shared/reference/h200_kernelbench_level1_eager_ms.json); RESULT_DIR: folders of
-  `<problem>.json` eval answers, the first holding a problem's answer wins (list the newest first).
+  `<problem>[@<params>].json` eval answers beside their kernels; a problem's fastest correct answer
+  wins (ties: the folder listed first, so list the newest first).
 """
 import json
 import os
@@ -26,17 +27,24 @@ def recognition(path):
     return True, f"{r.stdout.splitlines()[1]}; default now {lines.get('default point', '?')}"
 
 
+def answers(d, name):
+    """The eval answers for a problem in one folder: its default point (`<name>.json`) and any
+    other parameter point (`<name>@<params>.json`)."""
+    files = sorted(os.listdir(d)) if os.path.isdir(d) else []
+    return [os.path.join(d, f[:-5]) for f in files if f.endswith(".json") and (f == name + ".json" or f.startswith(name + "@"))]
+
+
 def measured(name):
     """The fastest correct answer over the result folders (else the first readable one), and its
     kernel's parameters (from the .cu's title line)."""
     found = []
-    for d in result_dirs:
-        p = os.path.join(d, name + ".json")
+    for stem in (s for d in result_dirs for s in answers(d, name)):
         try:
-            doc = json.load(open(p))
+            doc = json.load(open(stem + ".json"))
         except (OSError, ValueError):
             continue
-        with open(os.path.join(d, name + ".cu")) as f:
+        d = os.path.dirname(stem)
+        with open(stem + ".cu") as f:
             title = f.readline()
         ms = numbers(doc)[0]
         rank = ms if doc.get("verdict") == "pass" and ms else float("inf")

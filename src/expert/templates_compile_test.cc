@@ -43,9 +43,9 @@ const std::vector<Point>& points() {
       {"argmax_dim", "threads=1024,vec=2"},
       {"softmax", ""},
       {"softmax", "cluster=0,threads=256,unroll=1"},
-      {"log_softmax", "cluster=0,split=8,vec=4,threads=512,unroll=2"},
-      {"log_softmax", "cluster=8,threads=1024"},
-      {"log_softmax", "cluster=8,threads=1024,blocks_per_sm=2"},
+      {"log_softmax", "cluster=0,split=8,passes=2,vec=4,threads=512,unroll=2"},
+      {"log_softmax", "cluster=8,split=1,passes=2,threads=1024"},
+      {"log_softmax", "cluster=8,split=1,passes=2,threads=1024,blocks_per_sm=2"},
       {"layernorm", ""},
       {"l1norm_odd_rows", ""},
       {"l1norm_odd_rows", "blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
