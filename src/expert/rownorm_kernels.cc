@@ -126,7 +126,12 @@ $signature {
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
   static_assert(rows * kSplit * 2 < (int64_t(1) << 31), "one block per work item");
   constexpr size_t counter_bytes = (8 + sizeof(unsigned) * rows + 15) / 16 * 16;
-  static char* memory = nullptr;
+  // One workspace per device, allocated there on first use and kept for the process (as cuBLAS keeps
+  // its workspace); calls on one device share it, so they must be ordered on one stream.
+  static char* workspaces[64] = {};
+  int device = 0;
+  if (kSplit > 1 && (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64)) return;
+  char*& memory = workspaces[device];
   if (kSplit > 1 && memory == nullptr && cudaMalloc(&memory, counter_bytes + sizeof(Stat) * rows * kSplit) != cudaSuccess) return;
   Workspace ws{reinterpret_cast<unsigned long long*>(memory), reinterpret_cast<unsigned*>(memory + 8),
                reinterpret_cast<Stat*>(memory + counter_bytes)};
