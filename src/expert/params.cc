@@ -41,7 +41,7 @@ const std::vector<ParamDef>& param_defs() {
       {"blocks_per_sm", &Params::blocks_per_sm, {0, 2, 4, 8, 16}},
       {"split", &Params::split, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}},
       {"passes", &Params::passes, {1, 2}},
-      {"cluster", &Params::cluster, {0, 1, 2, 4, 8}},
+      {"cluster", &Params::cluster, {0, 1, 2, 4, 8, 16}},
   };
   return defs;
 }

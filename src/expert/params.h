@@ -22,7 +22,8 @@ struct Params {
   int passes = 2;          // rownorm with split > 1: 2 = two launches (statistics, normalization);
                            // 1 = one launch, items in a ticket order that re-reads chunks from L2
   int cluster = 0;         // rownorm: a row held in shared memory across a thread-block cluster of
-                           // this many CTAs (1 = one CTA) and read from DRAM once; 0 = streamed
+                           // this many CTAs (1 = one CTA; 16, beyond the portable 8, is opted
+                           // into at launch) and read from DRAM once; 0 = streamed
   bool operator==(const Params&) const = default;
 };
 

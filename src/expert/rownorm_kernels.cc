@@ -162,7 +162,7 @@ const char* const kRowNormCluster = R"(
 // cluster walks rows rows apart by the grid, and a tile's next-row bulk copy starts as soon as every
 // thread has read the tile, so loads of row k+1 overlap the math and stores of row k.
 template <int kThreads, int kVec, int kUnroll, int kCluster, int kTiles, bool kPersistent>
-__global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads)
+__global__ void $cluster_dims __launch_bounds__(kThreads)
 norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, float const* weight, float const* bias,
                   int64_t rows, int64_t extent, int64_t chunk, bool vectorized) {
   using Tile = Int<kThreads * kVec * kUnroll>;
@@ -298,17 +298,29 @@ $signature {
   constexpr int smem = static_cast<int>((chunk + kVec) * sizeof($in_type));
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16);
   auto kernel = norm_rows_cluster<kThreads, kVec, kUnroll, kCluster, static_cast<int>(chunk / kTile), kPersistent>;
-  // Above 48 KB of dynamic shared memory a kernel must opt in, once.
-  static const bool ready = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess;
+  // Above 48 KB of dynamic shared memory a kernel must opt in, once; so must clusters of more than 8
+  // CTAs (a non-portable size, named at launch rather than by __cluster_dims__).
+  static const bool ready =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess &&
+      (kCluster <= 8 || cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess);
   if (!ready) return;
+  cudaLaunchAttribute cluster_dim = {};
+  cluster_dim.id = cudaLaunchAttributeClusterDimension;
+  cluster_dim.val.clusterDim.x = kCluster, cluster_dim.val.clusterDim.y = 1, cluster_dim.val.clusterDim.z = 1;
+  auto config_for = [&](int64_t ctas) {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(static_cast<unsigned>(ctas));
+    config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    if (kCluster > 8) config.attrs = &cluster_dim, config.numAttrs = 1;
+    return config;
+  };
   // One cluster per row, or (persistent) as many clusters as are resident at once, at most
   // kBlocksPerSm CTAs per SM.
   static const int64_t clusters = [&] {
     if (!kPersistent) return rows;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(rows * kCluster));
-    config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = smem;
+    cudaLaunchConfig_t config = config_for(rows * kCluster);
     int resident = 0;
     if (cudaOccupancyMaxActiveClusters(&resident, kernel, &config) != cudaSuccess || resident < 1)
       resident = 1;
@@ -318,7 +330,12 @@ $signature {
     return n < rows ? n : rows;
   }();
   const int grid = static_cast<int>(clusters * kCluster);
-  kernel<<<grid, kThreads, smem, stream>>>($in_name, $out_name, $weight, $bias, rows, extent, chunk, vectorized);
+  if constexpr (kCluster > 8) {  // the size goes with the launch
+    cudaLaunchConfig_t config = config_for(grid);
+    cudaLaunchKernelEx(&config, kernel, $in_name, $out_name, $weight, $bias, rows, extent, chunk, vectorized);
+  } else {
+    kernel<<<grid, kThreads, smem, stream>>>($in_name, $out_name, $weight, $bias, rows, extent, chunk, vectorized);
+  }
 }
 )";
 

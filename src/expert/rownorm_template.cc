@@ -97,6 +97,8 @@ std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params
            auto vars = row_template_vars(r, spec, p);
            vars.push_back({"weight", r.weight_name.empty() ? "nullptr" : r.weight_name});
            vars.push_back({"bias", r.bias_name.empty() ? "nullptr" : r.bias_name});
+           // Up to 8 CTAs (the portable size) the kernel names its cluster; beyond, the launch does.
+           vars.push_back({"cluster_dims", p.cluster <= 8 ? "__cluster_dims__(kCluster, 1, 1)" : ""});
            return vars;
          }());
 }

@@ -21,9 +21,9 @@ struct Point {
   const char* params;  // over default_params(recipe)
 };
 
-// ~28 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
-// column reductions incl. argmax; row norms held in a cluster's shared memory (1 and 8 CTAs, odd
-// rows, persistent clusters), fused and split streamed row norms (one launch and two) incl.
+// ~29 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
+// column reductions incl. argmax; row norms held in a cluster's shared memory (1, 8 and 16 CTAs,
+// odd rows, persistent clusters), fused and split streamed row norms (one launch and two) incl.
 // LayerNorm affine; columns).
 const std::vector<Point>& points() {
   static const std::vector<Point> p = {
@@ -46,6 +46,7 @@ const std::vector<Point>& points() {
       {"log_softmax", "cluster=0,split=8,passes=2,vec=4,threads=512,unroll=2"},
       {"log_softmax", "cluster=8,split=1,passes=2,threads=1024"},
       {"log_softmax", "cluster=8,split=1,passes=2,threads=1024,blocks_per_sm=2"},
+      {"softmax", "cluster=16,threads=256,blocks_per_sm=2"},  // non-portable size, named at launch
       {"layernorm", ""},
       {"l1norm_odd_rows", ""},
       {"l1norm_odd_rows", "blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
