@@ -21,7 +21,7 @@ const Pattern kCuteKinds[] = {
     {"Tensor", R"(\b(make_tensor|make_gmem_ptr|make_smem_ptr|make_rmem_ptr|make_fragment_like|Tensor\s+\w)\b)"},
     {"tiling", R"(\b(local_tile|local_partition|partition_S|partition_D|partition_fragment_[ABC])\b)"},
     {"tiled copy", R"(\b(make_tiled_copy\w*|Copy_Atom|TiledCopy|copy_if|cute::copy|SM80_CP_ASYNC\w*|UniversalCopy)\b)"},
-    {"TMA", R"(\b(make_tma_copy\w*|SM90_TMA_\w+|tma_store\w*)\b)"},
+    {"TMA", R"(\b(make_tma_copy\w*|SM90_TMA_\w+|SM90_BULK_COPY_\w+|tma_store\w*)\b)"},
     {"MMA atom", R"(\b(make_tiled_mma|MMA_Atom|TiledMMA|SM80_16x8x\w+|SM90_64x\w+|cute::gemm|partition_[ABC])\b)"},
     {"swizzle", R"(\bSwizzle\s*<)"},
 };

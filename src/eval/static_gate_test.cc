@@ -30,6 +30,12 @@ TEST(StaticGate, HonestKernelIsCleanAndUsesCute) {
   EXPECT_NE(describe_usage(usage).find("tiled copy x"), std::string::npos);
 }
 
+TEST(StaticGate, BulkCopiesCountAsTma) {
+  auto usage = cute_usage("SM90_BULK_COPY_G2S::copy(src, &bar, dst, bytes); make_tensor(p, s);");
+  EXPECT_EQ(usage["TMA"], 1);
+  EXPECT_EQ(usage["Tensor"], 1);
+}
+
 TEST(StaticGate, SourceRulesCatchTheCheats) {
   EXPECT_EQ(first_rule("cheat_side_stream.cu"), "side stream");
   EXPECT_EQ(first_rule("cheat_default_stream.cu"), "side stream");

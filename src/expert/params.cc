@@ -27,9 +27,12 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
-int64_t cluster_chunk_bytes(const Recipe& r, const Params& p) {
+bool rows_held(const Params& p) { return p.cluster > 0 || (p.split > 1 && p.passes == 1 && p.blocks_per_sm > 0); }
+
+int64_t held_chunk_bytes(const Recipe& r, const Params& p) {
   int64_t tile = int64_t(p.threads) * p.vec * p.unroll;
-  int64_t chunk = ceil_div(ceil_div(r.rows.extent, std::max(p.cluster, 1)), tile) * tile;
+  int64_t group = p.cluster > 0 ? p.cluster : p.split;
+  int64_t chunk = ceil_div(ceil_div(r.rows.extent, std::max<int64_t>(group, 1)), tile) * tile;
   return (chunk + p.vec) * elem_bytes(r.in_type);
 }
 
@@ -104,16 +107,16 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
     return "one launch (passes=1) applies to split rows only";
   if (r.kind == TemplateKind::kRowNorm && r.rows.inner == 1 && r.rows.outer * p.split * 2 >= (int64_t(1) << 31))
     return "rows x split exceeds the grid";
-  if (r.kind == TemplateKind::kRowNorm && p.cluster == 0 && p.blocks_per_sm != 0)
-    return "blocks_per_sm applies to row clusters only";
-  if (p.cluster > 0) {
-    if (p.split > 1) return "a cluster holds whole rows: split must be 1";
-    if (p.vec * elem_bytes(r.in_type) != 16) return "a cluster's bulk copies move 16-byte vectors: vec must fill 16 bytes";
-    if (cluster_chunk_bytes(r, p) / elem_bytes(r.in_type) / (int64_t(p.threads) * p.vec * p.unroll) > 64)
-      return "a cluster's chunk spans more than 64 tiles";
+  if (r.kind == TemplateKind::kRowNorm && p.blocks_per_sm != 0 && !rows_held(p))
+    return "blocks_per_sm applies to rows held in shared memory only (a cluster, or split rows with passes=1)";
+  if (r.kind == TemplateKind::kRowNorm && rows_held(p)) {
+    if (p.cluster > 0 && p.split > 1) return "a cluster holds whole rows: split must be 1";
+    if (p.vec * elem_bytes(r.in_type) != 16) return "held rows' bulk copies move 16-byte vectors: vec must fill 16 bytes";
+    if (held_chunk_bytes(r, p) / elem_bytes(r.in_type) / (int64_t(p.threads) * p.vec * p.unroll) > 64)
+      return "a held chunk spans more than 64 tiles";
     if (r.rows.outer * p.cluster >= (int64_t(1) << 31)) return "rows x cluster exceeds the grid";
-    if (cluster_chunk_bytes(r, p) > kMaxClusterChunkBytes)
-      return "a row's share per CTA exceeds " + std::to_string(kMaxClusterChunkBytes / 1024) + " KB of shared memory";
+    if (held_chunk_bytes(r, p) > kMaxHeldChunkBytes)
+      return "a row's share per CTA exceeds " + std::to_string(kMaxHeldChunkBytes / 1024) + " KB of shared memory";
   }
   return "";
 }
@@ -147,7 +150,7 @@ Params default_params(const Recipe& r) {
   for (int c : {1, 2, 4, 8}) {
     Params q = p;
     q.cluster = c, q.threads = 512, q.vec = 16 / elem_bytes(r.in_type);
-    if (invalid_reason(r, q).empty() && cluster_chunk_bytes(r, q) <= 100 * 1024) return q;
+    if (invalid_reason(r, q).empty() && held_chunk_bytes(r, q) <= 100 * 1024) return q;
   }
   // Many rows too long for such a cluster are cut into chunks of at most 64 KB in one ticket-ordered
   // launch, so that a chunk's second read comes from L2: on the H200, softmax over 4096 rows of

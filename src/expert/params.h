@@ -44,9 +44,13 @@ std::string invalid_reason(const Recipe& r, const Params& p);
 std::vector<Params> search_space(const Recipe& r);
 Params default_params(const Recipe& r);
 
-// Shared memory one CTA of the cluster kernel holds (its share of a row, tile-aligned, plus one
-// vector of slack for rows that start off a 16-byte boundary), and the most a CTA may take.
-int64_t cluster_chunk_bytes(const Recipe& r, const Params& p);
-constexpr int64_t kMaxClusterChunkBytes = 200 * 1024;
+// Whether a point holds rows in shared memory, read from DRAM once: in a thread-block cluster
+// (cluster > 0), or in `split` CTAs of a persistent cooperative grid (split > 1, passes = 1,
+// blocks_per_sm > 0) whose statistics meet in a workspace.
+bool rows_held(const Params& p);
+// Shared memory one CTA of such a group holds (its share of a row, tile-aligned, plus one vector of
+// slack for rows that start off a 16-byte boundary), and the most a CTA may take.
+int64_t held_chunk_bytes(const Recipe& r, const Params& p);
+constexpr int64_t kMaxHeldChunkBytes = 200 * 1024;
 
 }  // namespace cutegen

@@ -149,22 +149,28 @@ $signature {
 }
 )";
 
-const char* const kRowNormCluster = R"(
+const char* const kRowNormHeld = R"(
 #include <cooperative_groups.h>
 #include <cutlass/arch/barrier.h>
 
-// A cluster of kCluster CTAs owns a row; CTA `rank` owns elements [rank * chunk, ...) of it. One
-// thread starts a bulk copy (TMA) of every tile of the chunk's 16-byte-aligned body into shared
-// memory at once, each tile landing on its own mbarrier, so the whole chunk is in flight while the
-// threads fold each landed tile into their statistics (a scalar head and tail around the body are
-// loaded directly). The CTAs' statistics are exchanged through distributed shared memory and the
-// chunk is normalized from shared memory: the row is read from DRAM once. With kPersistent a
-// cluster walks rows rows apart by the grid, and a tile's next-row bulk copy starts as soon as every
-// thread has read the tile, so loads of row k+1 overlap the math and stores of row k.
-template <int kThreads, int kVec, int kUnroll, int kCluster, int kTiles, bool kPersistent>
+// A group of kGroup CTAs holds a row in shared memory and reads it from DRAM once: CTA `rank` owns
+// elements [rank * chunk, ...). One thread starts a bulk copy (TMA) of every tile of the chunk's
+// 16-byte-aligned body at once, each tile landing on its own mbarrier, while the threads fold each
+// landed tile into their statistics (a scalar head and tail around the body are loaded directly).
+// The group's statistics meet either in a thread-block cluster's distributed shared memory
+// (kInCluster) or, for a group larger than a cluster, in a global workspace with a per-row arrival
+// count (the grid is then launched cooperatively, so every CTA of a group is resident). With
+// kPersistent the groups walk rows rows apart by the grid, and a tile's next-row bulk copy starts as
+// soon as every thread has read the tile, so loads of row k+1 overlap the math and stores of row k.
+struct Workspace {
+  unsigned* arrived;  // [rows]: CTAs whose partial statistics are published
+  Stat* partials;     // [rows * kGroup]
+};
+
+template <int kThreads, int kVec, int kUnroll, int kGroup, int kTiles, bool kPersistent, bool kInCluster>
 __global__ void $cluster_dims __launch_bounds__(kThreads)
-norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, float const* weight, float const* bias,
-                  int64_t rows, int64_t extent, int64_t chunk, bool vectorized) {
+norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, float const* weight, float const* bias,
+               Workspace ws, int64_t rows, int64_t extent, int64_t chunk, bool vectorized) {
   using Tile = Int<kThreads * kVec * kUnroll>;
   constexpr uint32_t kTileBytes = Tile{} * sizeof($in_type);
   static_assert(kVec * sizeof($in_type) == 16, "bulk copies move whole 16-byte vectors");
@@ -174,9 +180,7 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
   __shared__ uint64_t landed[kTiles];  // one mbarrier per body tile, one phase per load
   static_assert(kTiles <= 64, "one phase bit per tile");
   uint64_t phase = 0;                  // the phase bit each tile's next wait expects
-  namespace cg = cooperative_groups;
-  cg::cluster_group cluster = cg::this_cluster();
-  int rank = static_cast<int>(cluster.block_rank());
+  const int rank = static_cast<int>(blockIdx.x % kGroup);  // a cluster's block rank too (1-D clusters)
   Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<$in_type*>(smem_bytes)), make_shape(chunk + kVec));
   auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
   auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
@@ -213,9 +217,37 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
     for (int64_t i = s.first + threadIdx.x; i < s.body; i += kThreads) f(i);
     for (int64_t i = s.tail + threadIdx.x; i < s.last; i += kThreads) f(i);
   };
+  // The row's statistics from every CTA's: all CTAs of the group combine them in the same order, so
+  // all agree bit for bit.
+  auto row_stats = [&](Stat st, int64_t row, int k) {
+    if constexpr (kInCluster) {
+      namespace cg = cooperative_groups;
+      cg::cluster_group cluster = cg::this_cluster();
+      if (threadIdx.x == 0) cta_stat[k & 1] = st;
+      cluster.sync();
+      Stat all = cg_norm::identity();
+      for (int r = 0; r < kGroup; ++r) all = cg_norm::combine(all, cluster.map_shared_rank(cta_stat, r)[k & 1]);
+      return all;
+    } else {
+      if (threadIdx.x == 0) {
+        ws.partials[row * kGroup + rank] = st;
+        __threadfence();  // the partial is visible before the count says so
+        atomicAdd(&ws.arrived[row], 1u);
+        while (*reinterpret_cast<volatile unsigned*>(&ws.arrived[row]) < unsigned(kGroup)) __nanosleep(32);
+        __threadfence();
+      }
+      __syncthreads();
+      Stat all = cg_norm::identity();
+      for (int r = threadIdx.x; r < kGroup; r += kThreads) {
+        Stat const* p = &ws.partials[row * kGroup + r];  // read past L1, which is not coherent
+        all = cg_norm::combine(all, Stat{__ldcg(&p->a), __ldcg(&p->b), __ldcg(&p->c)});
+      }
+      return cg_expert::block_reduce<kThreads>(all, cg_norm::combine, red);
+    }
+  };
 
-  const int64_t row_step = kPersistent ? gridDim.x / kCluster : rows;
-  int64_t row = blockIdx.x / kCluster;
+  const int64_t row_step = kPersistent ? gridDim.x / kGroup : rows;
+  int64_t row = blockIdx.x / kGroup;
   Share cur = share_of(row);
   if (threadIdx.x == 0) {
     for (int t = 0; t < kTiles; ++t) cute::initialize_barrier(landed[t], 1);
@@ -244,12 +276,7 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
       for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
     }
     st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, red);
-    if (threadIdx.x == 0) cta_stat[k & 1] = st;
-    cluster.sync();
-    // Every CTA combines the cluster's statistics in rank order, so all agree bit for bit.
-    Stat row_st = cg_norm::identity();
-    for (int r = 0; r < kCluster; ++r) row_st = cg_norm::combine(row_st, cluster.map_shared_rank(cta_stat, r)[k & 1]);
-    row_st = cg_norm::finalize(row_st);
+    Stat row_st = cg_norm::finalize(row_stats(st, row, k));
 
     // The next row's tiles may reuse a tile's shared memory once every thread has read it, when
     // its body sits at the same offset (else they start after the whole chunk is read).
@@ -286,55 +313,87 @@ norm_rows_cluster($in_type const* __restrict__ x, $out_type* __restrict__ out, f
       for (int64_t t = 0; t < next.tiles; ++t) start_load(next, t);
     cur = next;
   }
-  cluster.sync();  // no CTA may exit (releasing its shared memory) while another still reads it
+  // No CTA may exit (releasing its shared memory) while another of its cluster still reads it.
+  if constexpr (kInCluster) cooperative_groups::this_cluster().sync();
 }
 
 $signature {
-  constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll, kCluster = $cluster;
+  constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll, kCluster = $cluster, kSplit = $split;
   constexpr int kBlocksPerSm = $blocks_per_sm;
-  constexpr bool kPersistent = kBlocksPerSm > 0;
+  constexpr bool kInCluster = kCluster > 0, kPersistent = kBlocksPerSm > 0;
+  constexpr int kGroup = kInCluster ? kCluster : kSplit;
+  static_assert(kInCluster || kPersistent, "a group larger than a cluster walks rows in a persistent grid");
   constexpr int64_t rows = $outer, extent = $extent, kTile = int64_t(kThreads) * kVec * kUnroll;
-  constexpr int64_t chunk = ((extent + kCluster - 1) / kCluster + kTile - 1) / kTile * kTile;
+  constexpr int64_t chunk = ((extent + kGroup - 1) / kGroup + kTile - 1) / kTile * kTile;
   constexpr int smem = static_cast<int>((chunk + kVec) * sizeof($in_type));
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16);
-  auto kernel = norm_rows_cluster<kThreads, kVec, kUnroll, kCluster, static_cast<int>(chunk / kTile), kPersistent>;
+  auto kernel = norm_rows_held<kThreads, kVec, kUnroll, kGroup, static_cast<int>(chunk / kTile), kPersistent, kInCluster>;
   // Above 48 KB of dynamic shared memory a kernel must opt in, once; so must clusters of more than 8
   // CTAs (a non-portable size, named at launch rather than by __cluster_dims__).
   static const bool ready =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess &&
       (kCluster <= 8 || cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess);
   if (!ready) return;
-  cudaLaunchAttribute cluster_dim = {};
-  cluster_dim.id = cudaLaunchAttributeClusterDimension;
-  cluster_dim.val.clusterDim.x = kCluster, cluster_dim.val.clusterDim.y = 1, cluster_dim.val.clusterDim.z = 1;
+  // A group larger than a cluster meets in a workspace: one per device, allocated there on first use
+  // and kept for the process (as cuBLAS keeps its workspace); calls on one device share it, so they
+  // must be ordered on one stream. Its arrival counts start at zero on every call.
+  Workspace ws{nullptr, nullptr};
+  if constexpr (!kInCluster) {
+    constexpr size_t count_bytes = (sizeof(unsigned) * rows + 15) / 16 * 16;
+    static char* workspaces[64] = {};
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return;
+    char*& memory = workspaces[device];
+    if (memory == nullptr && cudaMalloc(&memory, count_bytes + sizeof(Stat) * rows * kGroup) != cudaSuccess) return;
+    ws = Workspace{reinterpret_cast<unsigned*>(memory), reinterpret_cast<Stat*>(memory + count_bytes)};
+    if (cudaMemsetAsync(memory, 0, count_bytes, stream) != cudaSuccess) return;
+  }
+  // Attributes a chevron launch cannot carry: a cluster size above 8, or a cooperative grid (every
+  // CTA resident at once).
+  constexpr bool kExtended = kCluster > 8 || !kInCluster;
+  cudaLaunchAttribute attr = {};
+  if constexpr (kCluster > 8) {
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = kCluster, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
+  } else if constexpr (!kInCluster) {
+    attr.id = cudaLaunchAttributeCooperative;
+    attr.val.cooperative = 1;
+  }
   auto config_for = [&](int64_t ctas) {
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3(static_cast<unsigned>(ctas));
     config.blockDim = dim3(kThreads);
     config.dynamicSmemBytes = smem;
     config.stream = stream;
-    if (kCluster > 8) config.attrs = &cluster_dim, config.numAttrs = 1;
+    if (kExtended) config.attrs = &attr, config.numAttrs = 1;
     return config;
   };
-  // One cluster per row, or (persistent) as many clusters as are resident at once, at most
-  // kBlocksPerSm CTAs per SM.
-  static const int64_t clusters = [&] {
+  // One group per row, or (persistent) as many groups as are resident at once, at most kBlocksPerSm
+  // CTAs per SM. A group larger than a cluster must be resident whole: with fewer CTAs resident than
+  // one group the kernel does not run (the output keeps its poison).
+  static const int64_t groups = [&] {
     if (!kPersistent) return rows;
-    cudaLaunchConfig_t config = config_for(rows * kCluster);
-    int resident = 0;
-    if (cudaOccupancyMaxActiveClusters(&resident, kernel, &config) != cudaSuccess || resident < 1)
-      resident = 1;
-    int64_t wanted = cg_expert::sm_count() * kBlocksPerSm / kCluster;
+    int64_t resident = 0;
+    if constexpr (kInCluster) {
+      cudaLaunchConfig_t config = config_for(rows * kCluster);
+      int clusters = 0;
+      if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess) resident = clusters;
+    } else {
+      int per_sm = 0;
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem) == cudaSuccess)
+        resident = int64_t(per_sm < kBlocksPerSm ? per_sm : kBlocksPerSm) * cg_expert::sm_count() / kGroup;
+    }
+    int64_t wanted = kInCluster ? cg_expert::sm_count() * kBlocksPerSm / kGroup : resident;
     int64_t n = wanted < resident ? wanted : resident;
-    n = n > 1 ? n : 1;
-    return n < rows ? n : rows;
+    return kInCluster && n < 1 ? 1 : n < rows ? n : rows;
   }();
-  const int grid = static_cast<int>(clusters * kCluster);
-  if constexpr (kCluster > 8) {  // the size goes with the launch
+  if (groups < 1) return;
+  const int grid = static_cast<int>(groups * kGroup);
+  if constexpr (kExtended) {
     cudaLaunchConfig_t config = config_for(grid);
-    cudaLaunchKernelEx(&config, kernel, $in_name, $out_name, $weight, $bias, rows, extent, chunk, vectorized);
+    cudaLaunchKernelEx(&config, kernel, $in_name, $out_name, $weight, $bias, ws, rows, extent, chunk, vectorized);
   } else {
-    kernel<<<grid, kThreads, smem, stream>>>($in_name, $out_name, $weight, $bias, rows, extent, chunk, vectorized);
+    kernel<<<grid, kThreads, smem, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, chunk, vectorized);
   }
 }
 )";

@@ -6,8 +6,9 @@ namespace cutegen {
 // Last dim, rows streamed through 128-bit tiled copies: one block per row (split = 1) or a row cut
 // over `split` blocks with a second pass combining partial statistics through a workspace.
 extern const char* const kRowNormStreamed;
-// Last dim, a row held in the shared memory of a thread-block cluster and read from DRAM once.
-extern const char* const kRowNormCluster;
+// Last dim, a row held in the shared memory of a group of CTAs (a thread-block cluster, or `split`
+// CTAs of a cooperative grid) and read from DRAM once.
+extern const char* const kRowNormHeld;
 // A middle dim: one thread per column.
 extern const char* const kRowNormColumns;
 

@@ -5,8 +5,9 @@
 // statistics (online max/sum-exp, Welford count/mean/M2, or a plain sum/max) to a workspace
 // allocated once, pass 2 combines a row's partials and normalizes its chunk — so a 4M-element
 // row is spread over many SMs (two launches, or with passes=1 one launch ordered so that pass 2
-// may find its chunk still in L2). With cluster > 0 a row that fits in the shared memory of a
-// thread-block cluster is read from DRAM once. Middle dim (inner > 1): one thread per column,
+// may find its chunk still in L2). Rows held in shared memory are read from DRAM once: with
+// cluster > 0 a row fits in a thread-block cluster; with split > 1, passes = 1 and blocks_per_sm > 0
+// in `split` CTAs of a persistent cooperative grid. Middle dim (inner > 1): one thread per column,
 // coalesced. The kernel texts are in rownorm_kernels.cc.
 #include "expert/rownorm_kernels.h"
 #include "expert/templates.h"
@@ -91,14 +92,14 @@ std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params
                                            {"combine", c.combine},
                                            {"finalize", c.finalize},
                                            {"apply", c.apply}}) +
-                     (r.rows.inner > 1 ? kRowNormColumns : p.cluster > 0 ? kRowNormCluster : kRowNormStreamed);
+                     (r.rows.inner > 1 ? kRowNormColumns : rows_held(p) ? kRowNormHeld : kRowNormStreamed);
   return kernel_prelude(r.summary + " [" + to_string(p) + "]") +
          fill_template(body, [&] {
            auto vars = row_template_vars(r, spec, p);
            vars.push_back({"weight", r.weight_name.empty() ? "nullptr" : r.weight_name});
            vars.push_back({"bias", r.bias_name.empty() ? "nullptr" : r.bias_name});
            // Up to 8 CTAs (the portable size) the kernel names its cluster; beyond, the launch does.
-           vars.push_back({"cluster_dims", p.cluster <= 8 ? "__cluster_dims__(kCluster, 1, 1)" : ""});
+           vars.push_back({"cluster_dims", p.cluster > 0 && p.cluster <= 8 ? "__cluster_dims__(kGroup, 1, 1)" : ""});
            return vars;
          }());
 }

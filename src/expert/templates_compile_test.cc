@@ -21,9 +21,9 @@ struct Point {
   const char* params;  // over default_params(recipe)
 };
 
-// ~29 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
+// ~30 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
 // column reductions incl. argmax; row norms held in a cluster's shared memory (1, 8 and 16 CTAs,
-// odd rows, persistent clusters), fused and split streamed row norms (one launch and two) incl.
+// odd rows, persistent clusters) or in a cooperative grid, fused and split streamed row norms (one launch and two) incl.
 // LayerNorm affine; columns).
 const std::vector<Point>& points() {
   static const std::vector<Point> p = {
@@ -54,6 +54,7 @@ const std::vector<Point>& points() {
       {"layernorm_long", ""},
       {"layernorm_long", "threads=1024,vec=2,split=16,unroll=1,passes=1"},
       {"layernorm_long", "threads=128,vec=4,split=1"},
+      {"layernorm_long", "split=128,passes=1,blocks_per_sm=2"},  // held by 128 CTAs of a cooperative grid
       {"rmsnorm", ""},
       {"l2norm", "cluster=0,split=4"},
       {"frobenius_norm", ""},
