@@ -111,6 +111,7 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
     return "blocks_per_sm applies to rows held in shared memory only (a cluster, or split rows with passes=1)";
   if (r.kind == TemplateKind::kRowNorm && rows_held(p)) {
     if (p.cluster > 0 && p.split > 1) return "a cluster holds whole rows: split must be 1";
+    if (p.split > 1024) return "a held row's CTAs must all be resident at once: split at most 1024";
     if (p.vec * elem_bytes(r.in_type) != 16) return "held rows' bulk copies move 16-byte vectors: vec must fill 16 bytes";
     if (held_chunk_bytes(r, p) / elem_bytes(r.in_type) / (int64_t(p.threads) * p.vec * p.unroll) > 64)
       return "a held chunk spans more than 64 tiles";
@@ -165,8 +166,9 @@ Params default_params(const Recipe& r) {
   }
   // Otherwise rows stream twice. Few rows are split over enough blocks to fill the GPU (about 512)
   // in chunks of at most 2 MB, in two launches: on the H200, 16 rows of 16 MB in 32 chunks took
-  // 0.255 ms, and in 512 chunks of 32 KB in one ticket-ordered launch (meant to re-read them from
-  // L2) 0.334 ms, the per-chunk overhead outweighing the saved DRAM reads.
+  // 0.234-0.255 ms, and in 512 chunks of 32 KB in one ticket-ordered launch (meant to re-read them
+  // from L2) 0.334 ms, the per-chunk overhead outweighing the saved DRAM reads. (Holding such rows in
+  // a cooperative grid, split > 1 with passes = 1 and blocks_per_sm > 0, is in the space, unmeasured.)
   for (Params q = p; r.rows.outer * p.split < 512 || r.rows.extent * elem_bytes(r.in_type) / p.split > (2 << 20); p = q) {
     q.split = p.split * 2;
     if (!invalid_reason(r, q).empty()) break;
