@@ -58,10 +58,11 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
   }
   auto trials = expert_trials(ctx);
   auto space = search_space(*recipe);
+  auto seeds = strategy_seeds(*recipe);
   Params point = default_params(*recipe);
   bool is_default = !tried(trials, point);
   if (!is_default) {
-    auto next = next_candidates(trials, space, 1);
+    auto next = next_candidates(trials, space, 1, seeds);
     if (next.empty())
       return ending("expert search exhausted: every neighbour of the best point tried (" +
                     std::to_string(trials.size()) + " points)");
@@ -78,7 +79,7 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
   p.source = std::move(source).value();
   // The next points the search would try if this one does not win, compiled beside it.
   trials.push_back({.params = point});
-  for (auto& q : next_candidates(trials, space, kCompileAhead))
+  for (auto& q : next_candidates(trials, space, kCompileAhead, seeds))
     if (auto s = generate_kernel(*recipe, *ctx.task, q)) p.ahead.push_back(std::move(s).value());
   return p;
 }

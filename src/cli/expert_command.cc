@@ -70,13 +70,16 @@ void define_expert(CLI::App& sub, Context& ctx) {
     if (ctx.json) {
       nlohmann::json points = nlohmann::json::array();
       for (auto& p : space) points.push_back(to_string(p));
+      nlohmann::json seeds = nlohmann::json::array();
+      for (auto& p : strategy_seeds(*recipe)) seeds.push_back(to_string(p));
       nlohmann::json j = {{"template", to_string(recipe->kind)}, {"summary", recipe->summary},
-                          {"default", to_string(*params)}, {"space", points}};
+                          {"default", to_string(*params)}, {"strategies", seeds}, {"space", points}};
       std::printf("%s\n", j.dump(2).c_str());
       return;
     }
     std::printf("template: %s\n%s\ndefault point: %s\nspace: %zu points\n", to_string(recipe->kind),
                 recipe->summary.c_str(), to_string(*params).c_str(), space.size());
+    for (auto& p : strategy_seeds(*recipe)) std::printf("strategy point: %s\n", to_string(p).c_str());
     if (args->space)
       for (auto& p : space) std::printf("  %s\n", to_string(p).c_str());
   });

@@ -92,8 +92,8 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
     return "";
   }
   if (p.vec * bytes > 16) return "vec=" + std::to_string(p.vec) + " exceeds 128 bits";
-  // (The cluster kernel peels a scalar head and tail off each row, so its rows need not divide.)
-  if (r.rows.inner == 1 && r.rows.extent % p.vec != 0 && !(r.kind == TemplateKind::kRowNorm && p.cluster > 0))
+  // (The held-rows kernel peels a scalar head and tail off each row, so its rows need not divide.)
+  if (r.rows.inner == 1 && r.rows.extent % p.vec != 0 && !(r.kind == TemplateKind::kRowNorm && rows_held(p)))
     return "the row length is not a multiple of vec";
   if (p.threads < 64 || p.threads > 1024) return "threads must be 64..1024";
   if (r.kind == TemplateKind::kReduce && r.rows.inner > 1 && p.threads / p.split < 32)
@@ -174,6 +174,44 @@ Params default_params(const Recipe& r) {
     if (!invalid_reason(r, q).empty()) break;
   }
   return p;
+}
+
+std::vector<Params> strategy_seeds(const Recipe& r) {
+  std::vector<Params> seeds;
+  if (r.kind != TemplateKind::kRowNorm || r.rows.inner != 1) return seeds;
+  auto add = [&](const Params& q) {
+    bool ok = invalid_reason(r, q).empty() && std::find(seeds.begin(), seeds.end(), q) == seeds.end();
+    if (ok) seeds.push_back(q);
+    return ok;
+  };
+  Params held = default_params(r);
+  held.cluster = 0, held.split = 1, held.passes = 2, held.blocks_per_sm = 0, held.vec = 16 / elem_bytes(r.in_type);
+  for (int c : {1, 2, 4, 8, 16}) {  // the smallest cluster that holds a row, then its persistent form
+    Params q = held;
+    q.cluster = c, q.threads = c > 8 ? 256 : 512;
+    if (!add(q)) continue;
+    q.blocks_per_sm = 2;
+    add(q);
+    break;
+  }
+  for (int split = 2; split <= 1024; split *= 2) {  // the fewest CTAs of a cooperative grid that hold one
+    Params q = held;
+    q.split = split, q.passes = 1, q.blocks_per_sm = 2;
+    if (add(q)) break;
+  }
+  Params streamed = held;
+  for (int v : {8, 4, 2, 1}) {  // whole rows, the widest vectors that divide them
+    streamed.vec = v;
+    if (add(streamed)) break;
+  }
+  for (int passes : {1, 2}) {  // chunks of at most 64 KB, in one launch or two
+    Params q = streamed;
+    q.passes = passes;
+    for (q.split = 2; q.split < 4096 && r.rows.extent * elem_bytes(r.in_type) / q.split > (64 << 10); q.split *= 2) {
+    }
+    add(q);
+  }
+  return seeds;
 }
 
 std::vector<Params> search_space(const Recipe& r) {

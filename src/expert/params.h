@@ -42,6 +42,10 @@ Result<Params> parse_params(const std::string& text, Params base = {});
 std::string invalid_reason(const Recipe& r, const Params& p);
 // Every valid point, a heuristic favourite first; deterministic order.
 std::vector<Params> search_space(const Recipe& r);
+// One valid point per kernel strategy of a template with several (row norms over the last dim: held
+// in a cluster, in a persistent cluster, in a cooperative grid; streamed whole; in chunks over one
+// launch or two), so that a search moving one parameter at a time can still change strategy.
+std::vector<Params> strategy_seeds(const Recipe& r);
 Params default_params(const Recipe& r);
 
 // Whether a point holds rows in shared memory, read from DRAM once: in a thread-block cluster

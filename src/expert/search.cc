@@ -42,7 +42,8 @@ std::optional<Trial> best_trial(const std::vector<Trial>& history) {
   return best;
 }
 
-std::vector<Params> next_candidates(const std::vector<Trial>& history, const std::vector<Params>& space, int count) {
+std::vector<Params> next_candidates(const std::vector<Trial>& history, const std::vector<Params>& space, int count,
+                                    const std::vector<Params>& seeds) {
   std::vector<Params> out;
   auto take = [&](const Params& p) {
     if (static_cast<int>(out.size()) < count && !tried(history, p) &&
@@ -74,6 +75,7 @@ std::vector<Params> next_candidates(const std::vector<Trial>& history, const std
     for (auto* p : up_first ? std::vector{higher, lower} : std::vector{lower, higher})
       if (p) take(*p);
   }
+  for (auto& p : seeds) take(p);
   return out;
 }
 

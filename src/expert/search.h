@@ -26,8 +26,9 @@ std::optional<Trial> best_trial(const std::vector<Trial>& history);
 // untried points of the space; otherwise neighbours of the best along one parameter (the next
 // smaller and larger value present in the space), ordered by what the best's verdict suggests
 // (memory-bound below ~80% of peak or latency-bound: more bytes in flight first — unroll,
-// vec, blocks_per_sm, split — then threads).
-std::vector<Params> next_candidates(const std::vector<Trial>& history, const std::vector<Params>& space, int count);
+// vec, blocks_per_sm, split — then threads), then the untried `seeds` (other strategies' points).
+std::vector<Params> next_candidates(const std::vector<Trial>& history, const std::vector<Params>& space, int count,
+                                    const std::vector<Params>& seeds = {});
 
 // Evaluates a batch of points (the real one compiles them in parallel, verifies and times them
 // with the evaluator, and attaches the profile verdict); one Trial per point, in order.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cutegen {
@@ -72,6 +73,35 @@ TEST(Search, AStarvedVerdictTriesMoreBytesInFlightFirst) {
   auto plain = next_candidates({{best, true, 1.0, ""}}, space, 1);
   ASSERT_EQ(plain.size(), 1u);
   EXPECT_EQ(plain[0].threads, 128);  // no verdict: table order, smaller step first
+}
+
+// LayerNorm's 16 rows of 4M floats: too long for a cluster, so its strategies are a cooperative
+// grid holding a row, whole rows streamed, and chunks over one launch or two.
+Recipe long_rows() {
+  return Recipe{.kind = TemplateKind::kRowNorm, .out_type = "float", .in_name = "x", .in_type = "float",
+                .rows = {16, 4194304, 1}, .norm = NormKind::kLayerNorm};
+}
+
+TEST(Search, StrategySeedsAreValidAndOneMoveAway) {
+  auto seeds = strategy_seeds(long_rows());
+  ASSERT_EQ(seeds.size(), 4u);
+  for (auto& p : seeds) EXPECT_EQ(invalid_reason(long_rows(), p), "") << to_string(p);
+  EXPECT_TRUE(rows_held(seeds[0]) && seeds[0].cluster == 0) << to_string(seeds[0]);  // the cooperative grid
+  EXPECT_EQ(seeds[1].split, 1);                                                        // streamed whole
+  EXPECT_EQ(seeds[2].passes, 1);                                                       // chunks, one launch
+  EXPECT_EQ(seeds[3].passes, 2);                                                       // chunks, two launches
+  EXPECT_TRUE(strategy_seeds(float_elementwise()).empty());                            // one strategy only
+
+  // Once every neighbour of the best is tried, the untried seeds follow, in order.
+  auto space = search_space(long_rows());
+  std::vector<Trial> history = {{space[0], true, 1.0, ""}};
+  for (auto& p : next_candidates(history, space, 1000)) history.push_back({p, true, 2.0, ""});
+  auto next = next_candidates(history, space, 1000, seeds);
+  std::vector<Params> untried;
+  for (auto& p : seeds)
+    if (std::none_of(history.begin(), history.end(), [&](const Trial& t) { return t.params == p; })) untried.push_back(p);
+  ASSERT_FALSE(untried.empty());
+  EXPECT_EQ(next, untried);
 }
 
 TEST(Search, AllFailuresFallBackToUntriedSpacePoints) {
