@@ -23,11 +23,11 @@ const std::vector<ReduceCode>& reduce_code() {
       {ReduceOp::kMax, "Acc{-INFINITY, 0}", "return Acc{cg_expert::nan_max(a.v, b.v), 0};", "acc.v"},
       {ReduceOp::kMin, "Acc{INFINITY, 0}", "return Acc{cg_expert::nan_min(a.v, b.v), 0};", "acc.v"},
       {ReduceOp::kArgMax, "Acc{-INFINITY, INT64_MAX}",
-       "if (a.v != a.v || b.v != b.v) return cg_reduce::first_nan(a, b);\n"
-       "  return (b.v > a.v || (b.v == a.v && b.i < a.i)) ? b : a;", "acc.i == INT64_MAX ? 0 : acc.i"},
+       "return cg_reduce::b_wins(a, b, (b.v > a.v) | ((b.v == a.v) & (b.i < a.i))) ? b : a;",
+       "acc.i == INT64_MAX ? 0 : acc.i"},
       {ReduceOp::kArgMin, "Acc{INFINITY, INT64_MAX}",
-       "if (a.v != a.v || b.v != b.v) return cg_reduce::first_nan(a, b);\n"
-       "  return (b.v < a.v || (b.v == a.v && b.i < a.i)) ? b : a;", "acc.i == INT64_MAX ? 0 : acc.i"},
+       "return cg_reduce::b_wins(a, b, (b.v < a.v) | ((b.v == a.v) & (b.i < a.i))) ? b : a;",
+       "acc.i == INT64_MAX ? 0 : acc.i"},
   };
   return rows;
 }
@@ -39,10 +39,12 @@ struct Acc {
   int64_t i;  // index along the reduced dim (argmax/argmin)
 };
 __device__ __forceinline__ Acc identity() { return $identity; }
-// argmax/argmin with a NaN involved: torch ranks NaN above (and below) everything, first one winning.
-__device__ __forceinline__ Acc first_nan(Acc a, Acc b) {
+// Whether b replaces a in argmax/argmin, given `b_better` for two numbers: torch ranks NaN above
+// (and below) everything, the first one winning. Selects, not branches, so that ptxas keeps a
+// thread's loads batched (with branches it issued one load per combine).
+__device__ __forceinline__ bool b_wins(Acc a, Acc b, bool b_better) {
   bool a_nan = a.v != a.v, b_nan = b.v != b.v;
-  return (a_nan && (!b_nan || a.i < b.i)) ? a : b;
+  return (a_nan | b_nan) ? (!a_nan | (b_nan & (b.i <= a.i))) : b_better;
 }
 __device__ __forceinline__ Acc combine(Acc a, Acc b) { $combine }
 }  // namespace cg_reduce
