@@ -128,6 +128,17 @@ inline int sm_count() {
 
 inline bool aligned_to(const void* p, int bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
 
+// A kernel's scratch memory on the current device (a kernel file asks for one fixed size), allocated
+// there on first use and kept for the process, as cuBLAS keeps its workspace; calls on one device
+// share it, so they must be ordered on one stream. nullptr when it cannot be had.
+inline char* device_workspace(size_t bytes) {
+  static char* per_device[64] = {};
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return nullptr;
+  if (per_device[device] == nullptr && cudaMalloc(&per_device[device], bytes) != cudaSuccess) return nullptr;
+  return per_device[device];
+}
+
 }  // namespace cg_expert
 )";
 }

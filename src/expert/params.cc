@@ -122,6 +122,20 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
   return "";
 }
 
+namespace {
+
+// `p` with its rows cut into chunks of at most `max_bytes` over `passes` launches: split doubled
+// while the chunks are larger and the point stays valid.
+Params in_chunks(const Recipe& r, Params p, int64_t max_bytes, int passes) {
+  for (Params q = p; r.rows.extent * elem_bytes(r.in_type) / p.split > max_bytes; p = q) {
+    q.split = p.split * 2, q.passes = passes;
+    if (!invalid_reason(r, q).empty()) break;
+  }
+  return p;
+}
+
+}  // namespace
+
 Params default_params(const Recipe& r) {
   Params p;
   if (r.kind == TemplateKind::kElementwise) {
@@ -157,13 +171,7 @@ Params default_params(const Recipe& r) {
   // launch, so that a chunk's second read comes from L2: on the H200, softmax over 4096 rows of
   // 1.5 MB took 4.60 ms in 32 chunks so, 4.75 ms streaming whole rows twice, and 4.81 ms held in
   // persistent 8-CTA clusters (one CTA per SM; math and loads barely overlap).
-  if (r.rows.outer >= 512) {
-    for (Params q = p; r.rows.extent * elem_bytes(r.in_type) / p.split > (64 << 10); p = q) {
-      q.split = p.split * 2, q.passes = 1;
-      if (!invalid_reason(r, q).empty()) break;
-    }
-    return p;
-  }
+  if (r.rows.outer >= 512) return in_chunks(r, p, 64 << 10, 1);
   // Otherwise rows stream twice. Few rows are split over enough blocks to fill the GPU (about 512)
   // in chunks of at most 2 MB, in two launches: on the H200, 16 rows of 16 MB in 32 chunks took
   // 0.234-0.255 ms, and in 512 chunks of 32 KB in one ticket-ordered launch (meant to re-read them
@@ -204,13 +212,7 @@ std::vector<Params> strategy_seeds(const Recipe& r) {
     streamed.vec = v;
     if (add(streamed)) break;
   }
-  for (int passes : {1, 2}) {  // chunks of at most 64 KB, in one launch or two
-    Params q = streamed;
-    q.passes = passes;
-    for (q.split = 2; q.split < 4096 && r.rows.extent * elem_bytes(r.in_type) / q.split > (64 << 10); q.split *= 2) {
-    }
-    add(q);
-  }
+  for (int passes : {1, 2}) add(in_chunks(r, streamed, 64 << 10, passes));  // chunks of at most 64 KB
   return seeds;
 }
 

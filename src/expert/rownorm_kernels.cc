@@ -126,13 +126,8 @@ $signature {
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
   static_assert(rows * kSplit * 2 < (int64_t(1) << 31), "one block per work item");
   constexpr size_t counter_bytes = (8 + sizeof(unsigned) * rows + 15) / 16 * 16;
-  // One workspace per device, allocated there on first use and kept for the process (as cuBLAS keeps
-  // its workspace); calls on one device share it, so they must be ordered on one stream.
-  static char* workspaces[64] = {};
-  int device = 0;
-  if (kSplit > 1 && (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64)) return;
-  char*& memory = workspaces[device];
-  if (kSplit > 1 && memory == nullptr && cudaMalloc(&memory, counter_bytes + sizeof(Stat) * rows * kSplit) != cudaSuccess) return;
+  char* memory = nullptr;
+  if (kSplit > 1 && !(memory = cg_expert::device_workspace(counter_bytes + sizeof(Stat) * rows * kSplit))) return;
   Workspace ws{reinterpret_cast<unsigned long long*>(memory), reinterpret_cast<unsigned*>(memory + 8),
                reinterpret_cast<Stat*>(memory + counter_bytes)};
   if (kOneLaunch && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;  // tickets, counts
@@ -334,17 +329,12 @@ $signature {
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess &&
       (kCluster <= 8 || cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess);
   if (!ready) return;
-  // A group larger than a cluster meets in a workspace: one per device, allocated there on first use
-  // and kept for the process (as cuBLAS keeps its workspace); calls on one device share it, so they
-  // must be ordered on one stream. Its arrival counts start at zero on every call.
+  // A group larger than a cluster meets in a workspace; its arrival counts start at zero on every call.
   Workspace ws{nullptr, nullptr};
   if constexpr (!kInCluster) {
     constexpr size_t count_bytes = (sizeof(unsigned) * rows + 15) / 16 * 16;
-    static char* workspaces[64] = {};
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return;
-    char*& memory = workspaces[device];
-    if (memory == nullptr && cudaMalloc(&memory, count_bytes + sizeof(Stat) * rows * kGroup) != cudaSuccess) return;
+    char* memory = cg_expert::device_workspace(count_bytes + sizeof(Stat) * rows * kGroup);
+    if (memory == nullptr) return;
     ws = Workspace{reinterpret_cast<unsigned*>(memory), reinterpret_cast<Stat*>(memory + count_bytes)};
     if (cudaMemsetAsync(memory, 0, count_bytes, stream) != cudaSuccess) return;
   }
