@@ -59,10 +59,6 @@ struct Workspace {
   Stat* partials;  // [rows * kSplit]
 };
 
-__device__ __forceinline__ Stat load_cg(Stat const* p) {  // past L1, which is not coherent
-  return Stat{__ldcg(&p->a), __ldcg(&p->b), __ldcg(&p->c)};
-}
-
 // One work item per block: the statistics (pass 1) or the normalization (pass 2) of one chunk.
 // split == 1: both at once, one item per row. kOneLaunch: items are numbered by a ticket taken at run
 // time in the order stats(0), stats(1), norm(0), stats(2), norm(1), ..., norm(rows - 1), so a
@@ -113,7 +109,7 @@ __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict
     }
     __syncthreads();
     st = cg_norm::identity();
-    for (int i = threadIdx.x; i < kSplit; i += kThreads) st = cg_norm::combine(st, load_cg(&ws.partials[row * kSplit + i]));
+    for (int i = threadIdx.x; i < kSplit; i += kThreads) st = cg_norm::combine(st, cg_norm::load_cg(&ws.partials[row * kSplit + i]));
     st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, smem);
   }
   chunk_apply<kThreads, kVec, kUnroll>(mRow, mYRow, begin, end, vectorized, cg_norm::finalize(st), weight, bias);
@@ -233,10 +229,8 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
       }
       __syncthreads();
       Stat all = cg_norm::identity();
-      for (int r = threadIdx.x; r < kGroup; r += kThreads) {
-        Stat const* p = &ws.partials[row * kGroup + r];  // read past L1, which is not coherent
-        all = cg_norm::combine(all, Stat{__ldcg(&p->a), __ldcg(&p->b), __ldcg(&p->c)});
-      }
+      for (int r = threadIdx.x; r < kGroup; r += kThreads)
+        all = cg_norm::combine(all, cg_norm::load_cg(&ws.partials[row * kGroup + r]));
       return cg_expert::block_reduce<kThreads>(all, cg_norm::combine, red);
     }
   };
@@ -363,19 +357,20 @@ $signature {
   // one group the kernel does not run (the output keeps its poison).
   static const int64_t groups = [&] {
     if (!kPersistent) return rows;
-    int64_t resident = 0;
+    int64_t n = 0;
     if constexpr (kInCluster) {
       cudaLaunchConfig_t config = config_for(rows * kCluster);
       int clusters = 0;
-      if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess) resident = clusters;
+      cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
+      int64_t wanted = cg_expert::sm_count() * kBlocksPerSm / kGroup;
+      n = clusters < wanted ? clusters : wanted;
+      n = n > 1 ? n : 1;  // a cluster that does not fit fails at launch
     } else {
       int per_sm = 0;
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem) == cudaSuccess)
-        resident = int64_t(per_sm < kBlocksPerSm ? per_sm : kBlocksPerSm) * cg_expert::sm_count() / kGroup;
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem);
+      n = int64_t(per_sm < kBlocksPerSm ? per_sm : kBlocksPerSm) * cg_expert::sm_count() / kGroup;
     }
-    int64_t wanted = kInCluster ? cg_expert::sm_count() * kBlocksPerSm / kGroup : resident;
-    int64_t n = wanted < resident ? wanted : resident;
-    return kInCluster && n < 1 ? 1 : n < rows ? n : rows;
+    return n < rows ? n : rows;
   }();
   if (groups < 1) return;
   const int grid = static_cast<int>(groups * kGroup);

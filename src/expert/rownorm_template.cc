@@ -74,6 +74,8 @@ __device__ __forceinline__ Stat combine(Stat p, Stat q) {
   $combine
 }
 __device__ __forceinline__ Stat finalize(Stat st) { return $finalize; }
+// Another block's published statistics, read past L1, which is not coherent.
+__device__ __forceinline__ Stat load_cg(Stat const* p) { return Stat{__ldcg(&p->a), __ldcg(&p->b), __ldcg(&p->c)}; }
 // The normalized value of x at position j of its row.
 __device__ __forceinline__ float apply(float x, int64_t j, Stat st, float const* weight, float const* bias) {
   (void)j; (void)weight; (void)bias;
