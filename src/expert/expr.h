@@ -12,7 +12,7 @@ namespace cutegen {
 enum class Prim {
   kLeaf, kConst, kScalarArg,  // operands
   kAdd, kSub, kMul, kDiv, kMax, kMin, kPow,
-  kNeg, kExp, kExpm1, kLog, kLog1p, kTanh, kErf, kSqrt, kRsqrt, kAbs, kSin, kCos,
+  kNeg, kExp, kExpFast, kExpm1, kLog, kLogFast, kLog1p, kTanh, kErf, kSqrt, kRsqrt, kAbs, kSin, kCos,
   kSelectGt,  // a > b ? c : d
 };
 

@@ -38,7 +38,7 @@ int64_t held_chunk_bytes(const Recipe& r, const Params& p) {
 
 const std::vector<ParamDef>& param_defs() {
   static const std::vector<ParamDef> defs = {
-      {"threads", &Params::threads, {64, 128, 256, 512, 1024}},
+      {"threads", &Params::threads, {32, 64, 128, 256, 512, 1024}},
       {"vec", &Params::vec, {1, 2, 4, 8}},
       {"unroll", &Params::unroll, {1, 2, 4, 8}},
       {"blocks_per_sm", &Params::blocks_per_sm, {0, 2, 4, 8, 16}},
@@ -95,7 +95,8 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
   // (The held-rows kernel peels a scalar head and tail off each row, so its rows need not divide.)
   if (r.rows.inner == 1 && r.rows.extent % p.vec != 0 && !(r.kind == TemplateKind::kRowNorm && rows_held(p)))
     return "the row length is not a multiple of vec";
-  if (p.threads < 64 || p.threads > 1024) return "threads must be 64..1024";
+  int min_threads = r.kind == TemplateKind::kReduce && r.rows.inner == 1 ? 32 : 64;  // a warp may own a row
+  if (p.threads < min_threads || p.threads > 1024) return "threads must be " + std::to_string(min_threads) + "..1024";
   if (r.kind == TemplateKind::kReduce && r.rows.inner > 1 && p.threads / p.split < 32)
     return "fewer than 32 columns per block";
   if (r.kind == TemplateKind::kReduce && r.rows.inner > 1 && p.unroll > 1 && r.rows.extent < int64_t(p.split) * p.unroll)
@@ -157,7 +158,15 @@ Params default_params(const Recipe& r) {
     p.vec = v;
     if (invalid_reason(r, p).empty()) break;
   }
-  if (r.kind != TemplateKind::kRowNorm) return p;
+  if (r.kind == TemplateKind::kReduce) {
+    // Rows of up to 16 KB get a warp each: no block barrier, and 8 vectors per lane in flight. On the
+    // H200, argmax over 131072 rows of 8 KB took 0.62 ms with a 256-thread block per row.
+    if (r.rows.extent * elem_bytes(r.in_type) <= (16 << 10)) p.threads = 32, p.unroll = 8;
+    // A tile no longer than the row, so that most loads are batched.
+    while (int64_t(p.threads) * p.vec * p.unroll > r.rows.extent && p.unroll > 1) p.unroll /= 2;
+    while (int64_t(p.threads) * p.vec > r.rows.extent && p.threads > 32) p.threads /= 2;
+    return p;
+  }
   // A row that fits in the shared memory of a cluster of up to 8 CTAs of at most 100 KB each (two
   // or more CTAs per SM) is read from DRAM once. On the H200 that won for rows of 256 KB (L1 norm,
   // 32768 x 65535: 5.14 ms vs 9.0 streamed); rows of 1.5 MB over 8 CTAs of 192 KB, one per SM,
@@ -167,11 +176,18 @@ Params default_params(const Recipe& r) {
     q.cluster = c, q.threads = 512, q.vec = 16 / elem_bytes(r.in_type);
     if (invalid_reason(r, q).empty() && held_chunk_bytes(r, q) <= 100 * 1024) return q;
   }
-  // Many rows too long for such a cluster are cut into chunks of at most 64 KB in one ticket-ordered
-  // launch, so that a chunk's second read comes from L2: on the H200, softmax over 4096 rows of
-  // 1.5 MB took 4.60 ms in 32 chunks so, 4.75 ms streaming whole rows twice, and 4.81 ms held in
-  // persistent 8-CTA clusters (one CTA per SM; math and loads barely overlap).
-  if (r.rows.outer >= 512) return in_chunks(r, p, 64 << 10, 1);
+  // Many rows too long for such a cluster are held by groups of CTAs of a persistent cooperative grid:
+  // the fewest CTAs per row whose chunks (at most 64 KB) fit three or four to an SM. On the H200:
+  // softmax over 4096 rows of 1.5 MB, 4.27 ms in 48 KB chunks, 4.65 ms in 96 KB ones, 4.60 ms in 32
+  // chunks read twice in one ticket-ordered launch (the second read missed L2), 4.67 ms in persistent
+  // 16-CTA clusters; log-softmax over 1024 rows of 1 MB, 0.753 ms in 64 KB chunks, 0.835 ms in 32 KB
+  // ones, 0.781 ms in chunks read twice.
+  if (r.rows.outer >= 512) {
+    Params held = p;
+    held.split = 2, held.passes = 1, held.blocks_per_sm = 4, held.unroll = 2;
+    while (r.rows.extent * elem_bytes(r.in_type) / held.split > (64 << 10) && held.split < 1024) held.split *= 2;
+    return invalid_reason(r, held).empty() ? held : in_chunks(r, p, 64 << 10, 1);
+  }
   // Otherwise rows stream twice. Few rows are split over enough blocks to fill the GPU (about 512)
   // in chunks of at most 2 MB, in two launches: on the H200, 16 rows of 16 MB in 32 chunks took
   // 0.234-0.255 ms, and in 512 chunks of 32 KB in one ticket-ordered launch (meant to re-read them

@@ -15,7 +15,9 @@ E clamp(E x, E lo, E hi) { return call(Prim::kMin, {call(Prim::kMax, {x, lo}), h
 E relu6(E x) { return clamp(x, c(0), c(6)); }
 E softplus(E x, double beta, double threshold) {
   E bx = beta == 1 ? x : mul(x, c(beta));
-  E soft = call(Prim::kLog1p, {call(Prim::kExp, {bx})});
+  // Intrinsics: with the accurate expf and log1pf the kernel was compute-bound on the H200 (0.90x
+  // torch.compile). Below the threshold the absolute error stays under about 4e-7.
+  E soft = call(Prim::kLogFast, {add(c(1), call(Prim::kExpFast, {bx}))});
   return call(Prim::kSelectGt, {bx, c(threshold), x, beta == 1 ? soft : dvd(soft, c(beta))});
 }
 
@@ -105,8 +107,8 @@ Result<E> clamp_op(const Args& a) {
 const std::map<std::string, Builder>& table() {
   static const std::map<std::string, Builder> t = {
       {"aten.relu.default", unary([](E x) { return call(Prim::kMax, {x, c(0)}); })},
-      {"aten.sigmoid.default", unary([](E x) { return dvd(c(1), add(c(1), call(Prim::kExp, {call(Prim::kNeg, {x})}))); })},
-      {"aten.silu.default", unary([](E x) { return dvd(x, add(c(1), call(Prim::kExp, {call(Prim::kNeg, {x})}))); })},
+      {"aten.sigmoid.default", unary([](E x) { return dvd(c(1), add(c(1), call(Prim::kExpFast, {call(Prim::kNeg, {x})}))); })},
+      {"aten.silu.default", unary([](E x) { return dvd(x, add(c(1), call(Prim::kExpFast, {call(Prim::kNeg, {x})}))); })},
       {"aten.tanh.default", unary([](E x) { return call(Prim::kTanh, {x}); })},
       {"aten.exp.default", unary([](E x) { return call(Prim::kExp, {x}); })},
       {"aten.log.default", unary([](E x) { return call(Prim::kLog, {x}); })},

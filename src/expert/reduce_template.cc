@@ -1,6 +1,6 @@
 // Reduction template over [outer, extent, inner]. Last dim (inner == 1): one block per row, the
-// row streamed through 128-bit tiled copies (kUnroll vectors in flight) with a predicated tail,
-// then a shuffle+shared-memory block reduction. Middle dim (inner > 1): threads own adjacent
+// row streamed through 128-bit tiled copies (kUnroll vectors in flight) and then whole vectors (a
+// row not 16-byte aligned, scalar by scalar), then a shuffle+shared-memory block reduction. Middle dim (inner > 1): threads own adjacent
 // columns (coalesced), `split` threads share a column's extent and combine through shared memory.
 // Ties in argmax/argmin go to the first index and NaN ranks above and below everything, as in torch.
 #include "expert/templates.h"
@@ -73,8 +73,18 @@ __global__ void __launch_bounds__(kThreads) reduce_rows($in_type const* __restri
       CUTE_UNROLL
       for (int i = 0; i < size(tXrX); ++i) acc = cg_reduce::combine(acc, Acc{cg_expert::to_f(tXrX(i)), get<0>(tXcX(i))});
     }
-    for (int64_t i = full_tiles * Tile{} + threadIdx.x; i < extent; i += kThreads)  // predicated tail
-      acc = cg_reduce::combine(acc, Acc{cg_expert::to_f(mRow(i)), i});
+    if (vectorized) {  // whole vectors past the last full tile (a row shorter than a tile is all tail)
+      for (int64_t v = full_tiles * (Tile{} / kVec) + threadIdx.x; v < extent / kVec; v += kThreads) {
+        Tensor gV = local_tile(mRow, make_shape(Int<kVec>{}), make_coord(v));  // (kVec)
+        Tensor rV = make_fragment_like(gV);
+        copy(cg_expert::VecCopy<$in_type, kVec>{}, gV, rV);
+        CUTE_UNROLL
+        for (int i = 0; i < kVec; ++i) acc = cg_reduce::combine(acc, Acc{cg_expert::to_f(rV(i)), v * kVec + i});
+      }
+    } else {
+      for (int64_t i = threadIdx.x; i < extent; i += kThreads)  // unaligned rows: scalar loads
+        acc = cg_reduce::combine(acc, Acc{cg_expert::to_f(mRow(i)), i});
+    }
     acc = cg_expert::block_reduce<kThreads>(acc, cg_reduce::combine, smem);
     if (threadIdx.x == 0) out[row] = $out_value;
   }

@@ -104,6 +104,19 @@ TEST(Search, StrategySeedsAreValidAndOneMoveAway) {
   EXPECT_EQ(next, untried);
 }
 
+TEST(Search, ShortRowReductionsStartFromATileWithinTheRow) {
+  // A tile longer than the row left every load to the scalar tail.
+  for (int64_t extent : {2048, 1000, 96}) {
+    Recipe r{.kind = TemplateKind::kReduce, .out_type = "int64_t", .in_name = "x", .in_type = "float",
+             .rows = {4096, extent, 1}, .reduce = ReduceOp::kArgMax};
+    Params p = default_params(r);
+    EXPECT_EQ(invalid_reason(r, p), "") << to_string(p);
+    EXPECT_LE(int64_t(p.threads) * p.vec * p.unroll, std::max<int64_t>(extent, 32 * p.vec)) << extent << ": " << to_string(p);
+    EXPECT_EQ(p.vec, 4) << extent;
+    EXPECT_EQ(p.threads, 32) << extent;  // a warp per short row
+  }
+}
+
 TEST(Search, AllFailuresFallBackToUntriedSpacePoints) {
   auto space = search_space(float_elementwise());
   std::vector<Trial> history = {{space[0], false, 0, ""}};

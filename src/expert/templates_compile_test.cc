@@ -38,13 +38,14 @@ const std::vector<Point>& points() {
       {"sum_dim", ""},
       {"sum_dim", "threads=128,split=1"},
       {"sum_dim", "threads=1024,split=8,unroll=1"},
-      {"argmax_dim", ""},
+      {"argmax_dim", ""},  // a warp per row
       {"argmax_dim", "threads=128,vec=1"},
       {"argmax_dim", "threads=1024,vec=2"},
       {"softmax", ""},
       {"softmax", "cluster=0,threads=256,unroll=1"},
-      {"log_softmax", "cluster=0,split=8,passes=2,vec=4,threads=512,unroll=2"},
-      {"log_softmax", "cluster=8,split=1,passes=2,threads=1024"},
+      {"log_softmax", ""},  // held by a cooperative grid, up to four CTAs per SM
+      {"log_softmax", "cluster=0,split=8,passes=2,vec=4,threads=512,unroll=2,blocks_per_sm=0"},
+      {"log_softmax", "cluster=8,split=1,passes=2,threads=1024,blocks_per_sm=0"},
       {"log_softmax", "cluster=8,split=1,passes=2,threads=1024,blocks_per_sm=2"},
       {"softmax", "cluster=16,threads=256,blocks_per_sm=2"},  // non-portable size, named at launch
       {"layernorm", ""},
