@@ -30,7 +30,10 @@ std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>&
     if (!steps.count(t.name)) continue;
     for (auto& r : steps.at(t.name)) {
       std::string edit = r.edit_how.empty() ? "-" : r.edit_how;
-      if (auto point = expert_point(r.edit); point && r.edit_how == kExpertEditHow) edit += " " + to_string(*point);
+      if (auto point = expert_point(r.edit); point && r.edit_how == kExpertEditHow) {
+        edit += ' ';  // appended piecewise: GCC 12 reports a false -Wrestrict on `" " + string`
+        edit += to_string(*point);
+      }
       std::snprintf(b, sizeof b, "| %d | %s%s | %s | %s | %.2fx | %.0f%% | %s | ", r.step + 1, r.stage.c_str(),
                     r.profiled ? " +profile" : "", edit.c_str(), r.verdict.c_str(), r.speedup,
                     100 * r.roofline_fraction, r.outcome.c_str());

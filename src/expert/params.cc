@@ -27,6 +27,8 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
+bool rows_in_registers(const Params& p) { return p.threads == 32; }
+
 bool rows_held(const Params& p) { return p.cluster > 0 || (p.split > 1 && p.passes == 1 && p.blocks_per_sm > 0); }
 
 int64_t held_chunk_bytes(const Recipe& r, const Params& p) {
@@ -95,8 +97,14 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
   // (The held-rows kernel peels a scalar head and tail off each row, so its rows need not divide.)
   if (r.rows.inner == 1 && r.rows.extent % p.vec != 0 && !(r.kind == TemplateKind::kRowNorm && rows_held(p)))
     return "the row length is not a multiple of vec";
-  int min_threads = r.kind == TemplateKind::kReduce && r.rows.inner == 1 ? 32 : 64;  // a warp may own a row
-  if (p.threads < min_threads || p.threads > 1024) return "threads must be " + std::to_string(min_threads) + "..1024";
+  int min_threads = r.rows.inner == 1 ? 32 : 64;  // a warp may own a row
+  if (p.threads < min_threads || p.threads > 1024) return min_threads == 32 ? "threads must be 32..1024" : "threads must be 64..1024";
+  if (r.kind == TemplateKind::kRowNorm && rows_in_registers(p)) {
+    if (r.rows.extent > kMaxWarpRowElements) return "a warp holds rows of at most 2048 elements";
+    if (p.split != 1 || p.cluster != 0 || p.blocks_per_sm != 0 || p.unroll != 1 || p.passes != 2)
+      return "a warp's row (threads=32) takes split=1, cluster=0, blocks_per_sm=0, unroll=1, passes=2";
+    if (r.rows.outer >= (int64_t(1) << 31)) return "more rows than a grid has blocks";
+  }
   if (r.kind == TemplateKind::kReduce && r.rows.inner > 1 && p.threads / p.split < 32)
     return "fewer than 32 columns per block";
   if (r.kind == TemplateKind::kReduce && r.rows.inner > 1 && p.unroll > 1 && r.rows.extent < int64_t(p.split) * p.unroll)
@@ -167,6 +175,10 @@ Params default_params(const Recipe& r) {
     while (int64_t(p.threads) * p.vec > r.rows.extent && p.threads > 32) p.threads /= 2;
     return p;
   }
+  // Rows of up to 2048 elements: a warp each, in registers.
+  Params warp = p;
+  warp.threads = 32, warp.unroll = 1;
+  if (invalid_reason(r, warp).empty()) return warp;
   // A row that fits in the shared memory of a cluster of up to 8 CTAs of at most 100 KB each (two
   // or more CTAs per SM) is read from DRAM once. On the H200 that won for rows of 256 KB (L1 norm,
   // 32768 x 65535: 5.14 ms vs 9.0 streamed); rows of 1.5 MB over 8 CTAs of 192 KB, one per SM,

@@ -11,7 +11,7 @@
 namespace cutegen {
 
 struct Params {
-  int threads = 256;       // threads per block
+  int threads = 256;       // threads per block; last-dim reductions and row norms: 32 = a warp per row
   int vec = 4;             // elements per vector access (128-bit for 4 floats or 8 halves)
   int unroll = 4;          // vectors (or, for columns, elements) in flight per thread per step
   int blocks_per_sm = 0;   // elementwise: persistent grid of k blocks per SM; 0 = one tile per block;
@@ -52,6 +52,10 @@ Params default_params(const Recipe& r);
 // (cluster > 0), or in `split` CTAs of a persistent cooperative grid (split > 1, passes = 1,
 // blocks_per_sm > 0) whose statistics meet in a workspace.
 bool rows_held(const Params& p);
+// Whether a row-norm point holds each row in one warp's registers (threads = 32; rows of up to
+// kMaxWarpRowElements elements).
+bool rows_in_registers(const Params& p);
+constexpr int64_t kMaxWarpRowElements = 2048;  // 64 registers per lane
 // Shared memory one CTA of such a group holds (its share of a row, tile-aligned, plus one vector of
 // slack for rows that start off a 16-byte boundary), and the most a CTA may take.
 int64_t held_chunk_bytes(const Recipe& r, const Params& p);

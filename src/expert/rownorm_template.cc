@@ -7,8 +7,8 @@
 // row is spread over many SMs (two launches, or with passes=1 one launch ordered so that pass 2
 // may find its chunk still in L2). Rows held in shared memory are read from DRAM once: with
 // cluster > 0 a row fits in a thread-block cluster; with split > 1, passes = 1 and blocks_per_sm > 0
-// in `split` CTAs of a persistent cooperative grid. Middle dim (inner > 1): one thread per column,
-// coalesced. The kernel texts are in rownorm_kernels.cc.
+// in `split` CTAs of a persistent cooperative grid. With threads = 32, rows of up to 2048 elements are
+// held in one warp's registers. Middle dim (inner > 1): one thread per column, coalesced. The kernel texts are in rownorm_kernels.cc.
 #include "expert/rownorm_kernels.h"
 #include "expert/templates.h"
 
@@ -94,7 +94,10 @@ std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params
                                            {"combine", c.combine},
                                            {"finalize", c.finalize},
                                            {"apply", c.apply}}) +
-                     (r.rows.inner > 1 ? kRowNormColumns : rows_held(p) ? kRowNormHeld : kRowNormStreamed);
+                     (r.rows.inner > 1        ? kRowNormColumns
+                      : rows_in_registers(p) ? kRowNormWarp
+                      : rows_held(p)         ? kRowNormHeld
+                                             : kRowNormStreamed);
   return kernel_prelude(r.summary + " [" + to_string(p) + "]") +
          fill_template(body, [&] {
            auto vars = row_template_vars(r, spec, p);

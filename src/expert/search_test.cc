@@ -117,6 +117,20 @@ TEST(Search, ShortRowReductionsStartFromATileWithinTheRow) {
   }
 }
 
+TEST(Search, ShortRowNormsStartInAWarp) {
+  Recipe r{.kind = TemplateKind::kRowNorm, .out_type = "float", .in_name = "x", .in_type = "float",
+           .rows = {37, 1001, 1}, .norm = NormKind::kSoftmax};
+  Params p = default_params(r);
+  EXPECT_TRUE(rows_in_registers(p)) << to_string(p);
+  EXPECT_EQ(p.vec, 1);  // 1001 is not a multiple of 4
+  Params split = p;
+  split.split = 2;
+  EXPECT_NE(invalid_reason(r, split), "");
+  r.rows.extent = 4096;  // 128 registers per lane: too many
+  EXPECT_FALSE(rows_in_registers(default_params(r))) << to_string(default_params(r));
+  EXPECT_EQ(invalid_reason(r, Params{.threads = 32, .vec = 4, .unroll = 1}), "a warp holds rows of at most 2048 elements");
+}
+
 TEST(Search, AllFailuresFallBackToUntriedSpacePoints) {
   auto space = search_space(float_elementwise());
   std::vector<Trial> history = {{space[0], false, 0, ""}};

@@ -23,8 +23,8 @@ struct Point {
 
 // ~30 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
 // column reductions incl. argmax; row norms held in a cluster's shared memory (1, 8 and 16 CTAs,
-// odd rows, persistent clusters) or in a cooperative grid, fused and split streamed row norms (one launch and two) incl.
-// LayerNorm affine; columns).
+// odd rows, persistent clusters), in a cooperative grid or in a warp's registers, fused and split
+// streamed row norms (one launch and two) incl. LayerNorm affine; columns).
 const std::vector<Point>& points() {
   static const std::vector<Point> p = {
       {"relu", ""},
@@ -51,7 +51,9 @@ const std::vector<Point>& points() {
       {"layernorm", ""},
       {"l1norm_odd_rows", ""},
       {"l1norm_odd_rows", "blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
-      {"softmax_small_odd", ""},
+      {"softmax_small_odd", ""},  // a warp per row, scalar loads
+      {"softmax_small_odd", "threads=512,vec=4,unroll=4,cluster=1"},
+      {"layernorm_rows_768", ""},  // a warp per row, vectors, weight and bias
       {"layernorm_long", ""},
       {"layernorm_long", "threads=1024,vec=2,split=16,unroll=1,passes=1"},
       {"layernorm_long", "threads=128,vec=4,split=1"},
