@@ -1,4 +1,4 @@
-// Kernel texts of the row-normalization template, one per strategy.
+// Kernel texts of the row-normalization template, one per strategy (each in rownorm_<strategy>.cc).
 #pragma once
 
 namespace cutegen {

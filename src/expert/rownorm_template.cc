@@ -1,14 +1,14 @@
-// Row-normalization template: out = apply(x, finalize(stat(row))) over [outer, extent, inner].
-// Last dim (inner == 1): rows stream through 128-bit tiled copies (predicated tail). With
-// split == 1 one block owns a row (statistics, block reduction, then the normalizing pass); with
-// split > 1 a row is cut into `split` tile-aligned chunks: pass 1 writes each chunk's partial
-// statistics (online max/sum-exp, Welford count/mean/M2, or a plain sum/max) to a workspace
-// allocated once, pass 2 combines a row's partials and normalizes its chunk — so a 4M-element
-// row is spread over many SMs (two launches, or with passes=1 one launch ordered so that pass 2
-// may find its chunk still in L2). Rows held in shared memory are read from DRAM once: with
-// cluster > 0 a row fits in a thread-block cluster; with split > 1, passes = 1 and blocks_per_sm > 0
-// in `split` CTAs of a persistent cooperative grid. With threads = 32, rows of up to 2048 elements are
-// held in one warp's registers. Middle dim (inner > 1): one thread per column, coalesced. The kernel texts are in rownorm_kernels.cc.
+// Row-normalization template: out = apply(x, finalize(stat(row))) over [outer, extent, inner],
+// one kernel text per strategy (rownorm_<strategy>.cc), picked by the parameters. Last dim
+// (inner == 1):
+// - streamed: one block per row (split == 1: statistics, block reduction, then the normalizing
+//   pass), or a row cut into `split` tile-aligned chunks whose partial statistics (online
+//   max/sum-exp, Welford count/mean/M2, or a plain sum/max) meet in a workspace: two launches, or
+//   with passes = 1 one launch ordered so that the second pass may find its chunk still in L2;
+// - held in shared memory and read from DRAM once: by a thread-block cluster (cluster > 0), or by
+//   `split` CTAs of a persistent cooperative grid (split > 1, passes = 1, blocks_per_sm > 0);
+// - held in one warp's registers (threads = 32, rows of up to 2048 elements).
+// Middle dim (inner > 1): one thread per column, coalesced.
 #include "expert/rownorm_kernels.h"
 #include "expert/templates.h"
 

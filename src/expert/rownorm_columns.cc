@@ -1,0 +1,47 @@
+// Row-normalization kernel text: a middle dim, one thread per column.
+// rownorm_template.cc prepends the statistic's code (namespace cg_norm) and fills the $variables.
+#include "expert/rownorm_kernels.h"
+
+namespace cutegen {
+
+const char* const kRowNormColumns = R"(
+// One thread per (outer, inner) column. Columns of up to 64 elements are held in registers and read
+// once; longer ones are read twice (statistics, then output).
+template <int kThreads, int kCache>
+__global__ void __launch_bounds__(kThreads) norm_columns($in_type const* __restrict__ x, $out_type* __restrict__ out,
+                                                         int64_t outer, int64_t extent, int64_t inner) {
+  auto layout = make_layout(make_shape(inner, extent, outer), make_stride(Int<1>{}, inner, extent * inner));
+  Tensor mX = make_tensor(make_gmem_ptr(x), layout);    // (inner, extent, outer)
+  Tensor mY = make_tensor(make_gmem_ptr(out), layout);  // (inner, extent, outer)
+  for (int64_t col = int64_t(blockIdx.x) * kThreads + threadIdx.x; col < outer * inner; col += int64_t(gridDim.x) * kThreads) {
+    int64_t o = col / inner, j = col % inner;
+    Stat st = cg_norm::identity();
+    if constexpr (kCache > 0) {
+      float v[kCache];
+      CUTE_UNROLL
+      for (int r = 0; r < kCache; ++r) v[r] = cg_expert::to_f(mX(j, r, o));  // every load in flight at once
+      CUTE_UNROLL
+      for (int r = 0; r < kCache; ++r) cg_norm::update(st, v[r]);
+      st = cg_norm::finalize(st);
+      CUTE_UNROLL
+      for (int r = 0; r < kCache; ++r) mY(j, r, o) = cg_expert::from_f<$out_type>(cg_norm::apply(v[r], r, st, nullptr, nullptr));
+    } else {
+      for (int64_t r = 0; r < extent; ++r) cg_norm::update(st, cg_expert::to_f(mX(j, r, o)));
+      st = cg_norm::finalize(st);
+      for (int64_t r = 0; r < extent; ++r)
+        mY(j, r, o) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(mX(j, r, o)), r, st, nullptr, nullptr));
+    }
+  }
+}
+
+$signature {
+  constexpr int kThreads = $threads;
+  constexpr int64_t outer = $outer, extent = $extent, inner = $inner;
+  constexpr int kCache = extent <= 64 ? int(extent) : 0;
+  int64_t blocks = (outer * inner + kThreads - 1) / kThreads;
+  if (blocks > (int64_t(1) << 30)) blocks = int64_t(1) << 30;
+  norm_columns<kThreads, kCache><<<static_cast<int>(blocks), kThreads, 0, stream>>>($in_name, $out_name, outer, extent, inner);
+}
+)";
+
+}  // namespace cutegen

@@ -1,0 +1,143 @@
+// Row-normalization kernel text: rows streamed through tiled copies, whole or in chunks.
+// rownorm_template.cc prepends the statistic's code (namespace cg_norm) and fills the $variables.
+#include "expert/rownorm_kernels.h"
+
+namespace cutegen {
+
+const char* const kRowNormStreamed = R"(
+// Statistics of row elements [begin, end): whole tiles through the tiled copy, then a predicated tail.
+template <int kThreads, int kVec, int kUnroll, class RowTensor>
+__device__ __forceinline__ Stat chunk_stats(RowTensor const& mRow, int64_t begin, int64_t end, bool vectorized) {
+  using Tile = Int<kThreads * kVec * kUnroll>;
+  auto tiled_copy = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
+  auto thr_copy = tiled_copy.get_thread_slice(threadIdx.x);
+  Stat st = cg_norm::identity();
+  int64_t t0 = begin / Tile{}, full = vectorized ? (end - begin) / Tile{} : 0;
+  for (int64_t t = t0; t < t0 + full; ++t) {
+    Tensor tXgX = thr_copy.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+    Tensor tXrX = make_fragment_like(tXgX);
+    copy(tiled_copy, tXgX, tXrX);
+    CUTE_UNROLL
+    for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
+  }
+  for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads) cg_norm::update(st, cg_expert::to_f(mRow(i)));
+  return st;
+}
+
+// Writes the normalized row elements [begin, end).
+template <int kThreads, int kVec, int kUnroll, class InTensor, class OutTensor>
+__device__ __forceinline__ void chunk_apply(InTensor const& mRow, OutTensor& mOutRow, int64_t begin, int64_t end,
+                                            bool vectorized, Stat st, float const* weight, float const* bias) {
+  using Tile = Int<kThreads * kVec * kUnroll>;
+  auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
+  auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
+  auto thr_in = copy_in.get_thread_slice(threadIdx.x);
+  auto thr_out = copy_out.get_thread_slice(threadIdx.x);
+  Tensor cRow = make_identity_tensor(shape(mRow));  // (extent) -> position in the row
+  int64_t t0 = begin / Tile{}, full = vectorized ? (end - begin) / Tile{} : 0;
+  for (int64_t t = t0; t < t0 + full; ++t) {
+    Tensor tXgX = thr_in.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));      // (CPY, kUnroll)
+    Tensor tYgY = thr_out.partition_D(local_tile(mOutRow, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+    Tensor tXcX = thr_in.partition_S(local_tile(cRow, make_shape(Tile{}), make_coord(t)));
+    Tensor tXrX = make_fragment_like(tXgX);
+    Tensor tYrY = make_fragment_like(tYgY);
+    copy(copy_in, tXgX, tXrX);
+    CUTE_UNROLL
+    for (int i = 0; i < size(tXrX); ++i)
+      tYrY(i) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(tXrX(i)), get<0>(tXcX(i)), st, weight, bias));
+    copy(copy_out, tYrY, tYgY);
+  }
+  for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads)
+    mOutRow(i) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(mRow(i)), i, st, weight, bias));
+}
+
+// The split rows' shared state: chunks' partial statistics, per row the count of chunks done, and
+// the ticket counter of the one-launch order. Allocated once per process (sizes are fixed per task).
+struct Workspace {
+  unsigned long long* ticket;
+  unsigned* done;  // [rows]
+  Stat* partials;  // [rows * kSplit]
+};
+
+// One work item per block: the statistics (pass 1) or the normalization (pass 2) of one chunk.
+// split == 1: both at once, one item per row. kOneLaunch: items are numbered by a ticket taken at run
+// time in the order stats(0), stats(1), norm(0), stats(2), norm(1), ..., norm(rows - 1), so a
+// normalizing block rarely waits and re-reads its chunk from L2; every item a block waits for holds
+// a smaller ticket, taken by a block already running, so the wait always ends. Otherwise two
+// launches, pass 1 then pass 2.
+template <int kThreads, int kVec, int kUnroll, int kSplit, bool kOneLaunch>
+__global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict__ x, $out_type* __restrict__ out,
+                                                      float const* weight, float const* bias, Workspace ws,
+                                                      int64_t rows, int64_t extent, int launch_pass, bool vectorized) {
+  __shared__ Stat smem[32];
+  __shared__ unsigned long long ticket;
+  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
+  Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
+  constexpr int64_t kTile = kThreads * kVec * kUnroll;
+  int64_t chunk = ((extent + kSplit - 1) / kSplit + kTile - 1) / kTile * kTile;  // tile-aligned chunk length
+  int64_t item = blockIdx.x;
+  if (kOneLaunch) {
+    if (threadIdx.x == 0) ticket = atomicAdd(ws.ticket, 1ull);
+    __syncthreads();
+    item = static_cast<int64_t>(ticket);
+  }
+  int64_t row = item / kSplit, s = item % kSplit;
+  int pass = kSplit == 1 ? 0 : launch_pass;  // 0: statistics and normalization together
+  if (kOneLaunch) {
+    int64_t g = item / kSplit, k = (g + 1) / 2;
+    pass = (g == 0 || (g % 2 == 1 && k < rows)) ? 1 : 2;
+    row = g == 0 ? 0 : pass == 1 ? k : g % 2 == 1 ? rows - 1 : k - 1;
+  }
+  int64_t begin = s * chunk < extent ? s * chunk : extent, end = begin + chunk < extent ? begin + chunk : extent;
+  Tensor mRow = mX(_, row);   // (extent)
+  Tensor mYRow = mY(_, row);  // (extent)
+  Stat st;
+  if (pass != 2) {
+    st = cg_expert::block_reduce<kThreads>(chunk_stats<kThreads, kVec, kUnroll>(mRow, begin, end, vectorized), cg_norm::combine, smem);
+    if (pass == 1) {
+      if (threadIdx.x == 0) {
+        ws.partials[row * kSplit + s] = st;
+        __threadfence();  // the partial is visible before the count says so
+        atomicAdd(&ws.done[row], 1u);
+      }
+      return;
+    }
+  } else {
+    if (kOneLaunch && threadIdx.x == 0) {
+      while (*reinterpret_cast<volatile unsigned*>(&ws.done[row]) < unsigned(kSplit)) __nanosleep(64);
+      __threadfence();
+    }
+    __syncthreads();
+    st = cg_norm::identity();
+    for (int i = threadIdx.x; i < kSplit; i += kThreads) st = cg_norm::combine(st, cg_norm::load_cg(&ws.partials[row * kSplit + i]));
+    st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, smem);
+  }
+  chunk_apply<kThreads, kVec, kUnroll>(mRow, mYRow, begin, end, vectorized, cg_norm::finalize(st), weight, bias);
+}
+
+$signature {
+  constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll, kSplit = $split;
+  constexpr bool kOneLaunch = kSplit > 1 && $passes == 1;
+  constexpr int64_t rows = $outer, extent = $extent;
+  bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
+  static_assert(rows * kSplit * 2 < (int64_t(1) << 31), "one block per work item");
+  constexpr size_t counter_bytes = (8 + sizeof(unsigned) * rows + 15) / 16 * 16;
+  char* memory = nullptr;
+  if (kSplit > 1 && !(memory = cg_expert::device_workspace(counter_bytes + sizeof(Stat) * rows * kSplit))) return;
+  Workspace ws{reinterpret_cast<unsigned long long*>(memory), reinterpret_cast<unsigned*>(memory + 8),
+               reinterpret_cast<Stat*>(memory + counter_bytes)};
+  if (kOneLaunch && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;  // tickets, counts
+  auto kernel = norm_rows<kThreads, kVec, kUnroll, kSplit, kOneLaunch>;
+  const int items = static_cast<int>(rows * kSplit);
+  if (kSplit == 1) {
+    kernel<<<items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, 0, vectorized);
+  } else if (kOneLaunch) {
+    kernel<<<2 * items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, 0, vectorized);
+  } else {
+    for (int pass = 1; pass <= 2; ++pass)
+      kernel<<<items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, pass, vectorized);
+  }
+}
+)";
+
+}  // namespace cutegen
