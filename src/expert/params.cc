@@ -178,7 +178,8 @@ Params default_params(const Recipe& r) {
     while (int64_t(p.threads) * p.vec > r.rows.extent && p.threads > 32) p.threads /= 2;
     return p;
   }
-  // Rows of up to 2048 elements: a warp each, in registers.
+  // Rows of up to 2048 elements: a warp each, in registers. On the H200, LayerNorm over 65536 rows
+  // of 768 took 0.102 ms so, 1.38 ms in a 1-CTA cluster.
   Params warp = p;
   warp.threads = 32, warp.unroll = 1;
   if (invalid_reason(r, warp).empty()) return warp;
@@ -206,8 +207,8 @@ Params default_params(const Recipe& r) {
   // Otherwise rows stream twice. Few rows are split over enough blocks to fill the GPU (about 512)
   // in chunks of at most 2 MB, in two launches: on the H200, 16 rows of 16 MB in 32 chunks took
   // 0.234-0.255 ms, and in 512 chunks of 32 KB in one ticket-ordered launch (meant to re-read them
-  // from L2) 0.334 ms, the per-chunk overhead outweighing the saved DRAM reads. (Holding such rows in
-  // a cooperative grid, split > 1 with passes = 1 and blocks_per_sm > 0, is in the space, unmeasured.)
+  // from L2) 0.334 ms, the per-chunk overhead outweighing the saved DRAM reads. Held one row at a
+  // time by a cooperative grid, they took 0.42-0.57 ms: each row re-read LayerNorm's weight and bias.
   for (Params q = p; r.rows.outer * p.split < 512 || r.rows.extent * elem_bytes(r.in_type) / p.split > (2 << 20); p = q) {
     q.split = p.split * 2;
     if (!invalid_reason(r, q).empty()) break;
