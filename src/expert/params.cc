@@ -99,9 +99,10 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
   if (r.rows.inner == 1 && r.rows.extent % p.vec != 0 && !(r.kind == TemplateKind::kRowNorm && rows_held(p)))
     return "the row length is not a multiple of vec";
   int min_threads = r.rows.inner == 1 ? 32 : 64;  // a warp may own a row
-  if (p.threads < min_threads || p.threads > 1024) return min_threads == 32 ? "threads must be 32..1024" : "threads must be 64..1024";
+  if (p.threads < min_threads || p.threads > 1024) return "threads must be " + std::to_string(min_threads) + "..1024";
   if (r.kind == TemplateKind::kRowNorm && rows_in_registers(p)) {
-    if (r.rows.extent > kMaxWarpRowElements) return "a warp holds rows of at most 2048 elements";
+    if (r.rows.extent > kMaxWarpRowElements)
+      return "a warp holds rows of at most " + std::to_string(kMaxWarpRowElements) + " elements";
     if (p.split != 1 || p.cluster != 0 || p.blocks_per_sm != 0 || p.unroll != 1 || p.passes != 2)
       return "a warp's row (threads=32) takes split=1, cluster=0, blocks_per_sm=0, unroll=1, passes=2";
     if (r.rows.outer >= (int64_t(1) << 31)) return "more rows than a grid has blocks";

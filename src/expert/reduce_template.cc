@@ -1,7 +1,8 @@
-// Reduction template over [outer, extent, inner]. Last dim (inner == 1): one block per row, the
-// row streamed through 128-bit tiled copies (kUnroll vectors in flight) and then whole vectors (a
-// row not 16-byte aligned, scalar by scalar), then a shuffle+shared-memory block reduction. Middle dim (inner > 1): threads own adjacent
-// columns (coalesced), `split` threads share a column's extent and combine through shared memory.
+// Reduction template over [outer, extent, inner]. Last dim (inner == 1): one block per row (a warp
+// for short rows), the row streamed through 128-bit tiled copies (kUnroll vectors in flight) and
+// then whole vectors (a row not 16-byte aligned, scalar by scalar), then a shuffle+shared-memory
+// block reduction. Middle dim (inner > 1): threads own adjacent columns (coalesced), `split`
+// threads share a column's extent and combine through shared memory.
 // Ties in argmax/argmin go to the first index and NaN ranks above and below everything, as in torch.
 #include "expert/templates.h"
 
