@@ -102,12 +102,19 @@ __device__ __forceinline__ S shfl_xor(S v, int mask) {
   return v;
 }
 
+// Combines one value per lane of the warp by a butterfly; every lane gets a result.
+template <class S, class F>
+__device__ __forceinline__ S warp_reduce(S v, F combine) {
+  CUTE_UNROLL
+  for (int m = 16; m > 0; m >>= 1) v = combine(v, shfl_xor(v, m));
+  return v;
+}
+
 // Combines one value per thread of the block; every thread gets the result. Reuses `smem`.
 template <int kThreads, class S, class F>
 __device__ __forceinline__ S block_reduce(S v, F combine, S* smem) {
   static_assert(kThreads % 32 == 0 && kThreads <= 1024, "whole warps");
-  CUTE_UNROLL
-  for (int m = 16; m > 0; m >>= 1) v = combine(v, shfl_xor(v, m));
+  v = warp_reduce(v, combine);
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   __syncthreads();
   if (lane == 0) smem[warp] = v;

@@ -27,7 +27,10 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
 
-bool rows_in_registers(const Params& p) { return p.threads == 32; }
+bool rows_in_registers(const Recipe& r, const Params& p) {
+  return r.kind == TemplateKind::kRowNorm && r.rows.inner == 1 && p.split == 1 && p.cluster == 0 && p.unroll == 1 &&
+         r.rows.extent <= std::min<int64_t>(kMaxRowElementsPerThread * p.threads, kMaxRegisterRowElements);
+}
 
 bool rows_held(const Params& p) { return p.cluster > 0 || (p.split > 1 && p.passes == 1 && p.blocks_per_sm > 0); }
 
@@ -100,13 +103,7 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
     return "the row length is not a multiple of vec";
   int min_threads = r.rows.inner == 1 ? 32 : 64;  // a warp may own a row
   if (p.threads < min_threads || p.threads > 1024) return "threads must be " + std::to_string(min_threads) + "..1024";
-  if (r.kind == TemplateKind::kRowNorm && rows_in_registers(p)) {
-    if (r.rows.extent > kMaxWarpRowElements)
-      return "a warp holds rows of at most " + std::to_string(kMaxWarpRowElements) + " elements";
-    if (p.split != 1 || p.cluster != 0 || p.blocks_per_sm != 0 || p.unroll != 1 || p.passes != 2)
-      return "a warp's row (threads=32) takes split=1, cluster=0, blocks_per_sm=0, unroll=1, passes=2";
-    if (r.rows.outer >= (int64_t(1) << 31)) return "more rows than a grid has blocks";
-  }
+  if (rows_in_registers(r, p) && r.rows.outer >= (int64_t(1) << 31)) return "more rows than a grid has blocks";
   if (r.kind == TemplateKind::kReduce && r.rows.inner > 1 && p.threads / p.split < 32)
     return "fewer than 32 columns per block";
   if (r.kind == TemplateKind::kReduce && r.rows.inner > 1 && p.unroll > 1 && r.rows.extent < int64_t(p.split) * p.unroll)
@@ -162,6 +159,9 @@ Params default_params(const Recipe& r) {
   }
   if (r.rows.inner > 1) {
     if (r.kind == TemplateKind::kReduce) p.split = 4;
+    // An argmax/argmin partial carries its index too; on the H200 one partial per thread beat four
+    // (argmin over [128, 4096, 4095]: 2.21 ms against 2.39).
+    if (r.reduce == ReduceOp::kArgMax || r.reduce == ReduceOp::kArgMin) p.unroll = 1;
     if (invalid_reason(r, p).empty()) return p;
     p.unroll = 1;
     return p;
@@ -179,11 +179,15 @@ Params default_params(const Recipe& r) {
     while (int64_t(p.threads) * p.vec > r.rows.extent && p.threads > 32) p.threads /= 2;
     return p;
   }
-  // Rows of up to 2048 elements: a warp each, in registers. On the H200, LayerNorm over 65536 rows
-  // of 768 took 0.102 ms so, 1.38 ms in a 1-CTA cluster.
-  Params warp = p;
-  warp.threads = 32, warp.unroll = 1;
-  if (invalid_reason(r, warp).empty()) return warp;
+  // Rows a warp can hold (up to 2048 elements) are held in registers: a warp each when rows are
+  // many, more warps each while fewer than about 4096 warps would run (then a warp's serial work
+  // sets the time). On the H200, LayerNorm over 65536 rows of 768 took 0.102 ms so, 1.38 ms in a
+  // 1-CTA cluster.
+  Params regs = p;
+  regs.threads = 32, regs.unroll = 1;
+  while (regs.threads < 256 && r.rows.outer * regs.threads / 32 < 4096 && 2 * regs.threads * regs.vec <= r.rows.extent)
+    regs.threads *= 2;
+  if (r.rows.extent <= 32 * kMaxRowElementsPerThread && invalid_reason(r, regs).empty()) return regs;
   // A row that fits in the shared memory of a cluster of up to 8 CTAs of at most 100 KB each (two
   // or more CTAs per SM) is read from DRAM once. On the H200 that won for rows of 256 KB (L1 norm,
   // 32768 x 65535: 5.14 ms vs 9.0 streamed); rows of 1.5 MB over 8 CTAs of 192 KB, one per SM,

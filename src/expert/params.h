@@ -54,10 +54,12 @@ Params default_params(const Recipe& r);
 // (cluster > 0), or in `split` CTAs of a persistent cooperative grid (split > 1, passes = 1,
 // blocks_per_sm > 0) whose statistics meet in a workspace.
 bool rows_held(const Params& p);
-// Whether a row-norm point holds each row in one warp's registers (threads = 32; rows of up to
-// kMaxWarpRowElements elements).
-bool rows_in_registers(const Params& p);
-constexpr int64_t kMaxWarpRowElements = 2048;  // 64 registers per lane
+// Whether a row-norm point holds each row in the registers of one block of `threads` (a warp or
+// more): whole rows in one step (split = 1, unroll = 1, no cluster) of at most
+// kMaxRowElementsPerThread elements per thread and kMaxRegisterRowElements per row.
+bool rows_in_registers(const Recipe& r, const Params& p);
+constexpr int64_t kMaxRowElementsPerThread = 64;    // 64 registers per thread
+constexpr int64_t kMaxRegisterRowElements = 32768;  // half the register file of an SM
 // Shared memory one row buffer of a CTA of such a group holds (its share of a row, tile-aligned, plus
 // one vector of slack for rows that start off a 16-byte boundary), and the most a CTA may take.
 int64_t held_chunk_bytes(const Recipe& r, const Params& p);

@@ -3,11 +3,13 @@
 // (inner == 1):
 // - streamed: one block per row (split == 1: statistics, block reduction, then the normalizing
 //   pass), or a row cut into `split` tile-aligned chunks whose partial statistics (online
-//   max/sum-exp, Welford count/mean/M2, or a plain sum/max) meet in a workspace: two launches, or
-//   with passes = 1 one launch ordered so that the second pass may find its chunk still in L2;
+//   max/sum-exp, Welford count/mean/M2, or a plain sum/max) meet in a workspace: two launches (the
+//   second normalizing a tile per block, or with a weight a chunk per block), or with passes = 1
+//   one launch ordered so that the second pass may find its chunk still in L2;
 // - held in shared memory and read from DRAM once: by a thread-block cluster (cluster > 0), or by
 //   `split` CTAs of a persistent cooperative grid (split > 1, passes = 1, blocks_per_sm > 0);
-// - held in one warp's registers (threads = 32, rows of up to 2048 elements).
+// - held in the registers of a block, a warp or more (split = 1, unroll = 1, at most 64 elements
+//   per thread).
 // Middle dim (inner > 1): one thread per column, coalesced.
 #include "expert/rownorm_kernels.h"
 #include "expert/templates.h"
@@ -95,7 +97,7 @@ std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params
                                            {"finalize", c.finalize},
                                            {"apply", c.apply}}) +
                      (r.rows.inner > 1        ? kRowNormColumns
-                      : rows_in_registers(p) ? kRowNormWarp
+                      : rows_in_registers(r, p) ? kRowNormRegisters
                       : rows_held(p)         ? kRowNormHeld
                                              : kRowNormStreamed);
   return kernel_prelude(r.summary + " [" + to_string(p) + "]") +
@@ -103,6 +105,7 @@ std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params
            auto vars = row_template_vars(r, spec, p);
            vars.push_back({"weight", r.weight_name.empty() ? "nullptr" : r.weight_name});
            vars.push_back({"bias", r.bias_name.empty() ? "nullptr" : r.bias_name});
+           vars.push_back({"affine", r.weight_name.empty() && r.bias_name.empty() ? "false" : "true"});
            // Up to 8 CTAs (the portable size) the kernel names its cluster; beyond, the launch does.
            vars.push_back({"cluster_dims", p.cluster > 0 && p.cluster <= 8 ? "__cluster_dims__(kGroup, 1, 1)" : ""});
            return vars;

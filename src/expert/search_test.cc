@@ -117,18 +117,25 @@ TEST(Search, ShortRowReductionsStartFromATileWithinTheRow) {
   }
 }
 
-TEST(Search, ShortRowNormsStartInAWarp) {
+TEST(Search, ShortRowNormsAreHeldInRegisters) {
   Recipe r{.kind = TemplateKind::kRowNorm, .out_type = "float", .in_name = "x", .in_type = "float",
            .rows = {37, 1001, 1}, .norm = NormKind::kSoftmax};
   Params p = default_params(r);
-  EXPECT_TRUE(rows_in_registers(p)) << to_string(p);
-  EXPECT_EQ(p.vec, 1);  // 1001 is not a multiple of 4
+  EXPECT_TRUE(rows_in_registers(r, p)) << to_string(p);
+  EXPECT_EQ(p.vec, 1);        // 1001 is not a multiple of 4
+  EXPECT_EQ(p.threads, 256);  // few rows: more warps each
   Params split = p;
   split.split = 2;
-  EXPECT_NE(invalid_reason(r, split), "");
-  r.rows.extent = 4096;  // 128 registers per lane: too many
-  EXPECT_FALSE(rows_in_registers(default_params(r))) << to_string(default_params(r));
-  EXPECT_EQ(invalid_reason(r, Params{.threads = 32, .vec = 4, .unroll = 1}), "a warp holds rows of at most 2048 elements");
+  EXPECT_FALSE(rows_in_registers(r, split));
+  r.rows.outer = 65536;  // many rows: a warp each
+  EXPECT_EQ(default_params(r).threads, 32) << to_string(default_params(r));
+  EXPECT_TRUE(rows_in_registers(r, default_params(r)));
+  r.rows.extent = 4096;  // 128 registers per lane: too many for a warp, and the default leaves registers
+  EXPECT_FALSE(rows_in_registers(r, Params{.threads = 32, .vec = 4, .unroll = 1}));
+  EXPECT_TRUE(rows_in_registers(r, Params{.threads = 64, .vec = 4, .unroll = 1}));
+  EXPECT_FALSE(rows_in_registers(r, default_params(r))) << to_string(default_params(r));
+  r.rows.extent = 65536;  // beyond half a register file, whatever the block
+  EXPECT_FALSE(rows_in_registers(r, Params{.threads = 1024, .vec = 4, .unroll = 1}));
 }
 
 TEST(Search, TwoRowBuffersOnlyForPersistentHeldRows) {

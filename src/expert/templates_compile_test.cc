@@ -53,16 +53,17 @@ const std::vector<Point>& points() {
       {"l1norm_odd_rows", ""},
       {"l1norm_odd_rows", "blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
       {"l1norm_odd_rows", "blocks_per_sm=2,stages=2"},
-      {"softmax_small_odd", ""},  // a warp per row, scalar loads
+      {"softmax_small_odd", ""},  // 8 warps per row in registers, scalar loads
+      {"softmax_small_odd", "threads=32"},  // a warp per row
       {"softmax_small_odd", "threads=512,vec=4,unroll=4,cluster=1"},
       {"layernorm_rows_768", ""},  // a warp per row, vectors, weight and bias
-      {"layernorm_long", ""},
+      {"layernorm_long", ""},  // two launches, pass 2 a chunk per block (a weight)
       {"layernorm_long", "threads=1024,vec=2,split=16,unroll=1,passes=1"},
       {"layernorm_long", "threads=128,vec=4,split=1"},
       {"layernorm_long", "split=128,passes=1,blocks_per_sm=2"},  // held by 128 CTAs of a cooperative grid
       {"rmsnorm", ""},
       {"l2norm", "cluster=0,split=4"},
-      {"frobenius_norm", ""},
+      {"frobenius_norm", ""},  // two launches, pass 2 a tile per block
   };
   return p;
 }

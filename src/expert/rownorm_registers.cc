@@ -1,27 +1,28 @@
-// Row-normalization kernel text: short rows held in one warp's registers.
+// Row-normalization kernel text: short rows held in the registers of a block (a warp or more).
 // rownorm_template.cc prepends the statistic's code (namespace cg_norm) and fills the $variables.
 #include "expert/rownorm_kernels.h"
 
 namespace cutegen {
 
-const char* const kRowNormWarp = R"(
-// A warp per row, held in registers: kIters steps of 32 lanes x kVec elements, all loaded at once
-// (vectors through the tiled copy when the rows are 16-byte aligned, else coalesced scalars), then
-// shuffles combine the lanes' statistics, and the normalized registers are stored. No shared memory
-// and no barrier: short rows are latency-bound, and a block per row paid for both.
-template <int kVec, int kIters>
-__global__ void __launch_bounds__(32) norm_rows_warp($in_type const* __restrict__ x, $out_type* __restrict__ out,
-                                                     float const* weight, float const* bias, int64_t extent, bool vectorized) {
-  using Step = Int<32 * kVec>;
-  const int lane = threadIdx.x;
+const char* const kRowNormRegisters = R"(
+// A block per row, held in registers: kIters steps of kThreads threads x kVec elements, all loaded
+// at once (vectors through the tiled copy when the rows are 16-byte aligned, else coalesced
+// scalars), the threads' statistics combined by shuffles (and, past one warp, through shared
+// memory), then the normalized registers are stored. A warp per row needs no shared memory and no
+// barrier; few rows take more warps each, since one warp's long serial chain then sets the time.
+template <int kThreads, int kVec, int kIters>
+__global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* __restrict__ x, $out_type* __restrict__ out,
+                                                                float const* weight, float const* bias, int64_t extent, bool vectorized) {
+  using Step = Int<kThreads * kVec>;
+  const int tid = threadIdx.x;
   Tensor mX = make_tensor(make_gmem_ptr(x + blockIdx.x * extent), make_shape(extent));     // this row
   Tensor mY = make_tensor(make_gmem_ptr(out + blockIdx.x * extent), make_shape(extent));
-  auto copy_in = cg_expert::vec_tiled_copy<$in_type, 32, kVec>();
-  auto copy_out = cg_expert::vec_tiled_copy<$out_type, 32, kVec>();
-  auto thr_in = copy_in.get_thread_slice(lane);
-  auto thr_out = copy_out.get_thread_slice(lane);
-  // Element k of step i: lane-contiguous vectors, or (scalar) lane-interleaved for coalescing.
-  auto position = [&](int i, int k) -> int64_t { return vectorized ? (i * 32 + lane) * kVec + k : (i * kVec + k) * 32 + lane; };
+  auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
+  auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
+  auto thr_in = copy_in.get_thread_slice(tid);
+  auto thr_out = copy_out.get_thread_slice(tid);
+  // Element k of step i: thread-contiguous vectors, or (scalar) thread-interleaved for coalescing.
+  auto position = [&](int i, int k) -> int64_t { return vectorized ? (i * kThreads + tid) * kVec + k : (i * kVec + k) * kThreads + tid; };
   float v[kIters][kVec];
   CUTE_UNROLL
   for (int i = 0; i < kIters; ++i) {
@@ -42,8 +43,12 @@ __global__ void __launch_bounds__(32) norm_rows_warp($in_type const* __restrict_
     CUTE_UNROLL
     for (int k = 0; k < kVec; ++k)
       if (position(i, k) < extent) cg_norm::update(st, v[i][k]);
-  CUTE_UNROLL
-  for (int m = 16; m > 0; m >>= 1) st = cg_norm::combine(st, cg_expert::shfl_xor(st, m));
+  if constexpr (kThreads == 32) {
+    st = cg_expert::warp_reduce(st, cg_norm::combine);
+  } else {
+    __shared__ Stat smem[kThreads / 32];
+    st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, smem);
+  }
   st = cg_norm::finalize(st);
   CUTE_UNROLL
   for (int i = 0; i < kIters; ++i) {
@@ -62,12 +67,13 @@ __global__ void __launch_bounds__(32) norm_rows_warp($in_type const* __restrict_
 }
 
 $signature {
-  constexpr int kVec = $vec;
+  constexpr int kThreads = $threads, kVec = $vec;
   constexpr int64_t rows = $outer, extent = $extent;
-  constexpr int kIters = int((extent + 32 * kVec - 1) / (32 * kVec));
+  constexpr int kIters = int((extent + kThreads * kVec - 1) / (kThreads * kVec));
   static_assert(rows < (int64_t(1) << 31), "a block per row");
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
-  norm_rows_warp<kVec, kIters><<<static_cast<int>(rows), 32, 0, stream>>>($in_name, $out_name, $weight, $bias, extent, vectorized);
+  norm_rows_registers<kThreads, kVec, kIters><<<static_cast<int>(rows), kThreads, 0, stream>>>(
+      $in_name, $out_name, $weight, $bias, extent, vectorized);
 }
 )";
 
