@@ -26,7 +26,6 @@ std::vector<std::pair<std::string, std::string>> row_template_vars(const Recipe&
           {"passes", std::to_string(p.passes)},
           {"cluster", std::to_string(p.cluster)},
           {"blocks_per_sm", std::to_string(p.blocks_per_sm)},
-          {"stages", std::to_string(p.stages)},
           {"outer", std::to_string(r.rows.outer)},
           {"extent", std::to_string(r.rows.extent)},
           {"inner", std::to_string(r.rows.inner)}};

@@ -17,7 +17,7 @@ std::vector<std::string> used_params(const Recipe& r) {
     case TemplateKind::kReduce: return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll"}
                                                          : std::vector<std::string>{"threads", "unroll", "split"};
     case TemplateKind::kRowNorm:
-      return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll", "blocks_per_sm", "split", "passes", "cluster", "stages"}
+      return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll", "blocks_per_sm", "split", "passes", "cluster"}
                                : std::vector<std::string>{"threads"};
   }
   return {};
@@ -50,7 +50,6 @@ const std::vector<ParamDef>& param_defs() {
       {"split", &Params::split, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}},
       {"passes", &Params::passes, {1, 2}},
       {"cluster", &Params::cluster, {0, 1, 2, 4, 8, 16}},
-      {"stages", &Params::stages, {1, 2}},
   };
   return defs;
 }
@@ -115,19 +114,17 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
     return "one launch (passes=1) applies to split rows only";
   if (r.kind == TemplateKind::kRowNorm && r.rows.inner == 1 && r.rows.outer * p.split * 2 >= (int64_t(1) << 31))
     return "rows x split exceeds the grid";
-  if (r.kind == TemplateKind::kRowNorm && p.stages > 1 && !(rows_held(p) && p.blocks_per_sm > 0))
-    return "stages=2 applies to rows held by persistent groups (blocks_per_sm > 0) only";
   if (r.kind == TemplateKind::kRowNorm && p.blocks_per_sm != 0 && !rows_held(p))
     return "blocks_per_sm applies to rows held in shared memory only (a cluster, or split rows with passes=1)";
   if (r.kind == TemplateKind::kRowNorm && rows_held(p)) {
     if (p.cluster > 0 && p.split > 1) return "a cluster holds whole rows: split must be 1";
     if (p.split > 1024) return "a held row's CTAs must all be resident at once: split at most 1024";
     if (p.vec * elem_bytes(r.in_type) != 16) return "held rows' bulk copies move 16-byte vectors: vec must fill 16 bytes";
-    if (held_chunk_bytes(r, p) / elem_bytes(r.in_type) / (int64_t(p.threads) * p.vec * p.unroll) * p.stages > 64)
-      return "a CTA's held chunks span more than 64 tiles";
+    if (held_chunk_bytes(r, p) / elem_bytes(r.in_type) / (int64_t(p.threads) * p.vec * p.unroll) > 64)
+      return "a held chunk spans more than 64 tiles";
     if (r.rows.outer * p.cluster >= (int64_t(1) << 31)) return "rows x cluster exceeds the grid";
-    if (held_chunk_bytes(r, p) * p.stages > kMaxHeldChunkBytes)
-      return "a CTA's held chunks exceed " + std::to_string(kMaxHeldChunkBytes / 1024) + " KB of shared memory";
+    if (held_chunk_bytes(r, p) > kMaxHeldChunkBytes)
+      return "a row's share per CTA exceeds " + std::to_string(kMaxHeldChunkBytes / 1024) + " KB of shared memory";
   }
   return "";
 }

@@ -24,8 +24,6 @@ struct Params {
   int cluster = 0;         // rownorm: a row held in shared memory across a thread-block cluster of
                            // this many CTAs (1 = one CTA; 16, beyond the portable 8, is opted
                            // into at launch) and read from DRAM once; 0 = streamed
-  int stages = 1;          // rows held by persistent groups: row buffers per CTA (2 = the next row
-                           // loads while this one's statistics are combined across the group)
   bool operator==(const Params&) const = default;
 };
 
@@ -36,7 +34,7 @@ struct ParamDef {
 };
 const std::vector<ParamDef>& param_defs();
 
-std::string to_string(const Params& p);  // "threads=256,vec=4,unroll=4,blocks_per_sm=0,split=1,passes=2,cluster=0,stages=1"
+std::string to_string(const Params& p);  // "threads=256,vec=4,unroll=4,blocks_per_sm=0,split=1,passes=2,cluster=0"
 // Reads "name=value,..." over the defaults; unknown names and non-numbers are errors.
 Result<Params> parse_params(const std::string& text, Params base = {});
 
@@ -60,8 +58,8 @@ bool rows_held(const Params& p);
 bool rows_in_registers(const Recipe& r, const Params& p);
 constexpr int64_t kMaxRowElementsPerThread = 64;    // 64 registers per thread
 constexpr int64_t kMaxRegisterRowElements = 32768;  // half the register file of an SM
-// Shared memory one row buffer of a CTA of such a group holds (its share of a row, tile-aligned, plus
-// one vector of slack for rows that start off a 16-byte boundary), and the most a CTA may take.
+// Shared memory one CTA of such a group holds (its share of a row, tile-aligned, plus one vector of
+// slack for rows that start off a 16-byte boundary), and the most a CTA may take.
 int64_t held_chunk_bytes(const Recipe& r, const Params& p);
 constexpr int64_t kMaxHeldChunkBytes = 200 * 1024;
 

@@ -15,16 +15,14 @@ const char* const kRowNormHeld = R"(
 // The group's statistics meet either in a thread-block cluster's distributed shared memory
 // (kInCluster) or, for a group larger than a cluster, in a global workspace with a per-row arrival
 // count (the grid is then launched cooperatively, so every CTA of a group is resident). With
-// kPersistent the groups walk rows rows apart by the grid, and a tile's next bulk copy starts as
-// soon as every thread has read the tile, so loads overlap the math and stores. With kStages = 2 a
-// CTA holds two rows' chunks: row k+1 loads while row k's statistics are combined across the group
-// (with one buffer, nothing of this CTA's is in flight during that wait).
+// kPersistent the groups walk rows rows apart by the grid, and a tile's next-row bulk copy starts as
+// soon as every thread has read the tile, so loads of row k+1 overlap the math and stores of row k.
 struct Workspace {
   unsigned* arrived;  // [rows]: CTAs whose partial statistics are published
   Stat* partials;     // [rows * kGroup]
 };
 
-template <int kThreads, int kVec, int kUnroll, int kGroup, int kTiles, int kStages, bool kPersistent, bool kInCluster>
+template <int kThreads, int kVec, int kUnroll, int kGroup, int kTiles, bool kPersistent, bool kInCluster>
 __global__ void $cluster_dims __launch_bounds__(kThreads)
 norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, float const* weight, float const* bias,
                Workspace ws, int64_t rows, int64_t extent, int64_t chunk, bool vectorized) {
@@ -34,11 +32,11 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
   extern __shared__ __align__(128) unsigned char smem_bytes[];
   __shared__ Stat red[32];
   __shared__ Stat cta_stat[2];         // by row parity, so one cluster barrier per row suffices
-  __shared__ uint64_t landed[kStages * kTiles];  // one mbarrier per buffer and body tile, one phase per load
-  static_assert(kStages * kTiles <= 64, "one phase bit per tile");
+  __shared__ uint64_t landed[kTiles];  // one mbarrier per body tile, one phase per load
+  static_assert(kTiles <= 64, "one phase bit per tile");
   uint64_t phase = 0;                  // the phase bit each tile's next wait expects
   const int rank = static_cast<int>(blockIdx.x % kGroup);  // a cluster's block rank too (1-D clusters)
-  Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<$in_type*>(smem_bytes)), make_shape(kStages * (chunk + kVec)));
+  Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<$in_type*>(smem_bytes)), make_shape(chunk + kVec));
   auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
   auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
   auto thr_in = copy_in.get_thread_slice(threadIdx.x);
@@ -62,13 +60,12 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
     s.tail = s.body + s.tiles * Tile{};
     return s;
   };
-  auto body_of = [&](Share const& s, int b) {  // the body's shared copy in buffer b
-    return make_tensor(make_smem_ptr(&sX(b * (chunk + kVec) + s.body - s.base)), make_shape(s.tiles * Tile{}));
+  auto body_of = [&](Share const& s) {  // the body's shared copy
+    return make_tensor(make_smem_ptr(&sX(s.body - s.base)), make_shape(s.tiles * Tile{}));
   };
-  auto start_load = [&](Share const& s, int b, int64_t t) {  // thread 0 only
-    uint64_t& bar = landed[b * kTiles + t];
-    cute::set_barrier_transaction_bytes(bar, kTileBytes);
-    SM90_BULK_COPY_G2S::copy(x + s.body + t * Tile{}, &bar, &body_of(s, b)(t * Tile{}), kTileBytes);
+  auto start_load = [&](Share const& s, int64_t t) {  // thread 0 only
+    cute::set_barrier_transaction_bytes(landed[t], kTileBytes);
+    SM90_BULK_COPY_G2S::copy(x + s.body + t * Tile{}, &landed[t], &body_of(s)(t * Tile{}), kTileBytes);
   };
   // The scalar head [first, body) and tail [tail, last); each element stays with one thread.
   auto for_scalars = [&](Share const& s, auto&& f) {
@@ -106,30 +103,24 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
   int64_t row = blockIdx.x / kGroup;
   Share cur = share_of(row);
   if (threadIdx.x == 0) {
-    for (int t = 0; t < kStages * kTiles; ++t) cute::initialize_barrier(landed[t], 1);
+    for (int t = 0; t < kTiles; ++t) cute::initialize_barrier(landed[t], 1);
     cutlass::arch::fence_barrier_init();
-    for (int b = 0; b < kStages; ++b) {  // the first row of each buffer
-      if (b > 0 && row + b * row_step >= rows) break;
-      Share first = b == 0 ? cur : share_of(row + b * row_step);
-      for (int64_t t = 0; t < first.tiles; ++t) start_load(first, b, t);
-    }
+    for (int64_t t = 0; t < cur.tiles; ++t) start_load(cur, t);
   }
   __syncthreads();
   for (int k = 0; row < rows; ++k, row += row_step) {
-    const int b = k % kStages, bar0 = b * kTiles;  // this row's buffer and its first tile's mbarrier
-    const int64_t offset = b * (chunk + kVec);      // the buffer in sX
-    Tensor sBody = body_of(cur, b);
+    Tensor sBody = body_of(cur);
     Tensor gY = make_tensor(make_gmem_ptr(out + cur.body), make_shape(cur.tiles * Tile{}));
     Tensor cBody = make_identity_tensor(make_shape(cur.tiles * Tile{}));  // -> offset from `body`
     Stat st = cg_norm::identity();
     for_scalars(cur, [&](int64_t i) {
       $in_type v = x[i];
-      sX(offset + i - cur.base) = v;
+      sX(i - cur.base) = v;
       cg_norm::update(st, cg_expert::to_f(v));
     });
     for (int64_t t = 0; t < cur.tiles; ++t) {
-      cute::wait_barrier(landed[bar0 + t], (phase >> (bar0 + t)) & 1);
-      phase ^= uint64_t(1) << (bar0 + t);
+      cute::wait_barrier(landed[t], (phase >> t) & 1);
+      phase ^= uint64_t(1) << t;
       asm volatile("" ::: "memory");  // keep the shared-memory reads below the wait
       Tensor tXsX = thr_in.partition_S(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
       Tensor tXrX = make_fragment_like(tXsX);
@@ -140,10 +131,10 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
     st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, red);
     Stat row_st = cg_norm::finalize(row_stats(st, row, k));
 
-    // The buffer's next row (kStages rows on) may reuse a tile's shared memory once every thread
-    // has read it, when its body sits at the same offset (else it starts after the whole chunk is read).
-    bool more = row + kStages * row_step < rows;
-    Share next = share_of(more ? row + kStages * row_step : row);
+    // The next row's tiles may reuse a tile's shared memory once every thread has read it, when
+    // its body sits at the same offset (else they start after the whole chunk is read).
+    bool more = row + row_step < rows;
+    Share next = share_of(more ? row + row_step : row);
     bool in_step = more && next.body - next.base == cur.body - cur.base && next.tiles == cur.tiles;
     for (int64_t t = 0; t < cur.tiles; ++t) {
       Tensor tXsX = thr_in.partition_S(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
@@ -157,7 +148,7 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
         // proxy fence orders them; without it a pending read could see the next row.
         cutlass::arch::fence_view_async_shared();
         __syncthreads();
-        if (threadIdx.x == 0) start_load(next, b, t);
+        if (threadIdx.x == 0) start_load(next, t);
       }
       CUTE_UNROLL
       for (int i = 0; i < size(tXrX); ++i)
@@ -167,14 +158,13 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
     }
     for_scalars(cur, [&](int64_t i) {
       out[i] = cg_expert::from_f<$out_type>(
-          cg_norm::apply(cg_expert::to_f(sX(offset + i - cur.base)), i - cur.row_start, row_st, weight, bias));
+          cg_norm::apply(cg_expert::to_f(sX(i - cur.base)), i - cur.row_start, row_st, weight, bias));
     });
     cutlass::arch::fence_view_async_shared();  // as above, for the next row's bulk copies
     __syncthreads();  // the chunk is read: the next row's scalars (and tiles) may overwrite it
     if (more && !in_step && threadIdx.x == 0)
-      for (int64_t t = 0; t < next.tiles; ++t) start_load(next, b, t);
-    if constexpr (kStages == 1) cur = next;
-    else cur = share_of(row + row_step);
+      for (int64_t t = 0; t < next.tiles; ++t) start_load(next, t);
+    cur = next;
   }
   // No CTA may exit (releasing its shared memory) while another of its cluster still reads it.
   if constexpr (kInCluster) cooperative_groups::this_cluster().sync();
@@ -182,15 +172,15 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
 
 $signature {
   constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll, kCluster = $cluster, kSplit = $split;
-  constexpr int kBlocksPerSm = $blocks_per_sm, kStages = $stages;
+  constexpr int kBlocksPerSm = $blocks_per_sm;
   constexpr bool kInCluster = kCluster > 0, kPersistent = kBlocksPerSm > 0;
   constexpr int kGroup = kInCluster ? kCluster : kSplit;
   static_assert(kInCluster || kPersistent, "a group larger than a cluster walks rows in a persistent grid");
   constexpr int64_t rows = $outer, extent = $extent, kTile = int64_t(kThreads) * kVec * kUnroll;
   constexpr int64_t chunk = ((extent + kGroup - 1) / kGroup + kTile - 1) / kTile * kTile;
-  constexpr int smem = static_cast<int>(kStages * (chunk + kVec) * sizeof($in_type));
+  constexpr int smem = static_cast<int>((chunk + kVec) * sizeof($in_type));
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16);
-  auto kernel = norm_rows_held<kThreads, kVec, kUnroll, kGroup, static_cast<int>(chunk / kTile), kStages, kPersistent, kInCluster>;
+  auto kernel = norm_rows_held<kThreads, kVec, kUnroll, kGroup, static_cast<int>(chunk / kTile), kPersistent, kInCluster>;
   // Above 48 KB of dynamic shared memory a kernel must opt in, once; so must clusters of more than 8
   // CTAs (a non-portable size, named at launch rather than by __cluster_dims__).
   static const bool ready =

@@ -41,7 +41,7 @@ TEST(Search, FindsTheOptimumOfTheTableDeterministically) {
   auto history = run_search(space, [&](auto& b) { return evaluate(b, &calls); }, 12, 4);
   auto best = best_trial(history);
   ASSERT_TRUE(best);
-  EXPECT_EQ(to_string(best->params), "threads=256,vec=8,unroll=4,blocks_per_sm=8,split=1,passes=2,cluster=0,stages=1");
+  EXPECT_EQ(to_string(best->params), "threads=256,vec=8,unroll=4,blocks_per_sm=8,split=1,passes=2,cluster=0");
   EXPECT_LT(history.size(), space.size());  // far fewer evaluations than the whole space
   int calls2 = 0;
   auto again = run_search(space, [&](auto& b) { return evaluate(b, &calls2); }, 12, 4);
@@ -138,16 +138,11 @@ TEST(Search, ShortRowNormsAreHeldInRegisters) {
   EXPECT_FALSE(rows_in_registers(r, Params{.threads = 1024, .vec = 4, .unroll = 1}));
 }
 
-TEST(Search, TwoRowBuffersOnlyForPersistentHeldRows) {
-  Params grid{.blocks_per_sm = 2, .split = 128, .passes = 1};
+TEST(Search, HeldChunksFitInSharedMemory) {
+  Params grid{.blocks_per_sm = 2, .split = 128, .passes = 1};  // 128 KB per CTA
   EXPECT_EQ(invalid_reason(long_rows(), grid), "") << to_string(grid);
-  grid.stages = 2;  // 2 x 128 KB per CTA
-  EXPECT_NE(invalid_reason(long_rows(), grid), "");
-  grid.split = 256;
-  EXPECT_EQ(invalid_reason(long_rows(), grid), "") << to_string(grid);
-  Params streamed{.split = 32, .stages = 2};
-  EXPECT_EQ(invalid_reason(long_rows(), streamed), "stages=2 applies to rows held by persistent groups (blocks_per_sm > 0) only");
-  EXPECT_NE(invalid_reason(float_elementwise(), Params{.vec = 4, .unroll = 1, .stages = 2}), "");
+  grid.split = 64;  // 256 KB per CTA
+  EXPECT_EQ(invalid_reason(long_rows(), grid), "a row's share per CTA exceeds 200 KB of shared memory");
 }
 
 TEST(Search, AllFailuresFallBackToUntriedSpacePoints) {

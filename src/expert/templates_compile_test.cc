@@ -23,8 +23,9 @@ struct Point {
 
 // ~35 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
 // column reductions incl. argmax; row norms held in a cluster's shared memory (1, 8 and 16 CTAs,
-// odd rows, persistent clusters, one or two row buffers), in a cooperative grid or in a warp's
-// registers, fused and split streamed row norms (one launch and two) incl. LayerNorm affine; columns).
+// odd rows, persistent clusters), in a cooperative grid or in a block's registers (a warp or 8),
+// fused and split streamed row norms (one launch and two, tiles or chunks) incl. LayerNorm affine;
+// columns).
 const std::vector<Point>& points() {
   static const std::vector<Point> p = {
       {"relu", ""},
@@ -44,7 +45,6 @@ const std::vector<Point>& points() {
       {"softmax", ""},
       {"softmax", "cluster=0,threads=256,unroll=1"},
       {"log_softmax", ""},  // held by a cooperative grid, up to four CTAs per SM
-      {"log_softmax", "split=32,stages=2"},  // the same, two row buffers per CTA
       {"log_softmax", "cluster=0,split=8,passes=2,vec=4,threads=512,unroll=2,blocks_per_sm=0"},
       {"log_softmax", "cluster=8,split=1,passes=2,threads=1024,blocks_per_sm=0"},
       {"log_softmax", "cluster=8,split=1,passes=2,threads=1024,blocks_per_sm=2"},
@@ -52,7 +52,6 @@ const std::vector<Point>& points() {
       {"layernorm", ""},
       {"l1norm_odd_rows", ""},
       {"l1norm_odd_rows", "blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
-      {"l1norm_odd_rows", "blocks_per_sm=2,stages=2"},
       {"softmax_small_odd", ""},  // 8 warps per row in registers, scalar loads
       {"softmax_small_odd", "threads=32"},  // a warp per row
       {"softmax_small_odd", "threads=512,vec=4,unroll=4,cluster=1"},
