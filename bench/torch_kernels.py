@@ -6,14 +6,15 @@ After warm-up, one forward of each runs inside the NVTX range "torch_kernels"; r
       --metrics gpu__time_duration.sum python3 bench/torch_kernels.py TASK.py
 and each kernel's name tells which path launched it (torch.compile's are named triton_*).
 """
-import importlib.util
+import os
 import sys
 
 import torch
 
-spec = importlib.util.spec_from_file_location("task", sys.argv[1])
-task = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(task)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bridge"))
+from cutegen_bridge.task_file import load_task  # noqa: E402  (the evaluator's own task loader)
+
+task = load_task(sys.argv[1])
 torch.manual_seed(0)
 model = task.Model(*task.get_init_inputs()).cuda().eval()
 inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in task.get_inputs()]

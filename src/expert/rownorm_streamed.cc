@@ -61,6 +61,10 @@ struct Workspace {
   Stat* row_stats;  // [rows]
 };
 
+// Tiles in each of the `split` tile-aligned chunks a row is cut into (the last one may be shorter).
+template <int64_t kTile, int kSplit>
+__host__ __device__ constexpr int64_t chunk_tiles(int64_t extent) { return ((extent + kSplit - 1) / kSplit + kTile - 1) / kTile; }
+
 // A split row's statistic: its chunks' partials, combined in the same order by every block.
 template <int kThreads, int kSplit>
 __device__ __forceinline__ Stat combined_partials(Workspace const& ws, int64_t row, Stat* smem) {
@@ -85,7 +89,7 @@ __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict
   Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
   Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
   constexpr int64_t kTile = kThreads * kVec * kUnroll;
-  int64_t chunk = ((extent + kSplit - 1) / kSplit + kTile - 1) / kTile * kTile;  // tile-aligned chunk length
+  int64_t chunk = chunk_tiles<kTile, kSplit>(extent) * kTile;
   int64_t item = blockIdx.x;
   if (kOneLaunch) {
     if (threadIdx.x == 0) ticket = atomicAdd(ws.ticket, 1ull);
@@ -143,9 +147,9 @@ __global__ void __launch_bounds__(kThreads) norm_tiles($in_type const* __restric
   Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
   Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
   constexpr int64_t kTile = kThreads * kVec * kUnroll;
-  int64_t chunk_tiles = ((extent + kSplit - 1) / kSplit + kTile - 1) / kTile;  // pass 1's chunk, in tiles
-  int64_t t = blockIdx.x % chunk_tiles, row = blockIdx.x / chunk_tiles % rows, s = blockIdx.x / chunk_tiles / rows;
-  int64_t begin = (s * chunk_tiles + t) * kTile;
+  const int64_t per_chunk = chunk_tiles<kTile, kSplit>(extent);
+  int64_t t = blockIdx.x % per_chunk, row = blockIdx.x / per_chunk % rows, s = blockIdx.x / per_chunk / rows;
+  int64_t begin = (s * per_chunk + t) * kTile;
   if (begin >= extent) return;  // past a short last chunk
   int64_t end = begin + kTile < extent ? begin + kTile : extent;
   Tensor mYRow = mY(_, row);
@@ -163,7 +167,7 @@ $signature {
   constexpr bool kAffine = $affine, kTilePass = kSplit > 1 && !kOneLaunch && !kAffine;
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
   constexpr int64_t kTile = kThreads * kVec * kUnroll;
-  constexpr int64_t tiles = rows * kSplit * (((extent + kSplit - 1) / kSplit + kTile - 1) / kTile);  // norm_tiles' blocks
+  constexpr int64_t tiles = rows * kSplit * chunk_tiles<kTile, kSplit>(extent);  // norm_tiles' blocks
   static_assert(rows * kSplit * 2 < (int64_t(1) << 31) && tiles < (int64_t(1) << 31), "one block per work item");
   constexpr size_t counter_bytes = (8 + sizeof(unsigned) * rows + 15) / 16 * 16;
   char* memory = nullptr;

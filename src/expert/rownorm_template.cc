@@ -96,10 +96,10 @@ std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params
                                            {"combine", c.combine},
                                            {"finalize", c.finalize},
                                            {"apply", c.apply}}) +
-                     (r.rows.inner > 1        ? kRowNormColumns
+                     (r.rows.inner > 1          ? kRowNormColumns
                       : rows_in_registers(r, p) ? kRowNormRegisters
-                      : rows_held(p)         ? kRowNormHeld
-                                             : kRowNormStreamed);
+                      : rows_held(p)            ? kRowNormHeld
+                                                : kRowNormStreamed);
   return kernel_prelude(r.summary + " [" + to_string(p) + "]") +
          fill_template(body, [&] {
            auto vars = row_template_vars(r, spec, p);
