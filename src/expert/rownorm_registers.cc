@@ -7,9 +7,10 @@ namespace cutegen {
 const char* const kRowNormRegisters = R"(
 // A block per row, held in registers: kIters steps of kThreads threads x kVec elements, all loaded
 // at once (vectors through the tiled copy when the rows are 16-byte aligned, else coalesced
-// scalars), the threads' statistics combined by shuffles (and, past one warp, through shared
-// memory), then the normalized registers are stored. A warp per row needs no shared memory and no
-// barrier; few rows take more warps each, since one warp's long serial chain then sets the time.
+// scalars), the row's statistic taken by cg_norm::held_stats with reductions by shuffles (and,
+// past one warp, through shared memory), then the normalized registers are stored. A warp per row
+// needs no shared memory and no barrier; few rows take more warps each, since one warp's long serial
+// chain then sets the time.
 template <int kThreads, int kVec, int kIters>
 __global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* __restrict__ x, $out_type* __restrict__ out,
                                                                 float const* weight, float const* bias, int64_t extent, bool vectorized) {
@@ -37,31 +38,34 @@ __global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* 
       for (int k = 0; k < kVec; ++k) v[i][k] = position(i, k) < extent ? cg_expert::to_f(mX(position(i, k))) : 0.0f;
     }
   }
-  Stat st = cg_norm::identity();
-  CUTE_UNROLL
-  for (int i = 0; i < kIters; ++i)
+  auto for_each = [&](auto&& f) {
     CUTE_UNROLL
-    for (int k = 0; k < kVec; ++k)
-      if (position(i, k) < extent) cg_norm::update(st, v[i][k]);
-  if constexpr (kThreads == 32) {
-    st = cg_expert::warp_reduce(st, cg_norm::combine);
-  } else {
-    __shared__ Stat smem[kThreads / 32];
-    st = cg_expert::block_reduce<kThreads>(st, cg_norm::combine, smem);
-  }
-  st = cg_norm::finalize(st);
+    for (int i = 0; i < kIters; ++i)
+      CUTE_UNROLL
+      for (int k = 0; k < kVec; ++k)
+        if (position(i, k) < extent) f(v[i][k]);
+  };
+  auto reduce = [&](auto value, auto op) {
+    if constexpr (kThreads == 32) {
+      return cg_expert::warp_reduce(value, op);
+    } else {
+      __shared__ decltype(value) smem[kThreads / 32];
+      return cg_expert::block_reduce<kThreads>(value, op, smem);
+    }
+  };
+  const Stat st = cg_norm::held_stats(for_each, reduce);
   CUTE_UNROLL
   for (int i = 0; i < kIters; ++i) {
     if (vectorized) {
       Tensor tYgY = thr_out.partition_D(local_tile(mY, make_shape(Step{}), make_coord(i)));  // (CPY, 1)
       Tensor tYrY = make_fragment_like(tYgY);
       CUTE_UNROLL
-      for (int k = 0; k < kVec; ++k) tYrY(k) = cg_expert::from_f<$out_type>(cg_norm::apply(v[i][k], position(i, k), st, weight, bias));
+      for (int k = 0; k < kVec; ++k) tYrY(k) = cg_expert::from_f<$out_type>(cg_norm::held_apply(v[i][k], position(i, k), st, weight, bias));
       if (position(i, 0) < extent) copy(copy_out, tYrY, tYgY);
     } else {
       CUTE_UNROLL
       for (int k = 0; k < kVec; ++k)
-        if (position(i, k) < extent) mY(position(i, k)) = cg_expert::from_f<$out_type>(cg_norm::apply(v[i][k], position(i, k), st, weight, bias));
+        if (position(i, k) < extent) mY(position(i, k)) = cg_expert::from_f<$out_type>(cg_norm::held_apply(v[i][k], position(i, k), st, weight, bias));
     }
   }
 }

@@ -139,19 +139,19 @@ __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict
 // are numbered chunk by chunk as pass 1 cut the rows, and within a chunk row by row, so that running
 // blocks read contiguous stretches of a few rows (on the H200, numbering by position across 16 rows
 // 16 MB apart crowded one DRAM channel: 1.37 TB/s). There a block per chunk looping over its tiles
-// ran this pass at 90% of the copy ceiling (Frobenius norm, 3.96 ms; torch.compile's 3.52).
-template <int kThreads, int kVec, int kUnroll, int kSplit>
+// ran this pass at 90% of the copy ceiling (Frobenius norm, 3.96 ms; torch.compile's 3.52). The row
+// count and extent are compile-time constants, so a block finds its tile without 64-bit divisions.
+template <int kThreads, int kVec, int kUnroll, int kSplit, int64_t kRows, int64_t kExtent>
 __global__ void __launch_bounds__(kThreads) norm_tiles($in_type const* __restrict__ x, $out_type* __restrict__ out,
                                                        float const* weight, float const* bias, Stat const* row_stats,
-                                                       int64_t rows, int64_t extent, bool vectorized) {
-  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
-  Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
-  constexpr int64_t kTile = kThreads * kVec * kUnroll;
-  const int64_t per_chunk = chunk_tiles<kTile, kSplit>(extent);
-  int64_t t = blockIdx.x % per_chunk, row = blockIdx.x / per_chunk % rows, s = blockIdx.x / per_chunk / rows;
+                                                       bool vectorized) {
+  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(kExtent, kRows), make_stride(Int<1>{}, kExtent)));    // (extent, rows)
+  Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(kExtent, kRows), make_stride(Int<1>{}, kExtent)));  // (extent, rows)
+  constexpr int64_t kTile = kThreads * kVec * kUnroll, per_chunk = chunk_tiles<kTile, kSplit>(kExtent);
+  int64_t t = blockIdx.x % per_chunk, row = blockIdx.x / per_chunk % kRows, s = blockIdx.x / per_chunk / kRows;
   int64_t begin = (s * per_chunk + t) * kTile;
-  if (begin >= extent) return;  // past a short last chunk
-  int64_t end = begin + kTile < extent ? begin + kTile : extent;
+  if (begin >= kExtent) return;  // past a short last chunk
+  int64_t end = begin + kTile < kExtent ? begin + kTile : kExtent;
   Tensor mYRow = mY(_, row);
   chunk_apply<kThreads, kVec, kUnroll>(mX(_, row), mYRow, begin, end, vectorized, cg_norm::load_cg(&row_stats[row]), weight, bias);
 }
@@ -164,10 +164,13 @@ $signature {
   // chunk. On the H200 tiles won for the Frobenius norm (1 row: 5.32 ms in 4096 chunks' tiles, 5.58
   // looping over the chunks; 0.394 against 0.421 in 512) and lost for LayerNorm (16 rows x 32
   // chunks: 0.253 against 0.235 ms). Which of weight, row count or chunk count decides is not known.
+  // Its tiles are 128 threads x 2 vectors whatever pass 1's shape: for the Frobenius norm 5.27 ms
+  // (5.25 with compile-time divisors), against 5.34 in pass 1's 256 x 4, 5.35 in 128 x 4, 5.36 in
+  // 256 x 2 and 5.83 in 256 x 1.
   constexpr bool kAffine = $affine, kTilePass = kSplit > 1 && !kOneLaunch && !kAffine;
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
-  constexpr int64_t kTile = kThreads * kVec * kUnroll;
-  constexpr int64_t tiles = rows * kSplit * chunk_tiles<kTile, kSplit>(extent);  // norm_tiles' blocks
+  constexpr int kTileThreads = 128, kTileUnroll = 2;
+  constexpr int64_t tiles = rows * kSplit * chunk_tiles<int64_t(kTileThreads) * kVec * kTileUnroll, kSplit>(extent);  // norm_tiles' blocks
   static_assert(rows * kSplit * 2 < (int64_t(1) << 31) && tiles < (int64_t(1) << 31), "one block per work item");
   constexpr size_t counter_bytes = (8 + sizeof(unsigned) * rows + 15) / 16 * 16;
   char* memory = nullptr;
@@ -182,8 +185,8 @@ $signature {
   } else {
     kernel<<<items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, 1, vectorized);
     if (kTilePass)
-      norm_tiles<kThreads, kVec, kUnroll, kSplit><<<static_cast<int>(tiles), kThreads, 0, stream>>>(
-          $in_name, $out_name, $weight, $bias, ws.row_stats, rows, extent, vectorized);
+      norm_tiles<kTileThreads, kVec, kTileUnroll, kSplit, rows, extent><<<static_cast<int>(tiles), kTileThreads, 0, stream>>>(
+          $in_name, $out_name, $weight, $bias, ws.row_stats, vectorized);
     else
       kernel<<<items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, 2, vectorized);
   }

@@ -56,6 +56,9 @@ const std::vector<Point>& points() {
       {"softmax_small_odd", "threads=32"},  // a warp per row
       {"softmax_small_odd", "threads=512,vec=4,unroll=4,cluster=1"},
       {"layernorm_rows_768", ""},  // a warp per row, vectors, weight and bias
+      {"layernorm_rows_768", "threads=256"},  // 8 warps per row, two block reductions
+      {"log_softmax_classes", ""},  // rows in registers: max, then the sum of exponentials
+      {"l2norm_embeddings", ""},  // rows in registers: the generic online statistic
       {"layernorm_long", ""},  // two launches, pass 2 a chunk per block (a weight)
       {"layernorm_long", "threads=1024,vec=2,split=16,unroll=1,passes=1"},
       {"layernorm_long", "threads=128,vec=4,split=1"},

@@ -61,6 +61,8 @@ TEST(LoaderTest, DescribesEveryExampleTask) {
       {"frobenius_norm", {{32, 64, 256, 256}}, "float32", {32, 64, 256, 256}, "aten.linalg_vector_norm", -1, 0},
       {"l1norm_odd_rows", {{2048, 65535}}, "float32", {2048, 65535}, "aten.abs", -1, 0},
       {"softmax_small_odd", {{37, 1001}}, "float32", {37, 1001}, "aten._softmax", -1, 0},
+      {"log_softmax_classes", {{32768, 1000}}, "float32", {32768, 1000}, "aten._log_softmax", -1, 0},
+      {"l2norm_embeddings", {{131072, 512}}, "float32", {131072, 512}, "aten.linalg_vector_norm", -1, 0},
   };
   size_t seen = 0;
   for (auto& e : table) {

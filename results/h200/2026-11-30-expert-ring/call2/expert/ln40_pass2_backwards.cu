@@ -1,0 +1,314 @@
+// EXPERIMENT: KernelBench LayerNorm #40, pass 2 walks each chunk backwards
+// Derived by hand from the kernel the CuTeGen expert emits, to measure one change.
+#include <cute/tensor.hpp>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cstdint>
+
+using namespace cute;
+
+namespace cg_expert {
+
+__device__ __forceinline__ float to_f(float v) { return v; }
+__device__ __forceinline__ float to_f(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_f(__nv_bfloat16 v) { return __bfloat162float(v); }
+template <class T> __device__ __forceinline__ T from_f(float v);
+template <> __device__ __forceinline__ float from_f<float>(float v) { return v; }
+template <> __device__ __forceinline__ __half from_f<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 from_f<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+
+// max/min that propagate NaN as torch does (fmaxf/fminf return the other operand). On sm_80+ each is
+// one instruction; the branchy fallback kept ptxas from batching a reduction's loads.
+__device__ __forceinline__ float nan_max(float a, float b) {
+#if __CUDA_ARCH__ >= 800
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+#else
+  return a != a ? a : b != b ? b : fmaxf(a, b);
+#endif
+}
+__device__ __forceinline__ float nan_min(float a, float b) {
+#if __CUDA_ARCH__ >= 800
+  float r;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+#else
+  return a != a ? a : b != b ? b : fminf(a, b);
+#endif
+}
+
+// A copy atom moving kVec elements of T per thread with the widest access up to 128 bits.
+template <class T, int kVec>
+using VecCopy = Copy_Atom<UniversalCopy<uint_bit_t<(kVec * sizeof_bits_v<T> > 128 ? 128 : kVec * sizeof_bits_v<T>)>>, T>;
+
+// Threads laid out along one mode, each moving kVec contiguous elements.
+template <class T, int kThreads, int kVec>
+__device__ __forceinline__ auto vec_tiled_copy() {
+  return make_tiled_copy(VecCopy<T, kVec>{}, Layout<Shape<Int<kThreads>>>{}, Layout<Shape<Int<kVec>>>{});
+}
+
+// Shuffles any trivially copyable struct made of 4-byte words.
+template <class S>
+__device__ __forceinline__ S shfl_xor(S v, int mask) {
+  static_assert(sizeof(S) % 4 == 0, "statistics are made of 4-byte words");
+  int words[sizeof(S) / 4];
+  memcpy(words, &v, sizeof(S));
+  CUTE_UNROLL
+  for (int i = 0; i < int(sizeof(S) / 4); ++i) words[i] = __shfl_xor_sync(0xffffffffu, words[i], mask);
+  memcpy(&v, words, sizeof(S));
+  return v;
+}
+
+// Combines one value per lane of the warp by a butterfly; every lane gets a result.
+template <class S, class F>
+__device__ __forceinline__ S warp_reduce(S v, F combine) {
+  CUTE_UNROLL
+  for (int m = 16; m > 0; m >>= 1) v = combine(v, shfl_xor(v, m));
+  return v;
+}
+
+// Combines one value per thread of the block; every thread gets the result. Reuses `smem`.
+template <int kThreads, class S, class F>
+__device__ __forceinline__ S block_reduce(S v, F combine, S* smem) {
+  static_assert(kThreads % 32 == 0 && kThreads <= 1024, "whole warps");
+  v = warp_reduce(v, combine);
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  __syncthreads();
+  if (lane == 0) smem[warp] = v;
+  __syncthreads();
+  v = smem[0];
+  for (int w = 1; w < kThreads / 32; ++w) v = combine(v, smem[w]);
+  return v;
+}
+
+inline int sm_count() {
+  static int count = [] {
+    int dev = 0, n = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
+    return n > 0 ? n : 1;
+  }();
+  return count;
+}
+
+inline bool aligned_to(const void* p, int bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
+
+// A kernel's scratch memory on the current device (a kernel file asks for one fixed size), allocated
+// there on first use and kept for the process, as cuBLAS keeps its workspace; calls on one device
+// share it, so they must be ordered on one stream. nullptr when it cannot be had.
+inline char* device_workspace(size_t bytes) {
+  static char* per_device[64] = {};
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return nullptr;
+  if (per_device[device] == nullptr && cudaMalloc(&per_device[device], bytes) != cudaSuccess) return nullptr;
+  return per_device[device];
+}
+
+}  // namespace cg_expert
+
+namespace cg_norm {
+struct Stat {
+  float a, b, c;
+};
+__device__ __forceinline__ Stat identity() { return Stat{0.0f, 0.0f, 0.0f}; }
+__device__ __forceinline__ void update(Stat& st, float x) { st.a += 1.0f; float d = x - st.b; st.b += d / st.a; st.c += d * (x - st.b); }
+__device__ __forceinline__ Stat combine(Stat p, Stat q) {
+  float n = p.a + q.a; if (n == 0.0f) return p;
+  float d = q.b - p.b, w = q.a / n;
+  return Stat{n, p.b + d * w, p.c + q.c + d * d * p.a * w};
+}
+__device__ __forceinline__ Stat finalize(Stat st) { return Stat{st.b, rsqrtf(st.c / st.a + float(1e-05)), 0.0f}; }
+// Another block's published statistics, read past L1, which is not coherent.
+__device__ __forceinline__ Stat load_cg(Stat const* p) { return Stat{__ldcg(&p->a), __ldcg(&p->b), __ldcg(&p->c)}; }
+// The normalized value of x at position j of its row.
+__device__ __forceinline__ float apply(float x, int64_t j, Stat st, float const* weight, float const* bias) {
+  (void)j; (void)weight; (void)bias;
+  return ((x - st.a) * st.b) * weight[j] + bias[j];
+}
+}  // namespace cg_norm
+using cg_norm::Stat;
+
+// Statistics of row elements [begin, end): whole tiles through the tiled copy, then a predicated tail.
+template <int kThreads, int kVec, int kUnroll, class RowTensor>
+__device__ __forceinline__ Stat chunk_stats(RowTensor const& mRow, int64_t begin, int64_t end, bool vectorized) {
+  using Tile = Int<kThreads * kVec * kUnroll>;
+  auto tiled_copy = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
+  auto thr_copy = tiled_copy.get_thread_slice(threadIdx.x);
+  Stat st = cg_norm::identity();
+  int64_t t0 = begin / Tile{}, full = vectorized ? (end - begin) / Tile{} : 0;
+  for (int64_t t = t0; t < t0 + full; ++t) {
+    Tensor tXgX = thr_copy.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+    Tensor tXrX = make_fragment_like(tXgX);
+    copy(tiled_copy, tXgX, tXrX);
+    CUTE_UNROLL
+    for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
+  }
+  for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads) cg_norm::update(st, cg_expert::to_f(mRow(i)));
+  return st;
+}
+
+// Writes the normalized row elements [begin, end).
+template <int kThreads, int kVec, int kUnroll, class InTensor, class OutTensor>
+__device__ __forceinline__ void chunk_apply(InTensor const& mRow, OutTensor& mOutRow, int64_t begin, int64_t end,
+                                            bool vectorized, Stat st, float const* weight, float const* bias) {
+  using Tile = Int<kThreads * kVec * kUnroll>;
+  auto copy_in = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
+  auto copy_out = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
+  auto thr_in = copy_in.get_thread_slice(threadIdx.x);
+  auto thr_out = copy_out.get_thread_slice(threadIdx.x);
+  Tensor cRow = make_identity_tensor(shape(mRow));  // (extent) -> position in the row
+  int64_t t0 = begin / Tile{}, full = vectorized ? (end - begin) / Tile{} : 0;
+  for (int64_t t = t0 + full - 1; t >= t0; --t) {  // backwards: pass 1 left the chunk's end in L2
+    Tensor tXgX = thr_in.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));      // (CPY, kUnroll)
+    Tensor tYgY = thr_out.partition_D(local_tile(mOutRow, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
+    Tensor tXcX = thr_in.partition_S(local_tile(cRow, make_shape(Tile{}), make_coord(t)));
+    Tensor tXrX = make_fragment_like(tXgX);
+    Tensor tYrY = make_fragment_like(tYgY);
+    copy(copy_in, tXgX, tXrX);
+    CUTE_UNROLL
+    for (int i = 0; i < size(tXrX); ++i)
+      tYrY(i) = cg_expert::from_f<float>(cg_norm::apply(cg_expert::to_f(tXrX(i)), get<0>(tXcX(i)), st, weight, bias));
+    copy(copy_out, tYrY, tYgY);
+  }
+  for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads)
+    mOutRow(i) = cg_expert::from_f<float>(cg_norm::apply(cg_expert::to_f(mRow(i)), i, st, weight, bias));
+}
+
+// The split rows' shared state: chunks' partial statistics, per row the count of chunks done and
+// (two launches) the finalized statistic, and the ticket counter of the one-launch order. Allocated
+// once per process (sizes are fixed per task); the counters are zeroed on every call.
+struct Workspace {
+  unsigned long long* ticket;
+  unsigned* done;   // [rows]
+  Stat* partials;   // [rows * kSplit]
+  Stat* row_stats;  // [rows]
+};
+
+// Tiles in each of the `split` tile-aligned chunks a row is cut into (the last one may be shorter).
+template <int64_t kTile, int kSplit>
+__host__ __device__ constexpr int64_t chunk_tiles(int64_t extent) { return ((extent + kSplit - 1) / kSplit + kTile - 1) / kTile; }
+
+// A split row's statistic: its chunks' partials, combined in the same order by every block.
+template <int kThreads, int kSplit>
+__device__ __forceinline__ Stat combined_partials(Workspace const& ws, int64_t row, Stat* smem) {
+  Stat st = cg_norm::identity();
+  for (int i = threadIdx.x; i < kSplit; i += kThreads) st = cg_norm::combine(st, cg_norm::load_cg(&ws.partials[row * kSplit + i]));
+  return cg_expert::block_reduce<kThreads>(st, cg_norm::combine, smem);
+}
+
+// One work item per block: the statistics (pass 1) or the normalization (pass 2) of one chunk.
+// split == 1: both at once, one item per row. kOneLaunch: items are numbered by a ticket taken at run
+// time in the order stats(0), stats(1), norm(0), stats(2), norm(1), ..., norm(rows - 1), so a
+// normalizing block rarely waits and re-reads its chunk from L2; every item a block waits for holds
+// a smaller ticket, taken by a block already running, so the wait always ends. Otherwise two
+// launches, pass 1 then pass 2; with kTilePass pass 2 is norm_tiles, and a row's last chunk to
+// finish pass 1 finalizes the row's statistic for it.
+template <int kThreads, int kVec, int kUnroll, int kSplit, bool kOneLaunch, bool kTilePass>
+__global__ void __launch_bounds__(kThreads) norm_rows(float const* __restrict__ x, float* __restrict__ out,
+                                                      float const* weight, float const* bias, Workspace ws,
+                                                      int64_t rows, int64_t extent, int launch_pass, bool vectorized) {
+  __shared__ Stat smem[32];
+  __shared__ unsigned long long ticket;
+  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
+  Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
+  constexpr int64_t kTile = kThreads * kVec * kUnroll;
+  int64_t chunk = chunk_tiles<kTile, kSplit>(extent) * kTile;
+  int64_t item = blockIdx.x;
+  if (kOneLaunch) {
+    if (threadIdx.x == 0) ticket = atomicAdd(ws.ticket, 1ull);
+    __syncthreads();
+    item = static_cast<int64_t>(ticket);
+  }
+  int64_t row = item / kSplit, s = item % kSplit;
+  int pass = kSplit == 1 ? 0 : kTilePass ? 1 : launch_pass;  // 0: statistics and normalization together
+  if (kOneLaunch) {
+    int64_t g = item / kSplit, k = (g + 1) / 2;
+    pass = (g == 0 || (g % 2 == 1 && k < rows)) ? 1 : 2;
+    row = g == 0 ? 0 : pass == 1 ? k : g % 2 == 1 ? rows - 1 : k - 1;
+  }
+  int64_t begin = s * chunk < extent ? s * chunk : extent, end = begin + chunk < extent ? begin + chunk : extent;
+  Tensor mRow = mX(_, row);   // (extent)
+  Tensor mYRow = mY(_, row);  // (extent)
+  Stat st;
+  if (pass != 2) {
+    st = cg_expert::block_reduce<kThreads>(chunk_stats<kThreads, kVec, kUnroll>(mRow, begin, end, vectorized), cg_norm::combine, smem);
+    if (pass == 1) {
+      __shared__ bool last;
+      if (threadIdx.x == 0) {
+        ws.partials[row * kSplit + s] = st;
+        __threadfence();  // the partial is visible before the count says so
+        last = atomicAdd(&ws.done[row], 1u) == unsigned(kSplit - 1);
+      }
+      if (!kTilePass) return;
+      __syncthreads();
+      if (!last) return;
+      __threadfence();  // the other chunks' partials, published before their counts, are seen
+      st = combined_partials<kThreads, kSplit>(ws, row, smem);
+      if (threadIdx.x == 0) ws.row_stats[row] = cg_norm::finalize(st);
+      return;
+    }
+  } else {
+    if (kOneLaunch && threadIdx.x == 0) {
+      while (*reinterpret_cast<volatile unsigned*>(&ws.done[row]) < unsigned(kSplit)) __nanosleep(64);
+      __threadfence();
+    }
+    __syncthreads();
+    st = combined_partials<kThreads, kSplit>(ws, row, smem);
+  }
+  chunk_apply<kThreads, kVec, kUnroll>(mRow, mYRow, begin, end, vectorized, cg_norm::finalize(st), weight, bias);
+}
+
+// Pass 2 of two launches: one tile per block, normalized by the row's finalized statistic. Blocks
+// are numbered chunk by chunk as pass 1 cut the rows, and within a chunk row by row, so that running
+// blocks read contiguous stretches of a few rows (on the H200, numbering by position across 16 rows
+// 16 MB apart crowded one DRAM channel: 1.37 TB/s). There a block per chunk looping over its tiles
+// ran this pass at 90% of the copy ceiling (Frobenius norm, 3.96 ms; torch.compile's 3.52).
+template <int kThreads, int kVec, int kUnroll, int kSplit>
+__global__ void __launch_bounds__(kThreads) norm_tiles(float const* __restrict__ x, float* __restrict__ out,
+                                                       float const* weight, float const* bias, Stat const* row_stats,
+                                                       int64_t rows, int64_t extent, bool vectorized) {
+  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
+  Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
+  constexpr int64_t kTile = kThreads * kVec * kUnroll;
+  const int64_t per_chunk = chunk_tiles<kTile, kSplit>(extent);
+  int64_t t = blockIdx.x % per_chunk, row = blockIdx.x / per_chunk % rows, s = blockIdx.x / per_chunk / rows;
+  int64_t begin = (s * per_chunk + t) * kTile;
+  if (begin >= extent) return;  // past a short last chunk
+  int64_t end = begin + kTile < extent ? begin + kTile : extent;
+  Tensor mYRow = mY(_, row);
+  chunk_apply<kThreads, kVec, kUnroll>(mX(_, row), mYRow, begin, end, vectorized, cg_norm::load_cg(&row_stats[row]), weight, bias);
+}
+
+extern "C" void cutegen_forward(const float* x, const float* ln_weight, const float* ln_bias, float* out, cudaStream_t stream) {
+  constexpr int kThreads = 256, kVec = 4, kUnroll = 4, kSplit = 32;
+  constexpr bool kOneLaunch = kSplit > 1 && 2 == 1;
+  constexpr int64_t rows = 16, extent = 4194304;
+  // Pass 2 of two launches: one tile per block, or for a norm with a weight (and bias) a block per
+  // chunk. On the H200 tiles won for the Frobenius norm (1 row: 5.32 ms in 4096 chunks' tiles, 5.58
+  // looping over the chunks; 0.394 against 0.421 in 512) and lost for LayerNorm (16 rows x 32
+  // chunks: 0.253 against 0.235 ms). Which of weight, row count or chunk count decides is not known.
+  constexpr bool kAffine = true, kTilePass = kSplit > 1 && !kOneLaunch && !kAffine;
+  bool vectorized = cg_expert::aligned_to(x, 16) && cg_expert::aligned_to(out, 16) && extent % kVec == 0;
+  constexpr int64_t kTile = kThreads * kVec * kUnroll;
+  constexpr int64_t tiles = rows * kSplit * chunk_tiles<kTile, kSplit>(extent);  // norm_tiles' blocks
+  static_assert(rows * kSplit * 2 < (int64_t(1) << 31) && tiles < (int64_t(1) << 31), "one block per work item");
+  constexpr size_t counter_bytes = (8 + sizeof(unsigned) * rows + 15) / 16 * 16;
+  char* memory = nullptr;
+  if (kSplit > 1 && !(memory = cg_expert::device_workspace(counter_bytes + sizeof(Stat) * rows * (kSplit + 1)))) return;
+  Workspace ws{reinterpret_cast<unsigned long long*>(memory), reinterpret_cast<unsigned*>(memory + 8),
+               reinterpret_cast<Stat*>(memory + counter_bytes), reinterpret_cast<Stat*>(memory + counter_bytes) + rows * kSplit};
+  if ((kOneLaunch || kTilePass) && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;  // tickets, counts
+  auto kernel = norm_rows<kThreads, kVec, kUnroll, kSplit, kOneLaunch, kTilePass>;
+  const int items = static_cast<int>(rows * kSplit);
+  if (kSplit == 1 || kOneLaunch) {
+    kernel<<<kOneLaunch ? 2 * items : items, kThreads, 0, stream>>>(x, out, ln_weight, ln_bias, ws, rows, extent, 0, vectorized);
+  } else {
+    kernel<<<items, kThreads, 0, stream>>>(x, out, ln_weight, ln_bias, ws, rows, extent, 1, vectorized);
+    if (kTilePass)
+      norm_tiles<kThreads, kVec, kUnroll, kSplit><<<static_cast<int>(tiles), kThreads, 0, stream>>>(
+          x, out, ln_weight, ln_bias, ws.row_stats, rows, extent, vectorized);
+    else
+      kernel<<<items, kThreads, 0, stream>>>(x, out, ln_weight, ln_bias, ws, rows, extent, 2, vectorized);
+  }
+}
