@@ -21,7 +21,7 @@ namespace {
 // held_apply serve rows held in registers (see kStat), empty for the generic online statistic.
 struct NormCode {
   std::string identity, update, combine, finalize, apply;
-  std::string held_stats = "", held_apply = "";
+  std::string held_stats, held_apply;
 };
 
 // Rows held in registers can be read twice for free: two reductions of one instruction each beat one

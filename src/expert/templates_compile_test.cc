@@ -21,7 +21,7 @@ struct Point {
   const char* params;  // over default_params(recipe)
 };
 
-// ~35 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
+// ~38 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
 // column reductions incl. argmax; row norms held in a cluster's shared memory (1, 8 and 16 CTAs,
 // odd rows, persistent clusters), in a cooperative grid or in a block's registers (a warp or 8),
 // fused and split streamed row norms (one launch and two, tiles or chunks) incl. LayerNorm affine;
@@ -56,7 +56,7 @@ const std::vector<Point>& points() {
       {"softmax_small_odd", "threads=32"},  // a warp per row
       {"softmax_small_odd", "threads=512,vec=4,unroll=4,cluster=1"},
       {"layernorm_rows_768", ""},  // a warp per row, vectors, weight and bias
-      {"layernorm_rows_768", "threads=256"},  // 8 warps per row, two block reductions
+      {"layernorm_rows_768", "threads=256"},  // 8 warps per row, Welford through shared memory
       {"log_softmax_classes", ""},  // rows in registers: max, then the sum of exponentials
       {"l2norm_embeddings", ""},  // rows in registers: the generic online statistic
       {"layernorm_long", ""},  // two launches, pass 2 a chunk per block (a weight)
