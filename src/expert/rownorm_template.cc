@@ -18,22 +18,28 @@ namespace cutegen {
 namespace {
 
 // The statistic's math per normalization, as CUDA text; `st` is a Stat {a, b, c}. held_stats and
-// held_apply serve rows held in registers (see kStat), empty for the generic online statistic.
+// held_apply serve rows held in registers (see kStat); by default the online statistic above.
 struct NormCode {
   std::string identity, update, combine, finalize, apply;
-  std::string held_stats, held_apply;
+  std::string held_stats = "Stat st = identity();\n  for_each([&](float& x) { update(st, x); });\n"
+                           "  return finalize(reduce(st, combine));";
+  std::string held_apply = "apply(x, j, st, weight, bias)";
 };
 
-// Rows held in registers can be read twice for free: two reductions of one instruction each beat one
-// online reduction whose combine takes exponentials (on the H200, softmax over 37 rows of 1001: 3.84
-// -> 2.88 us of GPU time, Triton's 2.82; log-softmax over 32768 rows of 1000: 0.0694 -> 0.0677 ms).
+// held_stats for a row held in registers, read twice: its maximum m, then the sum s of `each`
+// element's term, giving the statistic `stat`. Two reductions of one instruction each beat one online
+// reduction whose combine takes exponentials (on the H200, softmax over 37 rows of 1001: 3.84 -> 2.88
+// us of GPU time, Triton's 2.82; log-softmax over 32768 rows of 1000: 0.0694 -> 0.0677 ms).
 // LayerNorm's mean, then mean square deviation, gained nothing over Welford (768: 0.1021 vs 0.1015).
-constexpr const char* kHeldMax =
-    "float m = -INFINITY;\n"
-    "  for_each([&](float& x) { m = fmaxf(m, x); });\n"
-    "  m = reduce(m, [](float p, float q) { return fmaxf(p, q); });\n"
-    "  float s = 0.0f;\n";
-constexpr const char* kSum = "[](float p, float q) { return p + q; }";
+std::string held_max_then_sum(const std::string& each, const std::string& stat) {
+  return "float m = -INFINITY;\n"
+         "  for_each([&](float& x) { m = fmaxf(m, x); });\n"
+         "  m = reduce(m, [](float p, float q) { return fmaxf(p, q); });\n"
+         "  float s = 0.0f;\n"
+         "  for_each([&](float& x) { " + each + " });\n"
+         "  s = reduce(s, [](float p, float q) { return p + q; });\n"
+         "  return " + stat + ";";
+}
 
 NormCode norm_code(const Recipe& r) {
   // Per element, the fast exponential (ex2.approx; 2 + 1.2|x| ulp, far inside any tolerance, and what
@@ -48,14 +54,11 @@ NormCode norm_code(const Recipe& r) {
       return {"Stat{-INFINITY, 0.0f, 0.0f}", online_softmax_update, online_softmax_combine,
               "Stat{st.a, 1.0f / st.b, 0.0f}", "__expf(x - st.a) * st.b",
               // The exponentials stay in the registers for the output.
-              std::string(kHeldMax) + "  for_each([&](float& x) { x = __expf(x - m); s += x; });\n" +
-                  "  return Stat{m, 1.0f / reduce(s, " + kSum + "), 0.0f};",
-              "x * st.b"};
+              held_max_then_sum("x = __expf(x - m); s += x;", "Stat{m, 1.0f / s, 0.0f}"), "x * st.b"};
     case NormKind::kLogSoftmax:
       return {"Stat{-INFINITY, 0.0f, 0.0f}", online_softmax_update, online_softmax_combine,
               "Stat{st.a + logf(st.b), 0.0f, 0.0f}", "x - st.a",
-              std::string(kHeldMax) + "  for_each([&](float& x) { s += __expf(x - m); });\n" +
-                  "  return Stat{m + logf(reduce(s, " + kSum + ")), 0.0f, 0.0f};"};
+              held_max_then_sum("s += __expf(x - m);", "Stat{m + logf(s), 0.0f, 0.0f}")};
     case NormKind::kLayerNorm: {
       std::string apply = "(x - st.a) * st.b";
       if (!r.weight_name.empty()) apply = "(" + apply + ") * weight[j]";
@@ -122,9 +125,6 @@ using cg_norm::Stat;
 
 std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params& p) {
   NormCode c = norm_code(r);
-  if (c.held_stats.empty())
-    c.held_stats = "Stat st = identity();\n  for_each([&](float& x) { update(st, x); });\n  return finalize(reduce(st, combine));";
-  if (c.held_apply.empty()) c.held_apply = "apply(x, j, st, weight, bias)";
   std::string body = fill_template(kStat, {{"identity", c.identity},
                                            {"update", c.update},
                                            {"combine", c.combine},
