@@ -1,5 +1,5 @@
-"""Side-by-side timing with CUDA events on one stream: warm-up, an L2 flush before every run,
-input sets rotated, candidate and references interleaved; plus a host-clock check that
+"""Side-by-side timing with CUDA events on one stream: warm-up, a GPU-side hold and an L2 flush
+before every run, input sets rotated, candidate and references interleaved; plus a host-clock check that
 exposes work hidden from the events (for example on another stream)."""
 import time
 
@@ -13,17 +13,45 @@ def l2_flusher(stream):
     return lambda: buf.zero_()
 
 
+def sleep_cycles_per_ms(stream):
+    """How many cycles of torch.cuda._sleep (a GPU-side spin) take one millisecond."""
+    cycles = 1 << 20
+    with torch.cuda.stream(stream):
+        torch.cuda._sleep(cycles)  # the first launch loads the kernel
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record(stream)
+        torch.cuda._sleep(cycles)
+        end.record(stream)
+    torch.cuda.synchronize()
+    return cycles / max(start.elapsed_time(end), 1e-3)
+
+
 def interleaved(fns, runs, warmup, stream, flush):
-    """fns: name -> f(i) running one forward on input set i. Returns name -> list of ms."""
+    """fns: name -> f(i) running one forward on input set i. Returns name -> list of ms.
+
+    Before each timed sample the GPU spins for twice the longest time the host took to issue one
+    sample during warm-up (at most 5 ms). The host then stays ahead of the GPU, so a sample times
+    the GPU's work alone; otherwise a forward shorter than its own host-side call (a tiny task, a
+    torch.compile guard check) would time the host, and erratically when other processes share it.
+    """
     names = list(fns)
+    issue_ms = 0.0
     with torch.cuda.stream(stream):
         for i in range(warmup):
             for n in names:
+                t0 = time.perf_counter()
+                flush()
                 fns[n](i)
+                if i >= warmup // 2:  # the first calls may compile or tune
+                    issue_ms = max(issue_ms, (time.perf_counter() - t0) * 1e3)
+    # Capped: a forward that synchronizes inside its call cannot be helped by a hold anyway.
+    hold = int(min(2 * issue_ms, 5.0) * sleep_cycles_per_ms(stream))
+    with torch.cuda.stream(stream):
         events = {n: [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
                       for _ in range(runs)] for n in names}
         for i in range(runs):
             for n in (names if i % 2 == 0 else reversed(names)):
+                torch.cuda._sleep(hold)
                 flush()
                 start, end = events[n][i]
                 start.record(stream)
