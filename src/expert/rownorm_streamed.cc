@@ -163,7 +163,8 @@ $signature {
   // Pass 2 of two launches: one tile per block, or for a norm with a weight (and bias) a block per
   // chunk. On the H200 tiles won for the Frobenius norm (1 row: 5.32 ms in 4096 chunks' tiles, 5.58
   // looping over the chunks; 0.394 against 0.421 in 512) and lost for LayerNorm (16 rows x 32
-  // chunks: 0.253 against 0.235 ms). Which of weight, row count or chunk count decides is not known.
+  // chunks: 0.253 against 0.235 ms; in 128 x 2 tiles below, 0.296 against 0.234). Which of weight,
+  // row count or chunk count decides is not known.
   // Its tiles are 128 threads x 2 vectors whatever pass 1's shape: for the Frobenius norm 5.27 ms
   // (5.25 with compile-time divisors), against 5.34 in pass 1's 256 x 4, 5.35 in 128 x 4, 5.36 in
   // 256 x 2 and 5.83 in 256 x 1.

@@ -44,9 +44,9 @@ std::string held_max_then_sum(const std::string& each, const std::string& stat) 
 }
 
 // partial for softmax and log-softmax: a thread's maximum, then its sum of exponentials, each pass
-// over its share of the chunk in shared memory. One exponential per element and no branch: on the
-// H200 the online update held KernelBench softmax (rows held by a cooperative grid) to 4.33 ms, this
-// takes 3.90.
+// over its share of the chunk in shared memory. One exponential per element and no branch. On the
+// H200, KernelBench softmax held by a cooperative grid: 4.33 ms with the online update, 3.90 with
+// this (3.80 with the meeting in one warp too); 16384 rows of 64 KB in 1-CTA clusters: 0.611 -> 0.553.
 constexpr const char* kMaxThenSumPartial =
     "float m = -INFINITY;\n"
     "  for_each([&](float x) { m = fmaxf(m, x); });\n"
