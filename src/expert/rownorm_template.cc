@@ -17,14 +17,13 @@
 namespace cutegen {
 namespace {
 
-// The statistic's math per normalization, as CUDA text; `st` is a Stat {a, b, c}. held_stats and
-// held_apply serve rows held in registers, partial chunks held in shared memory (see kStat); by
-// default the online statistic above.
+// The statistic's math per normalization, as CUDA text; `st` is a Stat {a, b, c}. partial serves
+// chunks held in shared memory, held_stats and held_apply rows held in registers (see kStat); by
+// default the online statistic above, per thread, then reduced over the row.
 struct NormCode {
   std::string identity, update, combine, finalize, apply;
   std::string partial = "Stat st = identity();\n  for_each([&](float x) { update(st, x); });\n  return st;";
-  std::string held_stats = "Stat st = identity();\n  for_each([&](float& x) { update(st, x); });\n"
-                           "  return finalize(reduce(st, combine));";
+  std::string held_stats = "return finalize(reduce(partial(for_each), combine));";
   std::string held_apply = "apply(x, j, st, weight, bias)";
 };
 
