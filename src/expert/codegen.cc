@@ -78,6 +78,14 @@ __device__ __forceinline__ float nan_min(float a, float b) {
   return a != a ? a : b != b ? b : fminf(a, b);
 #endif
 }
+// Division as torch.compile's kernels do it: div.full.f32, full range, at most 2 ulp and no branch
+// (the IEEE division checks each quotient for its slow path). On the H200: sigmoid 3.074 -> 3.025
+// ms, Swish 3.065 -> 3.009 (torch.compile 3.034, 3.029).
+__device__ __forceinline__ float div_full(float a, float b) {
+  float r;
+  asm("div.full.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
 
 // A copy atom moving kVec elements of T per thread with the widest access up to 128 bits.
 template <class T, int kVec>

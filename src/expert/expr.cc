@@ -23,7 +23,8 @@ const std::vector<PrimInfo>& prim_table() {
       {Prim::kAdd, "add", "({0} + {1})", [](V a) { return a[0] + a[1]; }},
       {Prim::kSub, "sub", "({0} - {1})", [](V a) { return a[0] - a[1]; }},
       {Prim::kMul, "mul", "({0} * {1})", [](V a) { return a[0] * a[1]; }},
-      {Prim::kDiv, "div", "({0} / {1})", [](V a) { return a[0] / a[1]; }},
+      // div.full.f32, as torch.compile's kernels divide (see cg_expert::div_full).
+      {Prim::kDiv, "div", "cg_expert::div_full({0}, {1})", [](V a) { return a[0] / a[1]; }},
       // NaN-propagating, as torch.maximum/minimum/relu/clamp are.
       {Prim::kMax, "max", "cg_expert::nan_max({0}, {1})",
        [](V a) { return std::isnan(a[0]) || std::isnan(a[1]) ? a[0] + a[1] : std::fmax(a[0], a[1]); }},
@@ -111,6 +112,9 @@ std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names
     case Prim::kScalarArg: return "static_cast<float>(" + e->name + ")";
     default: break;
   }
+  // By a nonzero constant: times its reciprocal, as torch.compile divides by constants.
+  if (e->prim == Prim::kDiv && e->kids[1]->prim == Prim::kConst && e->kids[1]->value != 0)
+    return "(" + to_cuda(e->kids[0], leaf_names, fast) + " * " + float_literal(1.0 / e->kids[1]->value) + ")";
   std::vector<std::string> kids;
   for (auto& k : e->kids) kids.push_back(to_cuda(k, leaf_names, fast));
   const char* intrinsic = fast ? fast_cuda(e->prim) : nullptr;

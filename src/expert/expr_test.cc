@@ -16,5 +16,14 @@ TEST(ToCuda, FastSpellsIntrinsicsOnlyWhenAsked) {
   EXPECT_EQ(to_cuda(call(Prim::kErf, {leaf(0)}), {"v0"}, true), "erff(v0)");
 }
 
+TEST(ToCuda, DividesWithoutTheIeeeSlowPathAndByConstantsAsProducts) {
+  auto sigmoid = call(Prim::kDiv, {constant(1), call(Prim::kAdd, {constant(1), call(Prim::kExpFast, {call(Prim::kNeg, {leaf(0)})})})});
+  EXPECT_EQ(to_cuda(sigmoid, {"v0"}), "cg_expert::div_full(1.0f, (1.0f + __expf((-v0))))");
+  EXPECT_EQ(to_cuda(call(Prim::kDiv, {leaf(0), constant(6)}), {"v0"}), "(v0 * 0.166666667f)");
+  EXPECT_EQ(to_cuda(call(Prim::kDiv, {leaf(0), constant(-0.5)}), {"v0"}), "(v0 * (-2.0f))");
+  // By zero the quotient keeps its infinities and NaN.
+  EXPECT_EQ(to_cuda(call(Prim::kDiv, {leaf(0), constant(0)}), {"v0"}), "cg_expert::div_full(v0, 0.0f)");
+}
+
 }  // namespace
 }  // namespace cutegen
