@@ -49,7 +49,7 @@ const std::vector<PrimInfo>& prim_table() {
       {Prim::kAbs, "abs", "fabsf({0})", [](V a) { return std::fabs(a[0]); }},
       {Prim::kSin, "sin", "sinf({0})", [](V a) { return std::sin(a[0]); }},
       {Prim::kCos, "cos", "cosf({0})", [](V a) { return std::cos(a[0]); }},
-      {Prim::kSelectGt, "select_gt", "(({0}) > ({1}) ? ({2}) : ({3}))",
+      {Prim::kSelectGt, "select_gt", "cg_expert::select_gt({0}, {1}, {2}, {3})",
        [](V a) { return a[0] > a[1] ? a[2] : a[3]; }},
   };
   return table;
@@ -114,7 +114,7 @@ std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names
   }
   // By a nonzero constant: times its reciprocal, as torch.compile divides by constants.
   if (e->prim == Prim::kDiv && e->kids[1]->prim == Prim::kConst && e->kids[1]->value != 0)
-    return "(" + to_cuda(e->kids[0], leaf_names, fast) + " * " + float_literal(1.0 / e->kids[1]->value) + ")";
+    return std::string("(").append(to_cuda(e->kids[0], leaf_names, fast)).append(" * ").append(float_literal(1.0 / e->kids[1]->value)).append(")");
   std::vector<std::string> kids;
   for (auto& k : e->kids) kids.push_back(to_cuda(k, leaf_names, fast));
   const char* intrinsic = fast ? fast_cuda(e->prim) : nullptr;

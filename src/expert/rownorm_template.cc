@@ -113,6 +113,8 @@ __device__ __forceinline__ Stat combine(Stat p, Stat q) {
 __device__ __forceinline__ Stat finalize(Stat st) { return $finalize; }
 // Another block's published statistics, read past L1, which is not coherent.
 __device__ __forceinline__ Stat load_cg(Stat const* p) { return Stat{__ldcg(&p->a), __ldcg(&p->b), __ldcg(&p->c)}; }
+// Statistics an earlier launch wrote, read through L1 (the same few addresses in every warp).
+__device__ __forceinline__ Stat load_nc(Stat const* p) { return Stat{__ldg(&p->a), __ldg(&p->b), __ldg(&p->c)}; }
 // The normalized value of x at position j of its row.
 __device__ __forceinline__ float apply(float x, int64_t j, Stat st, float const* weight, float const* bias) {
   (void)j; (void)weight; (void)bias;
