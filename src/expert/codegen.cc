@@ -78,8 +78,8 @@ __device__ __forceinline__ float nan_min(float a, float b) {
   return a != a ? a : b != b ? b : fminf(a, b);
 #endif
 }
-// a > b ? x : y with both sides already computed, so it compiles to a select: a ternary over an
-// expensive side compiled to a branch per element (Softplus: 4 branches per 128-bit vector).
+// a > b ? x : y with both sides already computed, so it compiles to a select, not a branch per
+// element (to_cuda keeps the branch where a side calls a library function).
 __device__ __forceinline__ float select_gt(float a, float b, float x, float y) { return a > b ? x : y; }
 // Division as torch.compile's kernels do it: div.full.f32, full range, at most 2 ulp and no branch
 // (the IEEE division checks each quotient for its slow path). On the H200: sigmoid 3.074 -> 3.025

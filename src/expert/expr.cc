@@ -75,6 +75,21 @@ const char* fast_cuda(Prim p) {
   }
 }
 
+// Whether e calls an accurate math-library function (a long instruction sequence, often branching);
+// with `fast`, those that have an intrinsic spelling do not count.
+bool calls_library(const ExprPtr& e, bool fast) {
+  switch (e->prim) {
+    case Prim::kExp: case Prim::kExpm1: case Prim::kLog: case Prim::kLog1p: case Prim::kTanh:
+      if (!fast) return true;
+      break;
+    case Prim::kErf: case Prim::kPow: case Prim::kSin: case Prim::kCos: return true;
+    default: break;
+  }
+  for (auto& k : e->kids)
+    if (calls_library(k, fast)) return true;
+  return false;
+}
+
 std::string float_literal(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.9g", v);
@@ -111,6 +126,14 @@ std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names
     case Prim::kConst: return float_literal(e->value);
     case Prim::kScalarArg: return "static_cast<float>(" + e->name + ")";
     default: break;
+  }
+  // A branch where a side calls an accurate library function (its instructions are skipped where
+  // not taken), else a select. On the H200: SELU 3.026 ms with the branch, 3.156 with the select;
+  // ELU 3.021 / 3.190; Softplus (intrinsics only) 3.060 / 3.004; torch.compile 3.02 for each.
+  if (e->prim == Prim::kSelectGt && (calls_library(e->kids[2], fast) || calls_library(e->kids[3], fast))) {
+    std::vector<std::string> kids;
+    for (auto& k : e->kids) kids.push_back(to_cuda(k, leaf_names, fast));
+    return fill("(({0}) > ({1}) ? ({2}) : ({3}))", kids);
   }
   // By a nonzero constant: times its reciprocal, as torch.compile divides by constants.
   if (e->prim == Prim::kDiv && e->kids[1]->prim == Prim::kConst && e->kids[1]->value != 0)
@@ -161,6 +184,13 @@ ExprPtr substitute(const ExprPtr& e, const std::vector<ExprPtr>& subs) {
   std::vector<ExprPtr> kids;
   for (auto& k : e->kids) kids.push_back(substitute(k, subs));
   return call(e->prim, std::move(kids));
+}
+
+bool contains(const ExprPtr& e, Prim p) {
+  if (e->prim == p) return true;
+  for (auto& k : e->kids)
+    if (contains(k, p)) return true;
+  return false;
 }
 
 int max_leaf(const ExprPtr& e) {

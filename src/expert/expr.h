@@ -43,5 +43,6 @@ std::string describe(const ExprPtr& e);
 // Replaces each leaf k by subs[k] (building one expression out of another).
 ExprPtr substitute(const ExprPtr& e, const std::vector<ExprPtr>& subs);
 int max_leaf(const ExprPtr& e);  // -1 when the expression has no leaves
+bool contains(const ExprPtr& e, Prim p);  // whether p occurs in e
 
 }  // namespace cutegen
