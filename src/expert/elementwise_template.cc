@@ -146,7 +146,7 @@ std::string generate_elementwise(const Recipe& r, const TaskSpec& spec, const Pa
   call_args.push_back(r.out_name);
   // A 16-bit output's rounding (bf16: 2^-8) hides the fast intrinsics' error; fp32 keeps accurate math.
   bool fast = r.out_type == "__half" || r.out_type == "__nv_bfloat16";
-  std::string expr = to_cuda(r.expr, tile_names, fast);
+  std::string expr = to_cuda(r.expr, tile_names, {.fast = fast});
   return kernel_prelude(r.summary + " [" + to_string(p) + "]") +
          fill_template(kKernel, {{"kernel_params", join(kernel_params, ", ")},
                                  {"tensors", join(tensors, "\n")},

@@ -120,27 +120,26 @@ ExprPtr call(Prim p, std::vector<ExprPtr> kids) {
   return std::make_shared<const Expr>(Expr{.prim = p, .kids = std::move(kids)});
 }
 
-std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names, bool fast) {
+std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names, Spelling spelling) {
   switch (e->prim) {
     case Prim::kLeaf: return leaf_names.at(e->leaf);
     case Prim::kConst: return float_literal(e->value);
     case Prim::kScalarArg: return "static_cast<float>(" + e->name + ")";
     default: break;
   }
+  std::vector<std::string> kids;
+  for (auto& k : e->kids) kids.push_back(to_cuda(k, leaf_names, spelling));
   // A branch where a side calls an accurate library function (its instructions are skipped where
   // not taken), else a select. On the H200: SELU 3.026 ms with the branch, 3.156 with the select;
   // ELU 3.021 / 3.190; Softplus (intrinsics only) 3.060 / 3.004; torch.compile 3.02 for each.
-  if (e->prim == Prim::kSelectGt && (calls_library(e->kids[2], fast) || calls_library(e->kids[3], fast))) {
-    std::vector<std::string> kids;
-    for (auto& k : e->kids) kids.push_back(to_cuda(k, leaf_names, fast));
+  if (e->prim == Prim::kSelectGt &&
+      (calls_library(e->kids[2], spelling.fast) || calls_library(e->kids[3], spelling.fast)))
     return fill("(({0}) > ({1}) ? ({2}) : ({3}))", kids);
-  }
+  if (e->prim == Prim::kDiv && spelling.ieee_div) return fill("({0} / {1})", kids);
   // By a nonzero constant: times its reciprocal, as torch.compile divides by constants.
   if (e->prim == Prim::kDiv && e->kids[1]->prim == Prim::kConst && e->kids[1]->value != 0)
-    return std::string("(").append(to_cuda(e->kids[0], leaf_names, fast)).append(" * ").append(float_literal(1.0 / e->kids[1]->value)).append(")");
-  std::vector<std::string> kids;
-  for (auto& k : e->kids) kids.push_back(to_cuda(k, leaf_names, fast));
-  const char* intrinsic = fast ? fast_cuda(e->prim) : nullptr;
+    return std::string("(").append(kids[0]).append(" * ").append(float_literal(1.0 / e->kids[1]->value)).append(")");
+  const char* intrinsic = spelling.fast ? fast_cuda(e->prim) : nullptr;
   return fill(intrinsic ? intrinsic : info(e->prim).cuda, kids);
 }
 

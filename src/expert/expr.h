@@ -32,10 +32,16 @@ ExprPtr constant(double v);
 ExprPtr scalar_arg(const std::string& c_name);
 ExprPtr call(Prim p, std::vector<ExprPtr> kids);
 
-// CUDA text computing the expression in float; leaf k is written as leaf_names[k]. `fast` spells
-// exp/expm1/log/log1p/tanh with the hardware intrinsics (__expf, __logf): absolute error ~1e-7,
-// for results stored in 16 bits, whose rounding hides it; accurate libdevice calls otherwise.
-std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names, bool fast = false);
+// How to_cuda spells the math.
+struct Spelling {
+  // exp/expm1/log/log1p/tanh by the hardware intrinsics (__expf, __logf): absolute error ~1e-7, for
+  // results stored in 16 bits, whose rounding hides it; accurate libdevice calls otherwise.
+  bool fast = false;
+  // Division as IEEE's correctly rounded `/`, not cg_expert::div_full (nor a constant's reciprocal).
+  bool ieee_div = false;
+};
+// CUDA text computing the expression in float; leaf k is written as leaf_names[k].
+std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names, Spelling spelling = {});
 // Evaluates in double precision with the same formulas (for tests against reference math).
 double eval_host(const ExprPtr& e, const std::vector<double>& leaves, const std::map<std::string, double>& scalars = {});
 // Readable form for logs: "max(x0, 0)".

@@ -94,7 +94,9 @@ NormCode norm_code(const Recipe& r) {
       return {"Stat{" + identity + ", 0.0f, 0.0f}",
               op.empty() ? "st.a += " + pre + ";" : "st.a = " + op + "(st.a, " + pre + ");",
               op.empty() ? "return Stat{p.a + q.a, 0.0f, 0.0f};" : "return Stat{" + op + "(p.a, q.a), 0.0f, 0.0f};",
-              "st", to_cuda(r.post, {"x", "st.a"})};
+              // The columns kernel keeps IEEE division: on the H200, RMSNorm over 64 channels took
+              // 3.739 ms with it, 3.915 with div.full (torch.compile 3.957), in one run.
+              "st", to_cuda(r.post, {"x", "st.a"}, {.ieee_div = r.rows.inner > 1})};
   }
   }
   return {};
