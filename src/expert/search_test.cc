@@ -138,6 +138,14 @@ TEST(Search, ShortRowNormsAreHeldInRegisters) {
   EXPECT_FALSE(rows_in_registers(r, Params{.threads = 1024, .vec = 4, .unroll = 1}));
 }
 
+TEST(Search, ErfTakesTwoVectorsPerThreadByDefault) {
+  Recipe r = float_elementwise();
+  r.expr = call(Prim::kMul, {leaf(0), call(Prim::kErf, {leaf(0)})});
+  EXPECT_EQ(default_params(r).unroll, 2);
+  r.expr = call(Prim::kTanh, {leaf(0)});
+  EXPECT_EQ(default_params(r).unroll, 1);
+}
+
 TEST(Search, HeldChunksFitInSharedMemory) {
   Params grid{.blocks_per_sm = 2, .split = 128, .passes = 1};  // 128 KB per CTA
   EXPECT_EQ(invalid_reason(long_rows(), grid), "") << to_string(grid);

@@ -118,5 +118,25 @@ TEST(TemplatesCompile, InvalidPointsAreRefusedWithAReason) {
   for (auto& p : search_space(*recipe)) EXPECT_EQ(invalid_reason(*recipe, p), "");
 }
 
+// The spellings the H200 measured best, in the default kernels (BENCHMARKS.md: division, selects).
+TEST(TemplatesCompile, DefaultsSpellDivisionAndStatisticsAsMeasured) {
+  auto default_kernel = [](const char* task) {
+    auto spec = testing_support::task_spec(task);
+    auto recipe = recognize(*spec);
+    EXPECT_TRUE(recipe.ok()) << task << ": " << recipe.message();
+    auto source = generate_kernel(*recipe, *spec, default_params(*recipe));
+    EXPECT_TRUE(source.ok()) << task << ": " << source.message();
+    return source.ok() ? *source : std::string();
+  };
+  EXPECT_NE(default_kernel("sigmoid").find("cg_expert::div_full(1.0f, "), std::string::npos);
+  std::string frobenius = default_kernel("frobenius_norm");
+  EXPECT_NE(frobenius.find("return cg_expert::div_full(x, sqrtf(st.a));"), std::string::npos);
+  EXPECT_NE(frobenius.find("cg_norm::load_nc(&row_stats[row])"), std::string::npos);  // pass 2, through L1
+  // The columns kernel keeps IEEE division, a constant's included.
+  EXPECT_NE(default_kernel("rmsnorm").find("return (x / sqrtf(((st.a / 64.0f) + 1e-05f)));"), std::string::npos);
+  // bf16 SELU: fast intrinsics on both sides, so a select.
+  EXPECT_NE(default_kernel("selu").find("cg_expert::select_gt("), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cutegen
