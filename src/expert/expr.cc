@@ -75,7 +75,7 @@ const char* fast_cuda(Prim p) {
   }
 }
 
-// Whether e calls an accurate math-library function (a long instruction sequence, often branching);
+// Whether e calls an accurate math-library function (a long instruction sequence);
 // with `fast`, those that have an intrinsic spelling do not count.
 bool calls_library(const ExprPtr& e, bool fast) {
   switch (e->prim) {

@@ -151,7 +151,7 @@ Params default_params(const Recipe& r) {
     int widest = elem_bytes(r.out_type);
     for (auto& o : r.operands) widest = std::max(widest, elem_bytes(o.c_type));
     p.vec = std::max(4, 16 / widest);
-    // Two vectors per thread where erf's long, branching sequence runs per element: on the H200,
+    // Two vectors per thread where erf's long instruction sequence runs per element: on the H200,
     // GELU 3.125 ms with one against 3.036 with two (torch.compile 3.028); for tanh and NewGELU two
     // lost (3.115 against 3.008, 0.1359 against 0.1321).
     p.unroll = r.expr && contains(r.expr, Prim::kErf) ? 2 : 1;
