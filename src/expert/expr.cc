@@ -75,19 +75,15 @@ const char* fast_cuda(Prim p) {
   }
 }
 
-// Whether e calls an accurate math-library function (a long instruction sequence);
-// with `fast`, those that have an intrinsic spelling do not count.
-bool calls_library(const ExprPtr& e, bool fast) {
-  switch (e->prim) {
+// Whether p is spelled as an accurate math-library call (a long instruction sequence); with `fast`,
+// those that have an intrinsic spelling are not.
+bool is_library_call(Prim p, bool fast) {
+  switch (p) {
     case Prim::kExp: case Prim::kExpm1: case Prim::kLog: case Prim::kLog1p: case Prim::kTanh:
-      if (!fast) return true;
-      break;
-    case Prim::kErf: case Prim::kPow: case Prim::kSin: case Prim::kCos: return true;
-    default: break;
+    case Prim::kErf: case Prim::kPow: case Prim::kSin: case Prim::kCos:
+      return !(fast && fast_cuda(p));
+    default: return false;
   }
-  for (auto& k : e->kids)
-    if (calls_library(k, fast)) return true;
-  return false;
 }
 
 std::string float_literal(double v) {
@@ -132,8 +128,8 @@ std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names
   // A branch where a side calls an accurate library function (its instructions are skipped where
   // not taken), else a select. On the H200: SELU 3.026 ms with the branch, 3.156 with the select;
   // ELU 3.021 / 3.190; Softplus (intrinsics only) 3.060 / 3.004; torch.compile 3.02 for each.
-  if (e->prim == Prim::kSelectGt &&
-      (calls_library(e->kids[2], spelling.fast) || calls_library(e->kids[3], spelling.fast)))
+  auto library_call = [&](Prim p) { return is_library_call(p, spelling.fast); };
+  if (e->prim == Prim::kSelectGt && (contains(e->kids[2], library_call) || contains(e->kids[3], library_call)))
     return fill("(({0}) > ({1}) ? ({2}) : ({3}))", kids);
   if (e->prim == Prim::kDiv && spelling.ieee_div) return fill("({0} / {1})", kids);
   // By a nonzero constant: times its reciprocal, as torch.compile divides by constants.
@@ -185,11 +181,14 @@ ExprPtr substitute(const ExprPtr& e, const std::vector<ExprPtr>& subs) {
   return call(e->prim, std::move(kids));
 }
 
-bool contains(const ExprPtr& e, Prim p) {
-  if (e->prim == p) return true;
+bool contains(const ExprPtr& e, const std::function<bool(Prim)>& pred) {
+  if (pred(e->prim)) return true;
   for (auto& k : e->kids)
-    if (contains(k, p)) return true;
+    if (contains(k, pred)) return true;
   return false;
+}
+bool contains(const ExprPtr& e, Prim p) {
+  return contains(e, [p](Prim q) { return q == p; });
 }
 
 int max_leaf(const ExprPtr& e) {

@@ -2,6 +2,7 @@
 // pre/post steps) as data, printed as CUDA float code or evaluated on the host for tests.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -49,6 +50,8 @@ std::string describe(const ExprPtr& e);
 // Replaces each leaf k by subs[k] (building one expression out of another).
 ExprPtr substitute(const ExprPtr& e, const std::vector<ExprPtr>& subs);
 int max_leaf(const ExprPtr& e);  // -1 when the expression has no leaves
-bool contains(const ExprPtr& e, Prim p);  // whether p occurs in e
+// Whether some node of e has a primitive satisfying pred (or equal to p).
+bool contains(const ExprPtr& e, const std::function<bool(Prim)>& pred);
+bool contains(const ExprPtr& e, Prim p);
 
 }  // namespace cutegen
