@@ -10,17 +10,21 @@ const char* const kRowNormRegisters = R"(
 // scalars), the row's statistic taken by cg_norm::held_stats with reductions by shuffles (and,
 // past one warp, through shared memory), then the normalized registers are stored. A warp per row
 // needs no shared memory and no barrier; few rows take more warps each, since one warp's long serial
-// chain then sets the time.
-template <int kThreads, int kVec, int kIters>
+// chain then sets the time. The row length is a constant, so that whole steps need no bounds checks.
+template <int kThreads, int kVec, int kIters, int64_t kExtent>
 __global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* __restrict__ x, $out_type* __restrict__ out,
-                                                                float const* weight, float const* bias, int64_t extent, bool vectorized) {
+                                                                float const* __restrict__ weight, float const* __restrict__ bias,
+                                                                bool vectorized) {
   using Step = Int<kThreads * kVec>;
+  constexpr int64_t extent = kExtent;
   const int tid = threadIdx.x;
+  __builtin_assume(tid < kThreads);
   Tensor mX = make_tensor(make_gmem_ptr(x + blockIdx.x * extent), make_shape(extent));     // this row
   Tensor mY = make_tensor(make_gmem_ptr(out + blockIdx.x * extent), make_shape(extent));
   auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
   auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
   auto thr_in = copy_in.get_thread_slice(tid);
+  auto copy_param = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
   auto thr_out = copy_out.get_thread_slice(tid);
   // Element k of step i: thread-contiguous vectors, or (scalar) thread-interleaved for coalescing.
   auto position = [&](int i, int k) -> int64_t { return vectorized ? (i * kThreads + tid) * kVec + k : (i * kVec + k) * kThreads + tid; };
@@ -59,13 +63,19 @@ __global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* 
     if (vectorized) {
       Tensor tYgY = thr_out.partition_D(local_tile(mY, make_shape(Step{}), make_coord(i)));  // (CPY, 1)
       Tensor tYrY = make_fragment_like(tYgY);
+      // Weight and bias as vectors too (as scalars, 8 loads per vector of x).
+      Tensor tWrW = cg_norm::param_tile<cg_norm::kWeight>(copy_param, weight, extent, make_shape(Step{}), i, position(i, 0) < extent, 1.0f);
+      Tensor tBrB = cg_norm::param_tile<cg_norm::kBias>(copy_param, bias, extent, make_shape(Step{}), i, position(i, 0) < extent, 0.0f);
       CUTE_UNROLL
-      for (int k = 0; k < kVec; ++k) tYrY(k) = cg_expert::from_f<$out_type>(cg_norm::held_apply(v[i][k], position(i, k), st, weight, bias));
+      for (int k = 0; k < kVec; ++k) tYrY(k) = cg_expert::from_f<$out_type>(cg_norm::held_apply_to(v[i][k], st, tWrW(k), tBrB(k)));
       if (position(i, 0) < extent) copy(copy_out, tYrY, tYgY);
     } else {
       CUTE_UNROLL
       for (int k = 0; k < kVec; ++k)
-        if (position(i, k) < extent) mY(position(i, k)) = cg_expert::from_f<$out_type>(cg_norm::held_apply(v[i][k], position(i, k), st, weight, bias));
+        if (position(i, k) < extent) {
+          const int64_t j = position(i, k);
+          mY(j) = cg_expert::from_f<$out_type>(cg_norm::held_apply_to(v[i][k], st, cg_norm::kWeight ? weight[j] : 1.0f, cg_norm::kBias ? bias[j] : 0.0f));
+        }
     }
   }
 }
@@ -75,9 +85,10 @@ $signature {
   constexpr int64_t rows = $outer, extent = $extent;
   constexpr int kIters = int((extent + kThreads * kVec - 1) / (kThreads * kVec));
   static_assert(rows < (int64_t(1) << 31), "a block per row");
-  bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
-  norm_rows_registers<kThreads, kVec, kIters><<<static_cast<int>(rows), kThreads, 0, stream>>>(
-      $in_name, $out_name, $weight, $bias, extent, vectorized);
+  bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0 &&
+                    cg_norm::params_aligned($weight, $bias);
+  norm_rows_registers<kThreads, kVec, kIters, extent><<<static_cast<int>(rows), kThreads, 0, stream>>>(
+      $in_name, $out_name, $weight, $bias, vectorized);
 }
 )";
 

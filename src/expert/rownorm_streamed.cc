@@ -31,20 +31,22 @@ __device__ __forceinline__ void chunk_apply(InTensor const& mRow, OutTensor& mOu
   using Tile = Int<kThreads * kVec * kUnroll>;
   auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
   auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
+  auto copy_param = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
   auto thr_in = copy_in.get_thread_slice(threadIdx.x);
   auto thr_out = copy_out.get_thread_slice(threadIdx.x);
-  Tensor cRow = make_identity_tensor(shape(mRow));  // (extent) -> position in the row
   int64_t t0 = begin / Tile{}, full = vectorized ? (end - begin) / Tile{} : 0;
   for (int64_t t = t0; t < t0 + full; ++t) {
     Tensor tXgX = thr_in.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));      // (CPY, kUnroll)
     Tensor tYgY = thr_out.partition_D(local_tile(mOutRow, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
-    Tensor tXcX = thr_in.partition_S(local_tile(cRow, make_shape(Tile{}), make_coord(t)));
     Tensor tXrX = make_fragment_like(tXgX);
     Tensor tYrY = make_fragment_like(tYgY);
     copy(copy_in, tXgX, tXrX);
+    // Weight and bias as vectors too (as scalars, 8 loads per vector of x).
+    Tensor tWrW = cg_norm::param_tile<cg_norm::kWeight>(copy_param, weight, size(mRow), make_shape(Tile{}), t, true, 1.0f);
+    Tensor tBrB = cg_norm::param_tile<cg_norm::kBias>(copy_param, bias, size(mRow), make_shape(Tile{}), t, true, 0.0f);
     CUTE_UNROLL
     for (int i = 0; i < size(tXrX); ++i)
-      tYrY(i) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(tXrX(i)), get<0>(tXcX(i)), st, weight, bias));
+      tYrY(i) = cg_expert::from_f<$out_type>(cg_norm::apply_to(cg_expert::to_f(tXrX(i)), st, tWrW(i), tBrB(i)));
     copy(copy_out, tYrY, tYgY);
   }
   for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads)
@@ -171,8 +173,9 @@ $signature {
   // Its tiles are 128 threads x 2 vectors whatever pass 1's shape: for the Frobenius norm 5.27 ms
   // (5.25 with compile-time divisors), against 5.34 in pass 1's 256 x 4, 5.35 in 128 x 4, 5.36 in
   // 256 x 2 and 5.83 in 256 x 1.
-  constexpr bool kAffine = $affine, kTilePass = kSplit > 1 && !kOneLaunch && !kAffine;
-  bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0;
+  constexpr bool kAffine = cg_norm::kWeight || cg_norm::kBias, kTilePass = kSplit > 1 && !kOneLaunch && !kAffine;
+  bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0 &&
+                    cg_norm::params_aligned($weight, $bias);
   constexpr int kTileThreads = 128, kTileUnroll = 2;
   constexpr int64_t tiles = rows * kSplit * chunk_tiles<int64_t(kTileThreads) * kVec * kTileUnroll, kSplit>(extent);  // norm_tiles' blocks
   static_assert(rows * kSplit * 2 < (int64_t(1) << 31) && tiles < (int64_t(1) << 31), "one block per work item");

@@ -56,7 +56,7 @@ const std::vector<Point>& points() {
       {"softmax_small_odd", "threads=32"},  // a warp per row
       {"softmax_small_odd", "threads=512,vec=4,unroll=4,cluster=1"},
       {"layernorm_rows_768", ""},  // a warp per row, vectors, weight and bias
-      {"layernorm_rows_768", "threads=256"},  // 8 warps per row, Welford through shared memory
+      {"layernorm_rows_768", "threads=256"},  // 8 warps per row, two reductions through shared memory
       {"log_softmax_classes", ""},  // rows in registers: max, then the sum of exponentials
       {"l2norm_embeddings", ""},  // rows in registers: the generic online statistic
       {"layernorm_long", ""},  // two launches, pass 2 a chunk per block (a weight)
@@ -136,6 +136,14 @@ TEST(TemplatesCompile, DefaultsSpellDivisionAndStatisticsAsMeasured) {
   EXPECT_NE(default_kernel("rmsnorm").find("return (x / sqrtf(((st.a / 64.0f) + 1e-05f)));"), std::string::npos);
   // bf16 SELU: fast intrinsics on both sides, so a select.
   EXPECT_NE(default_kernel("selu").find("cg_expert::select_gt("), std::string::npos);
+  // LayerNorm rows in registers: the mean, then squared deviations; weight and bias as vectors.
+  std::string layernorm = default_kernel("layernorm_rows_768");
+  EXPECT_NE(layernorm.find("const float mean = reduce(s, [](float p, float q) { return p + q; }) * (1.0f / 768.0f);"),
+            std::string::npos);
+  EXPECT_NE(layernorm.find("param_tile<cg_norm::kWeight>(copy_param, weight, extent"), std::string::npos);
+  EXPECT_NE(layernorm.find("constexpr bool kWeight = true, kBias = true;"), std::string::npos);
+  // Split rows' pass 2 loads them as vectors too.
+  EXPECT_NE(default_kernel("layernorm_long").find("param_tile<cg_norm::kBias>(copy_param, bias, size(mRow)"), std::string::npos);
 }
 
 }  // namespace
