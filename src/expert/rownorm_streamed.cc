@@ -80,12 +80,12 @@ __device__ __forceinline__ Stat combined_partials(Workspace const& ws, int64_t r
 // time in the order stats(0), stats(1), norm(0), stats(2), norm(1), ..., norm(rows - 1), so a
 // normalizing block rarely waits and re-reads its chunk from L2; every item a block waits for holds
 // a smaller ticket, taken by a block already running, so the wait always ends. Otherwise two
-// launches, pass 1 then pass 2; with kTilePass pass 2 is norm_tiles, and a row's last chunk to
-// finish pass 1 finalizes the row's statistic for it.
-template <int kThreads, int kVec, int kUnroll, int kSplit, bool kOneLaunch, bool kTilePass>
+// launches: this kernel's pass 1, where a row's last chunk to finish finalizes the row's statistic,
+// then norm_tiles.
+template <int kThreads, int kVec, int kUnroll, int kSplit, bool kOneLaunch>
 __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict__ x, $out_type* __restrict__ out,
                                                       float const* weight, float const* bias, Workspace ws,
-                                                      int64_t rows, int64_t extent, int launch_pass, bool vectorized) {
+                                                      int64_t rows, int64_t extent, bool vectorized) {
   __shared__ Stat smem[32];
   __shared__ unsigned long long ticket;
   Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict
     item = static_cast<int64_t>(ticket);
   }
   int64_t row = item / kSplit, s = item % kSplit;
-  int pass = kSplit == 1 ? 0 : kTilePass ? 1 : launch_pass;  // 0: statistics and normalization together
+  int pass = kSplit == 1 ? 0 : 1;  // 0: statistics and normalization together
   if (kOneLaunch) {
     int64_t g = item / kSplit, k = (g + 1) / 2;
     pass = (g == 0 || (g % 2 == 1 && k < rows)) ? 1 : 2;
@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict
         __threadfence();  // the partial is visible before the count says so
         last = atomicAdd(&ws.done[row], 1u) == unsigned(kSplit - 1);
       }
-      if (!kTilePass) return;
+      if (kOneLaunch) return;
       __syncthreads();
       if (!last) return;
       __threadfence();  // the other chunks' partials, published before their counts, are seen
@@ -165,15 +165,13 @@ $signature {
   constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll, kSplit = $split;
   constexpr bool kOneLaunch = kSplit > 1 && $passes == 1;
   constexpr int64_t rows = $outer, extent = $extent;
-  // Pass 2 of two launches: one tile per block, or for a norm with a weight (and bias) a block per
-  // chunk. On the H200 tiles won for the Frobenius norm (1 row: 5.32 ms in 4096 chunks' tiles, 5.58
-  // looping over the chunks; 0.394 against 0.421 in 512) and lost for LayerNorm (16 rows x 32
-  // chunks: 0.253 against 0.235 ms; in 128 x 2 tiles below, 0.296 against 0.234). Which of weight,
-  // row count or chunk count decides is not known.
+  // Pass 2 of two launches: one tile per block. On the H200 that beat a block per chunk looping over
+  // its tiles: the Frobenius norm 5.32 against 5.58 ms (1 row in 4096 chunks; 0.394 against 0.421 in
+  // 512), LayerNorm #40 0.2218 against 0.2371 (16 rows x 32 chunks), once weight and bias loaded as
+  // vectors (with scalar loads, 0.296 against 0.234).
   // Its tiles are 128 threads x 2 vectors whatever pass 1's shape: for the Frobenius norm 5.27 ms
   // (5.25 with compile-time divisors), against 5.34 in pass 1's 256 x 4, 5.35 in 128 x 4, 5.36 in
   // 256 x 2 and 5.83 in 256 x 1.
-  constexpr bool kAffine = cg_norm::kWeight || cg_norm::kBias, kTilePass = kSplit > 1 && !kOneLaunch && !kAffine;
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0 &&
                     cg_norm::params_aligned($weight, $bias);
   constexpr int kTileThreads = 128, kTileUnroll = 2;
@@ -184,18 +182,15 @@ $signature {
   if (kSplit > 1 && !(memory = cg_expert::device_workspace(counter_bytes + sizeof(Stat) * rows * (kSplit + 1)))) return;
   Workspace ws{reinterpret_cast<unsigned long long*>(memory), reinterpret_cast<unsigned*>(memory + 8),
                reinterpret_cast<Stat*>(memory + counter_bytes), reinterpret_cast<Stat*>(memory + counter_bytes) + rows * kSplit};
-  if ((kOneLaunch || kTilePass) && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;  // tickets, counts
-  auto kernel = norm_rows<kThreads, kVec, kUnroll, kSplit, kOneLaunch, kTilePass>;
+  if (kSplit > 1 && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;  // tickets, counts
+  auto kernel = norm_rows<kThreads, kVec, kUnroll, kSplit, kOneLaunch>;
   const int items = static_cast<int>(rows * kSplit);
   if (kSplit == 1 || kOneLaunch) {
-    kernel<<<kOneLaunch ? 2 * items : items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, 0, vectorized);
+    kernel<<<kOneLaunch ? 2 * items : items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, vectorized);
   } else {
-    kernel<<<items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, 1, vectorized);
-    if (kTilePass)
-      norm_tiles<kTileThreads, kVec, kTileUnroll, kSplit, rows, extent><<<static_cast<int>(tiles), kTileThreads, 0, stream>>>(
-          $in_name, $out_name, $weight, $bias, ws.row_stats, vectorized);
-    else
-      kernel<<<items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, 2, vectorized);
+    kernel<<<items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, vectorized);
+    norm_tiles<kTileThreads, kVec, kTileUnroll, kSplit, rows, extent><<<static_cast<int>(tiles), kTileThreads, 0, stream>>>(
+        $in_name, $out_name, $weight, $bias, ws.row_stats, vectorized);
   }
 }
 )";
