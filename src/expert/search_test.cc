@@ -130,9 +130,16 @@ TEST(Search, ShortRowNormsAreHeldInRegisters) {
   r.rows.outer = 65536;  // many rows: a warp each
   EXPECT_EQ(default_params(r).threads, 32) << to_string(default_params(r));
   EXPECT_TRUE(rows_in_registers(r, default_params(r)));
-  r.rows.extent = 4096;  // 128 registers per lane: too many for a warp, and the default leaves registers
+  r.rows.extent = 4096;  // 128 registers per lane: too many for a warp
   EXPECT_FALSE(rows_in_registers(r, Params{.threads = 32, .vec = 4, .unroll = 1}));
   EXPECT_TRUE(rows_in_registers(r, Params{.threads = 64, .vec = 4, .unroll = 1}));
+  for (int64_t extent : {4096, 8192}) {  // up to 8192, a block each, 16 elements per thread
+    r.rows.extent = extent;
+    Params q = default_params(r);
+    EXPECT_TRUE(rows_in_registers(r, q)) << to_string(q);
+    EXPECT_EQ(int64_t(q.threads) * 16, extent) << to_string(q);
+  }
+  r.rows.extent = 16384;  // longer rows leave registers
   EXPECT_FALSE(rows_in_registers(r, default_params(r))) << to_string(default_params(r));
   r.rows.extent = 65536;  // beyond half a register file, whatever the block
   EXPECT_FALSE(rows_in_registers(r, Params{.threads = 1024, .vec = 4, .unroll = 1}));
