@@ -32,7 +32,6 @@ struct NormCode {
 // element's term, giving the statistic `stat`. Two reductions of one instruction each beat one online
 // reduction whose combine takes exponentials (on the H200, softmax over 37 rows of 1001: 3.84 -> 2.88
 // us of GPU time, Triton's 2.82; log-softmax over 32768 rows of 1000: 0.0694 -> 0.0677 ms).
-// LayerNorm's mean, then mean square deviation, gained nothing over Welford (768: 0.1021 vs 0.1015).
 std::string held_max_then_sum(const std::string& each, const std::string& stat) {
   return "float m = -INFINITY;\n"
          "  for_each([&](float& x) { m = fmaxf(m, x); });\n"
