@@ -64,8 +64,7 @@ __global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* 
       Tensor tYgY = thr_out.partition_D(local_tile(mY, make_shape(Step{}), make_coord(i)));  // (CPY, 1)
       Tensor tYrY = make_fragment_like(tYgY);
       // Weight and bias as vectors too (as scalars, 8 loads per vector of x).
-      Tensor tWrW = cg_norm::param_tile<cg_norm::kWeight>(copy_param, weight, extent, make_shape(Step{}), i, position(i, 0) < extent, 1.0f);
-      Tensor tBrB = cg_norm::param_tile<cg_norm::kBias>(copy_param, bias, extent, make_shape(Step{}), i, position(i, 0) < extent, 0.0f);
+      auto [tWrW, tBrB] = cg_norm::param_tiles(copy_param, weight, bias, extent, make_shape(Step{}), i, position(i, 0) < extent);
       CUTE_UNROLL
       for (int k = 0; k < kVec; ++k) tYrY(k) = cg_expert::from_f<$out_type>(cg_norm::held_apply_to(v[i][k], st, tWrW(k), tBrB(k)));
       if (position(i, 0) < extent) copy(copy_out, tYrY, tYgY);
@@ -74,7 +73,7 @@ __global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* 
       for (int k = 0; k < kVec; ++k)
         if (position(i, k) < extent) {
           const int64_t j = position(i, k);
-          mY(j) = cg_expert::from_f<$out_type>(cg_norm::held_apply_to(v[i][k], st, cg_norm::kWeight ? weight[j] : 1.0f, cg_norm::kBias ? bias[j] : 0.0f));
+          mY(j) = cg_expert::from_f<$out_type>(cg_norm::held_apply_to(v[i][k], st, cg_norm::weight_at(weight, j), cg_norm::bias_at(bias, j)));
         }
     }
   }

@@ -42,8 +42,7 @@ __device__ __forceinline__ void chunk_apply(InTensor const& mRow, OutTensor& mOu
     Tensor tYrY = make_fragment_like(tYgY);
     copy(copy_in, tXgX, tXrX);
     // Weight and bias as vectors too (as scalars, 8 loads per vector of x).
-    Tensor tWrW = cg_norm::param_tile<cg_norm::kWeight>(copy_param, weight, size(mRow), make_shape(Tile{}), t, true, 1.0f);
-    Tensor tBrB = cg_norm::param_tile<cg_norm::kBias>(copy_param, bias, size(mRow), make_shape(Tile{}), t, true, 0.0f);
+    auto [tWrW, tBrB] = cg_norm::param_tiles(copy_param, weight, bias, size(mRow), make_shape(Tile{}), t, true);
     CUTE_UNROLL
     for (int i = 0; i < size(tXrX); ++i)
       tYrY(i) = cg_expert::from_f<$out_type>(cg_norm::apply_to(cg_expert::to_f(tXrX(i)), st, tWrW(i), tBrB(i)));
@@ -126,8 +125,8 @@ __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict
       if (threadIdx.x == 0) ws.row_stats[row] = cg_norm::finalize(st);
       return;
     }
-  } else {
-    if (kOneLaunch && threadIdx.x == 0) {
+  } else {  // pass 2 of the one launch
+    if (threadIdx.x == 0) {
       while (*reinterpret_cast<volatile unsigned*>(&ws.done[row]) < unsigned(kSplit)) __nanosleep(64);
       __threadfence();
     }

@@ -129,32 +129,39 @@ __device__ __forceinline__ Stat finalize(Stat st) { return $finalize; }
 __device__ __forceinline__ Stat load_cg(Stat const* p) { return Stat{__ldcg(&p->a), __ldcg(&p->b), __ldcg(&p->c)}; }
 // Statistics an earlier launch wrote, read through L1 (the same few addresses in every warp).
 __device__ __forceinline__ Stat load_nc(Stat const* p) { return Stat{__ldg(&p->a), __ldg(&p->b), __ldg(&p->c)}; }
-// Whether the norm has a weight and a bias (elementwise affine).
+// Whether the norm has a weight and a bias (elementwise affine), and what stands in for them where not.
 constexpr bool kWeight = $has_weight, kBias = $has_bias;
+constexpr float kNoWeight = 1.0f, kNoBias = 0.0f;
 // The normalized value of x, w and b being the weight and bias at its position (unused without them).
 __device__ __forceinline__ float apply_to(float x, Stat st, float w, float b) {
   (void)w; (void)b;
   return $apply;
 }
+// The weight and the bias at position j of a row.
+__device__ __forceinline__ float weight_at(float const* weight, int64_t j) { return kWeight ? weight[j] : kNoWeight; }
+__device__ __forceinline__ float bias_at(float const* bias, int64_t j) { return kBias ? bias[j] : kNoBias; }
 // The normalized value of x at position j of its row.
 __device__ __forceinline__ float apply(float x, int64_t j, Stat st, float const* weight, float const* bias) {
-  return apply_to(x, st, kWeight ? weight[j] : 1.0f, kBias ? bias[j] : 0.0f);
+  return apply_to(x, st, weight_at(weight, j), bias_at(bias, j));
 }
 // Whether weight and bias, where the norm has them, allow 16-byte vectors.
 inline bool params_aligned(float const* weight, float const* bias) {
   return (!kWeight || cg_expert::aligned_to(weight, 16)) && (!kBias || cg_expert::aligned_to(bias, 16));
 }
-// This thread's share of tile t (of a row `extent` long) of the weight or bias p, loaded as vectors by
-// `copy`, a tiled copy of floats laid out as the one that loads x, where `load`; else, or without p,
-// `none` everywhere.
-template <bool kHas, class TiledCopy, class TileShape>
-__device__ __forceinline__ auto param_tile(TiledCopy const& copy, float const* p, int64_t extent, TileShape tile, int64_t t,
-                                           bool load, float none) {
-  Tensor g = copy.get_thread_slice(threadIdx.x).partition_S(local_tile(make_tensor(make_gmem_ptr(p), make_shape(extent)), tile, make_coord(t)));
-  Tensor r = make_fragment_like(g);
-  if (kHas && load) cute::copy(copy, g, r);
-  else fill(r, none);
-  return r;
+// This thread's shares of tile t (of a row `extent` long) of the weight and of the bias, loaded as
+// vectors by `copy`, a tiled copy of floats laid out as the one that loads x, where `load`; else, or
+// where the norm has none, their stand-ins everywhere.
+template <class TiledCopy, class TileShape>
+__device__ __forceinline__ auto param_tiles(TiledCopy const& copy, float const* weight, float const* bias, int64_t extent,
+                                            TileShape tile, int64_t t, bool load) {
+  auto share = [&](float const* p, bool has, float none) {
+    Tensor g = copy.get_thread_slice(threadIdx.x).partition_S(local_tile(make_tensor(make_gmem_ptr(p), make_shape(extent)), tile, make_coord(t)));
+    Tensor r = make_fragment_like(g);
+    if (has && load) cute::copy(copy, g, r);
+    else fill(r, none);
+    return r;
+  };
+  return cute::make_tuple(share(weight, kWeight, kNoWeight), share(bias, kBias, kNoBias));
 }
 // The unfinalized statistic of this thread's elements of a chunk held in shared memory: for_each(f)
 // calls f(x) on each of them, and may be called again.

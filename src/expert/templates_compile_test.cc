@@ -140,10 +140,10 @@ TEST(TemplatesCompile, DefaultsSpellDivisionAndStatisticsAsMeasured) {
   std::string layernorm = default_kernel("layernorm_rows_768");
   EXPECT_NE(layernorm.find("const float mean = reduce(s, [](float p, float q) { return p + q; }) * (1.0f / 768.0f);"),
             std::string::npos);
-  EXPECT_NE(layernorm.find("param_tile<cg_norm::kWeight>(copy_param, weight, extent"), std::string::npos);
+  EXPECT_NE(layernorm.find("cg_norm::param_tiles(copy_param, weight, bias, extent,"), std::string::npos);
   EXPECT_NE(layernorm.find("constexpr bool kWeight = true, kBias = true;"), std::string::npos);
   // Split rows' pass 2 loads them as vectors too.
-  EXPECT_NE(default_kernel("layernorm_long").find("param_tile<cg_norm::kBias>(copy_param, bias, size(mRow)"), std::string::npos);
+  EXPECT_NE(default_kernel("layernorm_long").find("cg_norm::param_tiles(copy_param, weight, bias, size(mRow),"), std::string::npos);
 }
 
 }  // namespace
