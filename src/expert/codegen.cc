@@ -147,21 +147,13 @@ inline int sm_count() {
 inline bool aligned_to(const void* p, int bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
 
 // A kernel's scratch memory on the current device (a kernel file asks for one fixed size), allocated
-// and zeroed there on first use and kept for the process, as cuBLAS keeps its workspace; calls on one
-// device share it, so they must be ordered on one stream. nullptr when it cannot be had.
+// there on first use and kept for the process, as cuBLAS keeps its workspace; calls on one device
+// share it, so they must be ordered on one stream. nullptr when it cannot be had.
 inline char* device_workspace(size_t bytes) {
   static char* per_device[64] = {};
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return nullptr;
-  if (per_device[device] == nullptr) {
-    char* memory = nullptr;
-    if (cudaMalloc(&memory, bytes) != cudaSuccess) return nullptr;
-    if (cudaMemset(memory, 0, bytes) != cudaSuccess) {
-      cudaFree(memory);
-      return nullptr;
-    }
-    per_device[device] = memory;
-  }
+  if (per_device[device] == nullptr && cudaMalloc(&per_device[device], bytes) != cudaSuccess) return nullptr;
   return per_device[device];
 }
 

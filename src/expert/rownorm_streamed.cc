@@ -24,11 +24,10 @@ __device__ __forceinline__ Stat chunk_stats(RowTensor const& mRow, int64_t begin
   return st;
 }
 
-// Writes the normalized row elements [begin, end). stat() gives the finalized statistic; a tile asks for
-// it once its x, weight and bias are loaded, so a launch that waits for it (norm_tiles) loads first.
-template <int kThreads, int kVec, int kUnroll, class InTensor, class OutTensor, class GetStat>
+// Writes the normalized row elements [begin, end).
+template <int kThreads, int kVec, int kUnroll, class InTensor, class OutTensor>
 __device__ __forceinline__ void chunk_apply(InTensor const& mRow, OutTensor& mOutRow, int64_t begin, int64_t end,
-                                            bool vectorized, GetStat stat, float const* weight, float const* bias) {
+                                            bool vectorized, Stat st, float const* weight, float const* bias) {
   using Tile = Int<kThreads * kVec * kUnroll>;
   auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
   auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
@@ -44,31 +43,24 @@ __device__ __forceinline__ void chunk_apply(InTensor const& mRow, OutTensor& mOu
     copy(copy_in, tXgX, tXrX);
     // Weight and bias as vectors too (as scalars, 8 loads per vector of x).
     auto [tWrW, tBrB] = cg_norm::param_tiles(copy_param, weight, bias, size(mRow), make_shape(Tile{}), t, true);
-    const Stat st = stat();
     CUTE_UNROLL
     for (int i = 0; i < size(tXrX); ++i)
       tYrY(i) = cg_expert::from_f<$out_type>(cg_norm::apply_to(cg_expert::to_f(tXrX(i)), st, tWrW(i), tBrB(i)));
     copy(copy_out, tYrY, tYgY);
   }
-  if (begin + full * Tile{} >= end) return;
-  const Stat st = stat();
   for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads)
     mOutRow(i) = cg_expert::from_f<$out_type>(cg_norm::apply(cg_expert::to_f(mRow(i)), i, st, weight, bias));
 }
 
 // The split rows' shared state: chunks' partial statistics, per row the count of chunks done and
 // (two launches) the finalized statistic, and the ticket counter of the one-launch order. Allocated
-// once per process (sizes are fixed per task) and zeroed then. The one launch zeroes its counters on
-// every call; with two launches, a row's last chunk resets its count for the next call.
+// once per process (sizes are fixed per task); the counters are zeroed on every call.
 struct Workspace {
   unsigned long long* ticket;
   unsigned* done;   // [rows]
   Stat* partials;   // [rows * kSplit]
-  Stat* row_stats;  // [rows][kStatCopies], kStatStride apart
+  Stat* row_stats;  // [rows]
 };
-// Copies of each row's finalized statistic, each in its own 128-byte line: every warp of pass 2 reads
-// one, past L1 (see norm_tiles).
-constexpr int kStatCopies = 32, kStatStride = 128 / sizeof(Stat) + 1;
 
 // Tiles in each of the `split` tile-aligned chunks a row is cut into (the last one may be shorter).
 template <int64_t kTile, int kSplit>
@@ -100,8 +92,6 @@ __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict
   constexpr int64_t kTile = kThreads * kVec * kUnroll;
   int64_t chunk = chunk_tiles<kTile, kSplit>(extent) * kTile;
   int64_t item = blockIdx.x;
-  // Two launches: norm_tiles may start now; its blocks load their tiles, then wait for this grid.
-  if (!kOneLaunch && kSplit > 1) asm volatile("griddepcontrol.launch_dependents;");
   if (kOneLaunch) {
     if (threadIdx.x == 0) ticket = atomicAdd(ws.ticket, 1ull);
     __syncthreads();
@@ -126,14 +116,13 @@ __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict
         ws.partials[row * kSplit + s] = st;
         __threadfence();  // the partial is visible before the count says so
         last = atomicAdd(&ws.done[row], 1u) == unsigned(kSplit - 1);
-        if (last && !kOneLaunch) ws.done[row] = 0;  // for the next call, with no memset between calls
       }
       if (kOneLaunch) return;
       __syncthreads();
       if (!last) return;
       __threadfence();  // the other chunks' partials, published before their counts, are seen
       st = combined_partials<kThreads, kSplit>(ws, row, smem);
-      if (threadIdx.x < kStatCopies) ws.row_stats[(row * kStatCopies + threadIdx.x) * kStatStride] = cg_norm::finalize(st);
+      if (threadIdx.x == 0) ws.row_stats[row] = cg_norm::finalize(st);
       return;
     }
   } else {  // pass 2 of the one launch
@@ -144,8 +133,7 @@ __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict
     __syncthreads();
     st = combined_partials<kThreads, kSplit>(ws, row, smem);
   }
-  const Stat row_stat = cg_norm::finalize(st);
-  chunk_apply<kThreads, kVec, kUnroll>(mRow, mYRow, begin, end, vectorized, [&] { return row_stat; }, weight, bias);
+  chunk_apply<kThreads, kVec, kUnroll>(mRow, mYRow, begin, end, vectorized, cg_norm::finalize(st), weight, bias);
 }
 
 // Pass 2 of two launches: one tile per block, normalized by the row's finalized statistic. Blocks
@@ -154,12 +142,9 @@ __global__ void __launch_bounds__(kThreads) norm_rows($in_type const* __restrict
 // 16 MB apart crowded one DRAM channel: 1.37 TB/s). There a block per chunk looping over its tiles
 // ran this pass at 90% of the copy ceiling (Frobenius norm, 3.96 ms; torch.compile's 3.52). The row
 // count and extent are compile-time constants, so a block finds its tile without 64-bit divisions.
-// It is launched programmatically (griddepcontrol): its first blocks start while pass 1 runs, load
-// their tile, then wait for pass 1 to finish (LayerNorm #40: 0.2193 ms against 0.2224 with a plain
-// launch and a memset per call). The row's statistic is read after that wait, past L1: pass 2 was
-// already running when pass 1 wrote it, so L1 may hold the last call's (read through L1, it did). It
-// is read from one of kStatCopies copies: every warp of 65536 blocks reading one line held LayerNorm
-// #40 at 0.318 ms.
+// The row's statistic, written by the launch before, is read through L1: read past it (ld.cg) by
+// every warp of 1.8M blocks, that one address in L2 held the Frobenius norm at 5.23 ms (5.16 now;
+// torch.compile 5.16).
 template <int kThreads, int kVec, int kUnroll, int kSplit, int64_t kRows, int64_t kExtent>
 __global__ void __launch_bounds__(kThreads) norm_tiles($in_type const* __restrict__ x, $out_type* __restrict__ out,
                                                        float const* weight, float const* bias, Stat const* row_stats,
@@ -172,11 +157,7 @@ __global__ void __launch_bounds__(kThreads) norm_tiles($in_type const* __restric
   if (begin >= kExtent) return;  // past a short last chunk
   int64_t end = begin + kTile < kExtent ? begin + kTile : kExtent;
   Tensor mYRow = mY(_, row);
-  auto stat = [&] {
-    asm volatile("griddepcontrol.wait;" ::: "memory");  // pass 1 has finished, its writes visible
-    return cg_norm::load_cg(&row_stats[(row * kStatCopies + blockIdx.x % kStatCopies) * kStatStride]);
-  };
-  chunk_apply<kThreads, kVec, kUnroll>(mX(_, row), mYRow, begin, end, vectorized, stat, weight, bias);
+  chunk_apply<kThreads, kVec, kUnroll>(mX(_, row), mYRow, begin, end, vectorized, cg_norm::load_nc(&row_stats[row]), weight, bias);
 }
 
 $signature {
@@ -197,23 +178,18 @@ $signature {
   static_assert(rows * kSplit * 2 < (int64_t(1) << 31) && tiles < (int64_t(1) << 31), "one block per work item");
   constexpr size_t counter_bytes = (8 + sizeof(unsigned) * rows + 15) / 16 * 16;
   char* memory = nullptr;
-  if (kSplit > 1 && !(memory = cg_expert::device_workspace(counter_bytes + sizeof(Stat) * rows * (kSplit + kStatCopies * kStatStride))))
-    return;
+  if (kSplit > 1 && !(memory = cg_expert::device_workspace(counter_bytes + sizeof(Stat) * rows * (kSplit + 1)))) return;
   Workspace ws{reinterpret_cast<unsigned long long*>(memory), reinterpret_cast<unsigned*>(memory + 8),
                reinterpret_cast<Stat*>(memory + counter_bytes), reinterpret_cast<Stat*>(memory + counter_bytes) + rows * kSplit};
-  if (kOneLaunch && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;  // tickets, counts
+  if (kSplit > 1 && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;  // tickets, counts
   auto kernel = norm_rows<kThreads, kVec, kUnroll, kSplit, kOneLaunch>;
   const int items = static_cast<int>(rows * kSplit);
   if (kSplit == 1 || kOneLaunch) {
     kernel<<<kOneLaunch ? 2 * items : items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, vectorized);
   } else {
     kernel<<<items, kThreads, 0, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, vectorized);
-    cudaLaunchAttribute early = {};
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {dim3(static_cast<unsigned>(tiles)), dim3(kTileThreads), 0, stream, &early, 1};
-    cudaLaunchKernelEx(&config, norm_tiles<kTileThreads, kVec, kTileUnroll, kSplit, rows, extent>, $in_name, $out_name, $weight,
-                       $bias, static_cast<Stat const*>(ws.row_stats), vectorized);
+    norm_tiles<kTileThreads, kVec, kTileUnroll, kSplit, rows, extent><<<static_cast<int>(tiles), kTileThreads, 0, stream>>>(
+        $in_name, $out_name, $weight, $bias, ws.row_stats, vectorized);
   }
 }
 )";

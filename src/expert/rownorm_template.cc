@@ -127,6 +127,8 @@ __device__ __forceinline__ Stat combine(Stat p, Stat q) {
 __device__ __forceinline__ Stat finalize(Stat st) { return $finalize; }
 // Another block's published statistics, read past L1, which is not coherent.
 __device__ __forceinline__ Stat load_cg(Stat const* p) { return Stat{__ldcg(&p->a), __ldcg(&p->b), __ldcg(&p->c)}; }
+// Statistics an earlier launch wrote, read through L1 (the same few addresses in every warp).
+__device__ __forceinline__ Stat load_nc(Stat const* p) { return Stat{__ldg(&p->a), __ldg(&p->b), __ldg(&p->c)}; }
 // Whether the norm has a weight and a bias (elementwise affine), and what stands in for them where not.
 constexpr bool kWeight = $has_weight, kBias = $has_bias;
 constexpr float kNoWeight = 1.0f, kNoBias = 0.0f;
