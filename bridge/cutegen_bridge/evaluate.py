@@ -15,6 +15,7 @@ import torch
 from . import ceilings as ceilings_mod
 from .candidate import Candidate, poison
 from .compare import compare
+from .params import vary_constant_parameters
 from .task_file import TaskError, call_user, load_task
 from .timing import event_overhead, host_check, interleaved, l2_flusher
 from .tracing import PinDevice
@@ -52,7 +53,7 @@ def run(args):
     if args.mode == "baseline":
         return {"device": device_facts(), "timing": Session(args, spec).timing(candidate=False)}
     session = Session(args, spec)
-    doc = {"device": device_facts()}
+    doc = {"device": device_facts(), "varied_parameters": session.varied}
     try:
         if args.mode in ("check", "full"):
             doc["trials"] = [session.trial(args.seed + t) for t in range(args.trials)]
@@ -101,6 +102,7 @@ class Session:
             init = call_user("get_init_inputs()", lambda: list(self.module.get_init_inputs()), kind="init")
             self.model = call_user("Model(*get_init_inputs())", self.module.Model, *init, kind="init")
         self.model = self.model.cuda().eval()
+        self.varied = vary_constant_parameters(self.model, args.seed)  # before anything reads them
         self.params = state_tensors(self.model, spec)
         self.candidate = Candidate(args.lib, spec) if args.lib else None
 
