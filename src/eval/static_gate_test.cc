@@ -10,8 +10,9 @@
 namespace cutegen {
 namespace {
 
-std::string suite(const std::string& name) {
-  auto text = read_file(std::string(CUTEGEN_SOURCE_DIR) + "/tests/gpu/relu/" + name);
+// A candidate of the GPU suite tests/gpu/FOLDER.
+std::string suite(const std::string& name, const std::string& folder = "relu") {
+  auto text = read_file(std::string(CUTEGEN_SOURCE_DIR) + "/tests/gpu/" + folder + "/" + name);
   EXPECT_TRUE(text.ok()) << text.message();
   return text.ok() ? *text : "";
 }
@@ -46,6 +47,12 @@ TEST(StaticGate, SourceRulesCatchTheCheats) {
   // Cheats that only running can expose pass the static gate.
   for (auto k : {"cheat_half_written.cu", "cheat_zero_output.cu", "cheat_hang.cu", "cheat_precision.cu"})
     EXPECT_EQ(first_rule(k), "") << k;
+}
+
+TEST(StaticGate, LayerNormSuitePassesIt) {
+  // Ignoring LayerNorm's weight and bias shows only when run with varied values (bridge/params.py).
+  for (auto k : {"honest_layernorm.cu", "cheat_ignores_params.cu"})
+    EXPECT_TRUE(check_source(suite(k, "layernorm_rows_768"), true).empty()) << k;
 }
 
 TEST(StaticGate, CommentsDoNotCount) {
