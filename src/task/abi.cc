@@ -79,7 +79,8 @@ std::string abi_header(const TaskSpec& spec) {
   h += comment("CuTeGen ABI for task '" + spec.name + "' (generated from " + spec.path + ", seed " +
                std::to_string(spec.seed) + ").");
   h += comment("Implement cutegen_forward exactly as declared; launch all work on `stream`. Strides are in");
-  h += comment("elements. Parameters and buffers hold Model's values, in state_dict order.");
+  h += comment("elements. Parameters and buffers hold Model's values, in state_dict order; parameters that");
+  h += comment("Model's constructor leaves constant get random values, so read them, never assume them.");
   h += comment("");
   h += comment("Model was constructed as Model(*init_args) with:");
   if (spec.init_args.empty()) h += comment("  (no init args)");
