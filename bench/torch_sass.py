@@ -4,11 +4,13 @@ expert's kernel (as for LayerNorm over rows of 768, results/h200/2026-11-30-expe
   python3 bench/torch_sass.py TASK.py OUT_DIR
 
 Compiles the task's model with a fresh Inductor and Triton cache under OUT_DIR/cache, writes each
-Triton kernel's SASS (cuobjdump -sass) to OUT_DIR/<kernel>.sass and prints, per kernel, its
-instruction count and most frequent opcodes. Needs a GPU and cuobjdump on PATH.
+Triton kernel's SASS (cuobjdump -sass) to OUT_DIR/<kernel>_<cache folder>.sass (autotuning compiles
+a kernel once per config) and prints, per kernel, its config, instruction count and most frequent
+opcodes. Needs a GPU and cuobjdump on PATH.
 """
 import collections
 import glob
+import json
 import os
 import re
 import subprocess
@@ -41,10 +43,19 @@ cubins = sorted(glob.glob(os.path.join(cache, "triton", "**", "*.cubin"), recurs
 if not cubins:
     sys.exit("torch_sass: torch.compile produced no Triton kernel for " + task_path)
 for cubin in cubins:
-    name = os.path.splitext(os.path.basename(cubin))[0]
+    # Autotuning compiles one kernel name once per config, each in its own cache folder.
+    kernel = os.path.splitext(os.path.basename(cubin))[0]
+    name = kernel + "_" + os.path.basename(os.path.dirname(cubin))[:8]
+    config = ""
+    try:
+        with open(os.path.splitext(cubin)[0] + ".json") as f:
+            meta = json.load(f)
+        config = f"num_warps {meta.get('num_warps')}, num_stages {meta.get('num_stages')}; "
+    except (OSError, ValueError):
+        pass
     sass = subprocess.run(["cuobjdump", "-sass", cubin], check=True, capture_output=True, text=True).stdout
     with open(os.path.join(out_dir, name + ".sass"), "w") as f:
         f.write(sass)
     ops = collections.Counter(instruction.findall(sass))
     top = ", ".join(f"{op} {n}" for op, n in ops.most_common(8))
-    print(f"{name}: {sum(ops.values())} instructions ({top})")
+    print(f"{name}: {config}{sum(ops.values())} instructions ({top})")
