@@ -4,18 +4,18 @@
 #include <gtest/gtest.h>
 
 #include "core/strings.h"
+#include "eval/worker.h"
 #include "sys/python.h"
-#include "sys/subprocess.h"
 #include "task/loader.h"
 
 namespace cutegen {
 namespace {
 
-// Runs `script` in the bridge's interpreter; returns its stdout lines.
+// Runs `script` in the bridge's interpreter, in the environment the evaluator's worker gets;
+// returns its stdout lines.
 std::vector<std::string> run_bridge_python(const std::string& script) {
-  auto r = run_process({.argv = {python_executable(""), "-c", script},
-                        .env = allowlisted_environment({"PATH", "HOME"}, {{"PYTHONPATH", bridge_dir()}}),
-                        .timeout = std::chrono::seconds(300)});
+  WorkerOptions opt{.python = python_executable(""), .bridge_dir = bridge_dir()};
+  auto r = run_process({.argv = {opt.python, "-c", script}, .env = worker_environment(opt), .timeout = std::chrono::seconds(300)});
   EXPECT_TRUE(r.ok()) << r.message();
   if (!r.ok()) return {};
   EXPECT_TRUE(r->success()) << r->describe() << "\n" << r->err;
