@@ -17,8 +17,9 @@ def vary_constant_parameters(model, seed):
             first = p.reshape(-1)[0]
             if not bool((p == first).all()):
                 continue
+            c = first.item()  # a Python number: the noise is made on the CPU, the model may be on a GPU
             noise = torch.rand(p.shape, generator=generator, dtype=torch.float64) - 0.5
-            varied = first.double() * (1 + noise) if first != 0 else noise
+            varied = c * (1 + noise) if c != 0 else noise
             p.copy_(varied.to(device=p.device, dtype=p.dtype))
             changed.append(name)
     return changed

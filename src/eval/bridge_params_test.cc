@@ -1,6 +1,7 @@
 // Integration: the real bridge (venv torch, no GPU) gives the parameters a model's constructor left
 // constant random values before the correctness trials, so a LayerNorm kernel that ignores its
-// weight and bias (ones and zeros as constructed) cannot pass.
+// weight and bias (ones and zeros as constructed) cannot pass. These run on the CPU; the GPU suite
+// (tests/gpu/layernorm_rows_768, `scripts/gpu` stage suite) runs the same code on a model on a GPU.
 #include <gtest/gtest.h>
 
 #include "core/strings.h"
