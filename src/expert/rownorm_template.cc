@@ -88,8 +88,22 @@ NormCode norm_code(const Recipe& r) {
       // A row in registers is read twice instead: its mean, then the squared deviations from it, with
       // no division per element (on the H200, 65536 rows of 768: 0.1013 -> 0.1002 ms, torch.compile
       // 0.1002, whose kernel does the same).
+      // Where every thread holds the same count, one tree reduction of (count, mean, squared
+      // deviations) joins equal counts, so it needs no division: 1 barrier instead of 4 (on the H200,
+      // 32768 rows of 8192: 0.5146 -> 0.5096 ms, torch.compile 0.5066).
       c.held_stats = "float s = 0.0f;\n"
                      "  for_each([&](float& x) { s += x; });\n"
+                     "  if constexpr (PerThread::value > 0) {\n"
+                     "    const float m = s * (1.0f / float(PerThread::value));\n"
+                     "    float m2 = 0.0f;\n"
+                     "    for_each([&](float& x) { float d = x - m; m2 += d * d; });\n"
+                     "    auto join = [](Stat p, Stat q) {\n"
+                     "      float d = q.b - p.b;\n"
+                     "      return Stat{p.a + q.a, 0.5f * (p.b + q.b), p.c + q.c + d * d * (0.5f * p.a)};\n"
+                     "    };\n"
+                     "    const Stat st = tree(Stat{float(PerThread::value), m, m2}, join);\n"
+                     "    return Stat{st.b, rsqrtf(st.c * " + std::string(inv_n) + " + " + eps + "), 0.0f};\n"
+                     "  }\n"
                      "  const float mean = reduce(s, [](float p, float q) { return p + q; }) * " + std::string(inv_n) + ";\n"
                      "  float m2 = 0.0f;\n"
                      "  for_each([&](float& x) { float d = x - mean; m2 += d * d; });\n"
@@ -171,9 +185,12 @@ __device__ __forceinline__ Stat partial(ForEach for_each) {
 }
 // The finalized statistic of a row held in registers: for_each(f) calls f(float& x) on
 // each of this thread's elements of the row (f may rewrite x for held_apply); reduce(v, op) combines
-// one value per thread over the row's threads and gives every thread the result.
-template <class ForEach, class Reduce>
-__device__ __forceinline__ Stat held_stats(ForEach for_each, Reduce reduce) {
+// one value per thread over the row's threads and gives every thread the result. tree(v, op) does
+// the same as a balanced tree, each op joining two equal numbers of threads; PerThread::value is the
+// count of elements every thread holds where that makes each side of a join stand for as many
+// elements, else 0 (and then tree must not be called).
+template <class ForEach, class Reduce, class Tree, class PerThread>
+__device__ __forceinline__ Stat held_stats(ForEach for_each, Reduce reduce, Tree tree, PerThread) {
   $held_stats
 }
 // The normalized value of an element of a held row, x as held_stats left it, w and b as for apply_to.
