@@ -221,12 +221,13 @@ $signature {
   bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0 &&
                     cg_norm::params_aligned($weight, $bias);
   constexpr int kTileThreads = 128, kTileUnroll = 2;
-  constexpr int64_t tiles = rows * kSplit * chunk_tiles<int64_t(kTileThreads) * kVec * kTileUnroll, kSplit>(extent);  // norm_tiles' blocks
+  constexpr int64_t kTile = int64_t(kTileThreads) * kVec * kTileUnroll;
+  constexpr int64_t tiles = rows * kSplit * chunk_tiles<kTile, kSplit>(extent);  // norm_tiles' blocks
   static_assert(rows * kSplit * 2 < (int64_t(1) << 31) && tiles < (int64_t(1) << 31), "one block per work item");
   // With a weight or a bias, norm_cols in its place where the rows come in groups of 2 or 4.
   constexpr int kRowsAtOnce = rows % 4 == 0 ? 4 : rows % 2 == 0 ? 2 : 1;
   constexpr bool kByColumns = (cg_norm::kWeight || cg_norm::kBias) && kRowsAtOnce > 1;
-  constexpr int64_t column_tiles = (extent + int64_t(kTileThreads) * kVec * kTileUnroll - 1) / (int64_t(kTileThreads) * kVec * kTileUnroll);
+  constexpr int64_t column_tiles = chunk_tiles<kTile, 1>(extent);  // norm_cols' blocks
   constexpr size_t counter_bytes = (8 + sizeof(unsigned) * rows + 15) / 16 * 16;
   char* memory = nullptr;
   if (kSplit > 1 && !(memory = cg_expert::device_workspace(counter_bytes + sizeof(Stat) * rows * (kSplit + 1)))) return;
