@@ -134,6 +134,22 @@ __device__ __forceinline__ S block_reduce(S v, F combine, S* smem) {
   return v;
 }
 
+// The same as a balanced tree, each combine joining two equal numbers of threads (a butterfly in each
+// warp, then one across the warps, a power of two of them); every thread gets the result. `smem`
+// holds one value per warp.
+template <int kThreads, class S, class F>
+__device__ __forceinline__ S block_tree(S v, F combine, S* smem) {
+  constexpr int kWarps = kThreads / 32;
+  static_assert(kThreads % 32 == 0 && (kWarps & (kWarps - 1)) == 0, "a power of two of whole warps");
+  v = warp_reduce(v, combine);
+  if (threadIdx.x % 32 == 0) smem[threadIdx.x / 32] = v;
+  __syncthreads();
+  v = smem[threadIdx.x % kWarps];
+  CUTE_UNROLL
+  for (int k = kWarps / 2; k > 0; k >>= 1) v = combine(v, shfl_xor(v, k));
+  return v;
+}
+
 inline int sm_count() {
   static int count = [] {
     int dev = 0, n = 0;
@@ -148,12 +164,18 @@ inline bool aligned_to(const void* p, int bytes) { return reinterpret_cast<uintp
 
 // A kernel's scratch memory on the current device (a kernel file asks for one fixed size), allocated
 // there on first use and kept for the process, as cuBLAS keeps its workspace; calls on one device
-// share it, so they must be ordered on one stream. nullptr when it cannot be had.
+// share it, so they must be ordered on one stream. It starts zeroed. nullptr when it cannot be had.
 inline char* device_workspace(size_t bytes) {
   static char* per_device[64] = {};
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return nullptr;
-  if (per_device[device] == nullptr && cudaMalloc(&per_device[device], bytes) != cudaSuccess) return nullptr;
+  if (per_device[device] == nullptr) {
+    char* p = nullptr;
+    if (cudaMalloc(&p, bytes) != cudaSuccess) return nullptr;
+    // Synchronized, so that no stream's kernel can see the memory before it is zero.
+    if (cudaMemset(p, 0, bytes) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) return nullptr;
+    per_device[device] = p;
+  }
   return per_device[device];
 }
 

@@ -17,7 +17,7 @@ std::vector<std::string> used_params(const Recipe& r) {
     case TemplateKind::kReduce: return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll"}
                                                          : std::vector<std::string>{"threads", "unroll", "split"};
     case TemplateKind::kRowNorm:
-      return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll", "blocks_per_sm", "split", "passes", "cluster"}
+      return r.rows.inner == 1 ? std::vector<std::string>{"threads", "vec", "unroll", "blocks_per_sm", "split", "passes", "cluster", "regs"}
                                : std::vector<std::string>{"threads"};
   }
   return {};
@@ -33,6 +33,8 @@ bool rows_in_registers(const Recipe& r, const Params& p) {
 }
 
 bool rows_held(const Params& p) { return p.cluster > 0 || (p.split > 1 && p.passes == 1 && p.blocks_per_sm > 0); }
+
+bool rows_in_grid_registers(const Params& p) { return p.regs == 1; }
 
 int64_t held_chunk_bytes(const Recipe& r, const Params& p) {
   int64_t tile = int64_t(p.threads) * p.vec * p.unroll;
@@ -50,6 +52,7 @@ const std::vector<ParamDef>& param_defs() {
       {"split", &Params::split, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}},
       {"passes", &Params::passes, {1, 2}},
       {"cluster", &Params::cluster, {0, 1, 2, 4, 8, 16}},
+      {"regs", &Params::regs, {0, 1}},
   };
   return defs;
 }
@@ -107,6 +110,18 @@ std::string invalid_reason(const Recipe& r, const Params& p) {
     return "fewer than 32 columns per block";
   if (r.kind == TemplateKind::kReduce && r.rows.inner > 1 && p.unroll > 1 && r.rows.extent < int64_t(p.split) * p.unroll)
     return "unroll exceeds each thread's share of the column";
+  if (r.kind == TemplateKind::kRowNorm && rows_in_grid_registers(p)) {
+    if (p.split == 1 || p.passes != 1 || p.blocks_per_sm != 0 || p.cluster != 0)
+      return "a row held in a grid's registers (regs=1) takes split > 1, passes=1, blocks_per_sm=0, cluster=0";
+    if (p.split > kMaxGridSplit) return "regs=1 holds a row in at most " + std::to_string(kMaxGridSplit) + " CTAs, one per SM";
+    if (p.threads < 128) return "regs=1 takes blocks of 128 threads or more";
+    if (p.vec * elem_bytes(r.in_type) != 16) return "regs=1 moves 16-byte vectors: vec must fill 16 bytes";
+    const int64_t share = int64_t(p.threads) * p.vec * p.unroll;
+    if (p.vec * p.unroll > kMaxGridElementsPerThread)
+      return "regs=1 holds at most " + std::to_string(kMaxGridElementsPerThread) + " elements per thread";
+    if (share * p.split < r.rows.extent) return "regs=1: split CTAs of threads x vec x unroll elements do not hold a row";
+    return "";
+  }
   if (r.kind == TemplateKind::kRowNorm && r.rows.inner == 1 && p.split > 1 &&
       r.rows.extent / p.split < int64_t(p.threads) * p.vec * p.unroll)
     return "split leaves chunks smaller than one tile";
@@ -138,6 +153,16 @@ Params in_chunks(const Recipe& r, Params p, int64_t max_bytes, int passes) {
     q.split = p.split * 2, q.passes = passes;
     if (!invalid_reason(r, q).empty()) break;
   }
+  return p;
+}
+
+// `p` with each row held in the registers of the fewest CTAs of a cooperative grid, 1024 threads of
+// kMaxGridElementsPerThread elements each (possibly invalid: rows too long); a strategy seed.
+Params grid_registers_point(const Recipe& r, Params p) {
+  p.regs = 1, p.passes = 1, p.blocks_per_sm = 0, p.cluster = 0, p.threads = 1024;
+  p.vec = 16 / elem_bytes(r.in_type), p.unroll = kMaxGridElementsPerThread / p.vec;
+  p.split = 2;
+  while (int64_t(p.split) * p.threads * kMaxGridElementsPerThread < r.rows.extent && p.split < kMaxGridSplit) p.split *= 2;
   return p;
 }
 
@@ -220,6 +245,8 @@ Params default_params(const Recipe& r) {
   // 0.234-0.255 ms, and in 512 chunks of 32 KB in one ticket-ordered launch (meant to re-read them
   // from L2) 0.334 ms, the per-chunk overhead outweighing the saved DRAM reads. Held one row at a
   // time by a cooperative grid, they took 0.42-0.57 ms: each row re-read LayerNorm's weight and bias.
+  // Held in the grid's registers with the weight and bias in shared memory (regs = 1, a search point),
+  // 0.198-0.201 ms hand-written but 0.224 as the template emits it, a gap not yet explained.
   for (Params q = p; r.rows.outer * p.split < 512 || r.rows.extent * elem_bytes(r.in_type) / p.split > (2 << 20); p = q) {
     q.split = p.split * 2;
     if (!invalid_reason(r, q).empty()) break;
@@ -236,7 +263,7 @@ std::vector<Params> strategy_seeds(const Recipe& r) {
     return ok;
   };
   Params held = default_params(r);
-  held.cluster = 0, held.split = 1, held.passes = 2, held.blocks_per_sm = 0, held.vec = 16 / elem_bytes(r.in_type);
+  held.cluster = 0, held.split = 1, held.passes = 2, held.blocks_per_sm = 0, held.regs = 0, held.vec = 16 / elem_bytes(r.in_type);
   for (int c : {1, 2, 4, 8, 16}) {  // the smallest cluster that holds a row, then its persistent form
     Params q = held;
     q.cluster = c, q.threads = c > 8 ? 256 : 512;
@@ -250,6 +277,7 @@ std::vector<Params> strategy_seeds(const Recipe& r) {
     q.split = split, q.passes = 1, q.blocks_per_sm = 2;
     if (add(q)) break;
   }
+  add(grid_registers_point(r, held));
   Params streamed = held;
   for (int v : {8, 4, 2, 1}) {  // whole rows, the widest vectors that divide them
     streamed.vec = v;

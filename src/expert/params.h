@@ -24,6 +24,9 @@ struct Params {
   int cluster = 0;         // rownorm: a row held in shared memory across a thread-block cluster of
                            // this many CTAs (1 = one CTA; 16, beyond the portable 8, is opted
                            // into at launch) and read from DRAM once; 0 = streamed
+  int regs = 0;            // rownorm with split > 1, passes = 1: 1 = each row held in the registers
+                           // of its `split` CTAs (one per SM, unroll vectors per thread) of a
+                           // cooperative grid and read from DRAM once; 0 = not
   bool operator==(const Params&) const = default;
 };
 
@@ -34,7 +37,7 @@ struct ParamDef {
 };
 const std::vector<ParamDef>& param_defs();
 
-std::string to_string(const Params& p);  // "threads=256,vec=4,unroll=4,blocks_per_sm=0,split=1,passes=2,cluster=0"
+std::string to_string(const Params& p);  // "threads=256,vec=4,unroll=4,blocks_per_sm=0,split=1,passes=2,cluster=0,regs=0"
 // Reads "name=value,..." over the defaults; unknown names and non-numbers are errors.
 Result<Params> parse_params(const std::string& text, Params base = {});
 
@@ -52,6 +55,11 @@ Params default_params(const Recipe& r);
 // (cluster > 0), or in `split` CTAs of a persistent cooperative grid (split > 1, passes = 1,
 // blocks_per_sm > 0) whose statistics meet in a workspace.
 bool rows_held(const Params& p);
+// Whether a row-norm point holds each row in the registers of `split` CTAs of a cooperative grid
+// (regs = 1), at most kMaxGridElementsPerThread elements per thread, one CTA per SM.
+bool rows_in_grid_registers(const Params& p);
+constexpr int kMaxGridElementsPerThread = 32;  // of 64 registers with 1024 threads
+constexpr int kMaxGridSplit = 128;             // CTAs that any Hopper GPU holds at once, one per SM
 // Whether a row-norm point holds each row in the registers of one block of `threads` (a warp or
 // more): whole rows in one step (split = 1, unroll = 1, no cluster) of at most
 // kMaxRowElementsPerThread elements per thread and kMaxRegisterRowElements per row.

@@ -9,6 +9,8 @@ extern const char* const kRowNormStreamed;
 // Last dim, a row held in the shared memory of a group of CTAs (a thread-block cluster, or `split`
 // CTAs of a cooperative grid) and read from DRAM once.
 extern const char* const kRowNormHeld;
+// Last dim, a long row held in the registers of a group of CTAs of a cooperative grid, read once.
+extern const char* const kRowNormGrid;
 // Last dim, short rows: a block (a warp or more) per row, the row held in registers.
 extern const char* const kRowNormRegisters;
 // A middle dim: one thread per column.

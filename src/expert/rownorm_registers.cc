@@ -60,14 +60,8 @@ __global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* 
   // The same as a tree: a butterfly in each warp, then one across the warps' results.
   constexpr int kWarps = kThreads / 32;
   auto tree = [&](auto value, auto op) {
-    value = cg_expert::warp_reduce(value, op);
     __shared__ decltype(value) warps[kWarps];
-    if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = value;
-    __syncthreads();
-    value = warps[threadIdx.x % kWarps];
-    CUTE_UNROLL
-    for (int k = kWarps / 2; k > 0; k >>= 1) value = op(value, cg_expert::shfl_xor(value, k));
-    return value;
+    return cg_expert::block_tree<kThreads>(value, op, warps);
   };
   // Elements per thread, where every thread holds as many, of a block of a power of two of warps (more
   // than one: a warp's rows keep two sums, measured as fast as torch.compile's); else 0.

@@ -9,7 +9,7 @@
 // - held in shared memory and read from DRAM once: by a thread-block cluster (cluster > 0), or by
 //   `split` CTAs of a persistent cooperative grid (split > 1, passes = 1, blocks_per_sm > 0);
 // - held in the registers of a block, a warp or more (split = 1, unroll = 1, at most 64 elements
-//   per thread).
+//   per thread), or of `split` CTAs of a cooperative grid (regs = 1), read from DRAM once.
 // Middle dim (inner > 1): one thread per column, coalesced.
 #include "expert/rownorm_kernels.h"
 #include "expert/templates.h"
@@ -19,13 +19,15 @@ namespace {
 
 // The statistic's math per normalization, as CUDA text; `st` is a Stat {a, b, c}, and apply's `w`
 // and `b` are the weight and bias at x's position. partial serves chunks held in shared memory,
-// held_stats and held_apply rows held in registers (see kStat); by default the online statistic
-// above, per thread, then reduced over the row.
+// held_stats and held_apply rows held in registers, held_partial a block's share of a row held in
+// registers (see kStat); by default the online statistic above, per thread, then reduced.
 struct NormCode {
   std::string identity, update, combine, finalize, apply;
   std::string partial = "Stat st = identity();\n  for_each([&](float x) { update(st, x); });\n  return st;";
   std::string held_stats = "return finalize(reduce(partial(for_each), combine));";
   std::string held_apply = "apply_to(x, st, w, b)";
+  std::string held_partial = "return reduce(partial(for_each), combine);";
+  std::string join = "return combine(p, q);";
 };
 
 // held_stats for a row held in registers, read twice: its maximum m, then the sum s of `each`
@@ -91,19 +93,23 @@ NormCode norm_code(const Recipe& r) {
       // Where every thread holds the same count, one tree reduction of (count, mean, squared
       // deviations) joins equal counts, so it needs no division: 1 barrier instead of 4 (on the H200,
       // 32768 rows of 8192: 0.5146 -> 0.5096 ms, torch.compile 0.5066).
-      c.held_stats = "float s = 0.0f;\n"
-                     "  for_each([&](float& x) { s += x; });\n"
-                     "  if constexpr (PerThread::value > 0) {\n"
-                     "    const float m = s * (1.0f / float(PerThread::value));\n"
-                     "    float m2 = 0.0f;\n"
-                     "    for_each([&](float& x) { float d = x - m; m2 += d * d; });\n"
-                     "    auto join = [](Stat p, Stat q) {\n"
-                     "      float d = q.b - p.b;\n"
-                     "      return Stat{p.a + q.a, 0.5f * (p.b + q.b), p.c + q.c + d * d * (0.5f * p.a)};\n"
-                     "    };\n"
-                     "    const Stat st = tree(Stat{float(PerThread::value), m, m2}, join);\n"
+      c.held_partial = "if constexpr (PerThread::value > 0) {\n"
+                       "    float s = 0.0f;\n"
+                       "    for_each([&](float& x) { s += x; });\n"
+                       "    const float m = s * (1.0f / float(PerThread::value));\n"
+                       "    float m2 = 0.0f;\n"
+                       "    for_each([&](float& x) { float d = x - m; m2 += d * d; });\n"
+                       "    return tree(Stat{float(PerThread::value), m, m2}, [](Stat p, Stat q) { return join(p, q); });\n"
+                       "  }\n"
+                       "  return reduce(partial(for_each), combine);";
+      c.join = "float d = q.b - p.b;\n"
+               "  return Stat{p.a + q.a, 0.5f * (p.b + q.b), p.c + q.c + d * d * (0.5f * p.a)};";
+      c.held_stats = "if constexpr (PerThread::value > 0) {\n"
+                     "    const Stat st = held_partial(for_each, reduce, tree, PerThread{});\n"
                      "    return Stat{st.b, rsqrtf(st.c * " + std::string(inv_n) + " + " + eps + "), 0.0f};\n"
                      "  }\n"
+                     "  float s = 0.0f;\n"
+                     "  for_each([&](float& x) { s += x; });\n"
                      "  const float mean = reduce(s, [](float p, float q) { return p + q; }) * " + std::string(inv_n) + ";\n"
                      "  float m2 = 0.0f;\n"
                      "  for_each([&](float& x) { float d = x - mean; m2 += d * d; });\n"
@@ -137,6 +143,10 @@ __device__ __forceinline__ Stat identity() { return $identity; }
 __device__ __forceinline__ void update(Stat& st, float x) { $update }
 __device__ __forceinline__ Stat combine(Stat p, Stat q) {
   $combine
+}
+// combine for two statistics of equal counts (for the Welford statistic, without a division).
+__device__ __forceinline__ Stat join(Stat p, Stat q) {
+  $join
 }
 __device__ __forceinline__ Stat finalize(Stat st) { return $finalize; }
 // Another block's published statistics, read past L1, which is not coherent.
@@ -183,6 +193,12 @@ template <class ForEach>
 __device__ __forceinline__ Stat partial(ForEach for_each) {
   $partial
 }
+// The unfinalized statistic (as combine takes it) of a block's share of a row held in registers,
+// for_each, reduce, tree and PerThread as for held_stats below; x is left as it is.
+template <class ForEach, class Reduce, class Tree, class PerThread>
+__device__ __forceinline__ Stat held_partial(ForEach for_each, Reduce reduce, Tree tree, PerThread) {
+  $held_partial
+}
 // The finalized statistic of a row held in registers: for_each(f) calls f(float& x) on
 // each of this thread's elements of the row (f may rewrite x for held_apply); reduce(v, op) combines
 // one value per thread over the row's threads and gives every thread the result. tree(v, op) does
@@ -212,10 +228,13 @@ std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params
                                            {"finalize", c.finalize},
                                            {"apply", c.apply},
                                            {"partial", c.partial},
+                                           {"held_partial", c.held_partial},
+                                           {"join", c.join},
                                            {"held_stats", c.held_stats},
                                            {"held_apply", c.held_apply}}) +
                      (r.rows.inner > 1          ? kRowNormColumns
                       : rows_in_registers(r, p) ? kRowNormRegisters
+                      : rows_in_grid_registers(p) ? kRowNormGrid
                       : rows_held(p)            ? kRowNormHeld
                                                 : kRowNormStreamed);
   return kernel_prelude(r.summary + " [" + to_string(p) + "]") +

@@ -41,7 +41,7 @@ TEST(Search, FindsTheOptimumOfTheTableDeterministically) {
   auto history = run_search(space, [&](auto& b) { return evaluate(b, &calls); }, 12, 4);
   auto best = best_trial(history);
   ASSERT_TRUE(best);
-  EXPECT_EQ(to_string(best->params), "threads=256,vec=8,unroll=4,blocks_per_sm=8,split=1,passes=2,cluster=0");
+  EXPECT_EQ(to_string(best->params), "threads=256,vec=8,unroll=4,blocks_per_sm=8,split=1,passes=2,cluster=0,regs=0");
   EXPECT_LT(history.size(), space.size());  // far fewer evaluations than the whole space
   int calls2 = 0;
   auto again = run_search(space, [&](auto& b) { return evaluate(b, &calls2); }, 12, 4);
@@ -84,12 +84,13 @@ Recipe long_rows() {
 
 TEST(Search, StrategySeedsAreValidAndOneMoveAway) {
   auto seeds = strategy_seeds(long_rows());
-  ASSERT_EQ(seeds.size(), 4u);
+  ASSERT_EQ(seeds.size(), 5u);
   for (auto& p : seeds) EXPECT_EQ(invalid_reason(long_rows(), p), "") << to_string(p);
   EXPECT_TRUE(rows_held(seeds[0]) && seeds[0].cluster == 0) << to_string(seeds[0]);  // the cooperative grid
-  EXPECT_EQ(seeds[1].split, 1);                                                        // streamed whole
-  EXPECT_EQ(seeds[2].passes, 1);                                                       // chunks, one launch
-  EXPECT_EQ(seeds[3].passes, 2);                                                       // chunks, two launches
+  EXPECT_TRUE(rows_in_grid_registers(seeds[1])) << to_string(seeds[1]);               // its registers
+  EXPECT_EQ(seeds[2].split, 1);                                                        // streamed whole
+  EXPECT_EQ(seeds[3].passes, 1);                                                       // chunks, one launch
+  EXPECT_EQ(seeds[4].passes, 2);                                                       // chunks, two launches
   EXPECT_TRUE(strategy_seeds(float_elementwise()).empty());                            // one strategy only
 
   // Once every neighbour of the best is tried, the untried seeds follow, in order.
@@ -158,6 +159,35 @@ TEST(Search, HeldChunksFitInSharedMemory) {
   EXPECT_EQ(invalid_reason(long_rows(), grid), "") << to_string(grid);
   grid.split = 64;  // 256 KB per CTA
   EXPECT_EQ(invalid_reason(long_rows(), grid), "a row's share per CTA exceeds 200 KB of shared memory");
+}
+
+TEST(Search, GridRegistersHoldARowInOneCtaPerSm) {
+  // LayerNorm #40's rows of 4M floats: 128 CTAs of 1024 threads x 8 vectors of 4.
+  Params grid{.threads = 1024, .vec = 4, .unroll = 8, .split = 128, .passes = 1, .regs = 1};
+  EXPECT_EQ(invalid_reason(long_rows(), grid), "") << to_string(grid);
+  EXPECT_TRUE(rows_in_grid_registers(grid));
+  EXPECT_FALSE(rows_held(grid));
+  EXPECT_FALSE(rows_in_grid_registers(default_params(long_rows()))) << "measured slower than two launches";
+  auto why = [&](auto edit) {
+    Params q = grid;
+    edit(q);
+    return invalid_reason(long_rows(), q);
+  };
+  EXPECT_EQ(why([](Params& q) { q.unroll = 4; }), "regs=1: split CTAs of threads x vec x unroll elements do not hold a row");
+  EXPECT_EQ(why([](Params& q) { q.split = 256, q.unroll = 4; }), "regs=1 holds a row in at most 128 CTAs, one per SM");
+  EXPECT_EQ(why([](Params& q) { q.threads = 512, q.vec = 4, q.unroll = 16; }), "unroll=16 is not a candidate value");
+  EXPECT_EQ(why([](Params& q) { q.vec = 2, q.unroll = 8, q.threads = 1024; }), "regs=1 moves 16-byte vectors: vec must fill 16 bytes");
+  EXPECT_EQ(why([](Params& q) { q.passes = 2; }),
+            "a row held in a grid's registers (regs=1) takes split > 1, passes=1, blocks_per_sm=0, cluster=0");
+  EXPECT_EQ(why([](Params& q) { q.blocks_per_sm = 2; }),
+            "a row held in a grid's registers (regs=1) takes split > 1, passes=1, blocks_per_sm=0, cluster=0");
+  // Rows that no power of two of CTAs divides leave the last CTAs part of a share, or none.
+  Recipe ragged = long_rows();
+  ragged.rows.extent = 3145732;
+  EXPECT_EQ(invalid_reason(ragged, grid), "") << to_string(grid);
+  // Reductions have no such strategy.
+  Recipe sum{.kind = TemplateKind::kReduce, .out_type = "float", .in_name = "x", .in_type = "float", .rows = {16, 4194304, 1}};
+  EXPECT_EQ(invalid_reason(sum, Params{.threads = 1024, .vec = 4, .unroll = 8, .regs = 1}), "regs does not apply to this template");
 }
 
 TEST(Search, AllFailuresFallBackToUntriedSpacePoints) {

@@ -21,9 +21,10 @@ struct Point {
   const char* params;  // over default_params(recipe)
 };
 
-// ~38 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
+// ~41 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
 // column reductions incl. argmax; row norms held in a cluster's shared memory (1, 8 and 16 CTAs,
-// odd rows, persistent clusters), in a cooperative grid or in a block's registers (a warp or 8),
+// odd rows, persistent clusters), in a cooperative grid's shared memory or registers (equal and
+// unequal shares), or in a block's registers (a warp or 8),
 // fused and split streamed row norms (one launch and two, tiles or chunks) incl. LayerNorm affine;
 // columns).
 const std::vector<Point>& points() {
@@ -63,6 +64,9 @@ const std::vector<Point>& points() {
       {"layernorm_long", "threads=1024,vec=2,split=16,unroll=1,passes=1"},
       {"layernorm_long", "threads=128,vec=4,split=1"},
       {"layernorm_long", "split=128,passes=1,blocks_per_sm=2"},  // held by 128 CTAs of a cooperative grid
+      {"layernorm_long", "threads=1024,vec=4,unroll=8,split=128,passes=1,regs=1"},  // in their registers
+      {"layernorm_long_ragged", "threads=1024,vec=4,unroll=8,split=128,passes=1,regs=1"},  // unequal shares
+      {"layernorm_long_ragged", ""},  // two launches
       {"rmsnorm", ""},
       {"l2norm", "cluster=0,split=4"},
       {"frobenius_norm", ""},  // two launches, pass 2 a tile per block
