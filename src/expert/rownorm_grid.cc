@@ -25,17 +25,7 @@ struct StreamStore128 {
     __stcs(reinterpret_cast<uint4*>(&dst), reinterpret_cast<uint4 const&>(src));
   }
 };
-// A 128-bit load through the read-only path (ld.global.nc).
-struct ReadOnlyLoad128 {
-  using SRegisters = uint128_t[1];
-  using DRegisters = uint128_t[1];
-  CUTE_DEVICE static void copy(uint128_t const& src, uint128_t& dst) {
-    const uint4 v = __ldg(reinterpret_cast<uint4 const*>(&src));
-    dst = reinterpret_cast<uint128_t const&>(v);
-  }
-};
 namespace cute {
-template <> struct Copy_Traits<ReadOnlyLoad128> : Copy_Traits<UniversalCopy<uint128_t>> {};
 template <> struct Copy_Traits<StreamLoad128> : Copy_Traits<UniversalCopy<uint128_t>> {};
 template <> struct Copy_Traits<StreamStore128> : Copy_Traits<UniversalCopy<uint128_t>> {};
 }  // namespace cute
@@ -81,8 +71,7 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
   auto in_row = [&](int i, int k) { return kExact || position(i, k) < extent; };
   auto copy_in = make_tiled_copy(Copy_Atom<StreamLoad128, $in_type>{}, Layout<Shape<Int<kThreads>>>{}, Layout<Shape<Int<kVec>>>{});
   auto copy_out = make_tiled_copy(Copy_Atom<StreamStore128, $out_type>{}, Layout<Shape<Int<kThreads>>>{}, Layout<Shape<Int<kVec>>>{});
-  auto copy_param = cg_expert::vec_tiled_copy<float, kThreads, kVec>();  // from shared memory
-  auto copy_param_l2 = make_tiled_copy(Copy_Atom<ReadOnlyLoad128, float>{}, Layout<Shape<Int<kThreads>>>{}, Layout<Shape<Int<kVec>>>{});
+  auto copy_param = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
   auto thr_in = copy_in.get_thread_slice(tid);
   auto thr_out = copy_out.get_thread_slice(tid);
   auto thr_param = copy_param.get_thread_slice(tid);
@@ -119,7 +108,7 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
     CUTE_UNROLL
     for (int i = steps; i < kIters; ++i) {
       Tensor r = make_fragment_like(thr_param.partition_S(step_of(g, i)));
-      if (in_row(i, 0)) copy(copy_param_l2, thr_param.partition_S(step_of(g, i)), r);
+      if (in_row(i, 0)) copy(copy_param, thr_param.partition_S(step_of(g, i)), r);
       CUTE_UNROLL
       for (int k = 0; k < kVec; ++k) tail[i - steps][k] = r(k);
     }
