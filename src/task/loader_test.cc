@@ -57,6 +57,7 @@ TEST(LoaderTest, DescribesEveryExampleTask) {
       {"l2norm", {{K4, 65536}}, "float32", {K4, 65536}, "aten.linalg_vector_norm", -1, 0},
       {"log_softmax", {{1024, 262144}}, "float32", {1024, 262144}, "aten._log_softmax", -1, 0},
       {"layernorm_long", {{16, 64, 256, 256}}, "float32", {16, 64, 256, 256}, "aten.native_layer_norm", -1, 2},
+      {"layernorm_long_ragged", {{8, 4, 786433}}, "float32", {8, 4, 786433}, "aten.native_layer_norm", -1, 2},
       {"layernorm_rows_768", {{65536, 768}}, "float32", {65536, 768}, "aten.native_layer_norm", -1, 2},
       {"frobenius_norm", {{32, 64, 256, 256}}, "float32", {32, 64, 256, 256}, "aten.linalg_vector_norm", -1, 0},
       {"l1norm_odd_rows", {{2048, 65535}}, "float32", {2048, 65535}, "aten.abs", -1, 0},
