@@ -59,7 +59,8 @@ bool rows_held(const Params& p);
 // (regs = 1), at most kMaxGridElementsPerThread elements per thread, one CTA per SM.
 bool rows_in_grid_registers(const Params& p);
 constexpr int kMaxGridElementsPerThread = 32;  // of 64 registers with 1024 threads
-constexpr int kMaxGridSplit = 128;             // CTAs that any Hopper GPU holds at once, one per SM
+constexpr int kMaxGridSplit = 128;             // CTAs an H100 SXM or H200 (132 SMs) holds at once, one
+                                               // per SM; on fewer SMs the kernel does not run
 // Whether a row-norm point holds each row in the registers of one block of `threads` (a warp or
 // more): whole rows in one step (split = 1, unroll = 1, no cluster) of at most
 // kMaxRowElementsPerThread elements per thread and kMaxRegisterRowElements per row.

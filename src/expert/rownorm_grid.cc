@@ -97,8 +97,8 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
     if (b_bytes > 0) SM90_BULK_COPY_G2S::copy(bias + int64_t(rank) * kShare, &params_landed, sB.data().get(), b_bytes);
   }
 
-  // The steps of the weight and bias that shared memory does not hold (at most 2 of 1024 x 4 floats),
-  // the same for every row: loaded once into registers (on the H200, LayerNorm #40: 0.2236 ms, 0.2241
+  // The steps of the weight and bias that shared memory does not hold (for 1024 threads of 8 float4,
+  // the bias's last 2), the same for every row: loaded once into registers (on the H200, LayerNorm #40: 0.2236 ms, 0.2241
   // reading them from L2 for every row).
   constexpr int kWeightTail = kIters - kWeightSteps, kBiasTail = kIters - kBiasSteps;
   float w_tail[kWeightTail > 0 ? kWeightTail : 1][kVec], b_tail[kBiasTail > 0 ? kBiasTail : 1][kVec];
@@ -151,7 +151,8 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
   }
   for (bool first = true; row < rows; row += row_step, first = false) {
     // The row's count before this CTA arrives, read first so that its latency hides behind the
-    // statistic (on the H200, LayerNorm #40: 0.2294 ms read just before arriving).
+    // statistic (on the H200, with the slots joined without divisions below, LayerNorm #40 went from
+    // 0.2294 ms to 0.2240; before, it was read just before arriving).
     unsigned* count = ws.arrived + row;
     unsigned seen = 0;
     if (tid == 0) asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(count) : "memory");
