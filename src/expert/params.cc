@@ -240,13 +240,18 @@ Params default_params(const Recipe& r) {
     while (r.rows.extent * elem_bytes(r.in_type) / held.split > (64 << 10) && held.split < 1024) held.split *= 2;
     return invalid_reason(r, held).empty() ? held : in_chunks(r, p, 64 << 10, 1);
   }
+  // Rows that the whole grid (128 CTAs, one per SM, 32 elements per thread) holds exactly are read
+  // from DRAM once, in its registers, the weight and bias in shared memory: on the H200, LayerNorm #40
+  // (16 rows of 4194304) took 0.1998-0.2006 ms so, 0.2191 in two launches. Rows that leave CTAs idle
+  // stay below: 8 rows of 3145732 took 0.1645 ms held so, 0.0990 in two launches.
+  const Params grid = grid_registers_point(r, p);
+  const int64_t grid_holds = int64_t(grid.split) * grid.threads * grid.vec * grid.unroll;
+  if (grid.split == kMaxGridSplit && grid_holds == r.rows.extent && invalid_reason(r, grid).empty()) return grid;
   // Otherwise rows stream twice. Few rows are split over enough blocks to fill the GPU (about 512)
   // in chunks of at most 2 MB, in two launches: on the H200, 16 rows of 16 MB in 32 chunks took
   // 0.234-0.255 ms, and in 512 chunks of 32 KB in one ticket-ordered launch (meant to re-read them
   // from L2) 0.334 ms, the per-chunk overhead outweighing the saved DRAM reads. Held one row at a
   // time by a cooperative grid, they took 0.42-0.57 ms: each row re-read LayerNorm's weight and bias.
-  // Held in the grid's registers with the weight and bias in shared memory (regs = 1, a search point),
-  // 0.198-0.201 ms hand-written but 0.224 as the template emits it, a gap not yet explained.
   for (Params q = p; r.rows.outer * p.split < 512 || r.rows.extent * elem_bytes(r.in_type) / p.split > (2 << 20); p = q) {
     q.split = p.split * 2;
     if (!invalid_reason(r, q).empty()) break;

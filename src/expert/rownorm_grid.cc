@@ -46,7 +46,7 @@ template <> struct Copy_Traits<StreamStore128> : Copy_Traits<UniversalCopy<uint1
 // default). What costs the emitted kernel 12% is not found yet, so it is a search point only.
 struct GridWorkspace {
   unsigned* arrived;  // [rows]
-  Stat* partials;     // [rows * kGroup]
+  float2* partials;   // [rows * kGroup]: cg_norm::to_slot of each CTA's statistic
 };
 
 // kVectorized: x, y, weight and bias 16-byte aligned and the row whole vectors (else coalesced scalars).
@@ -160,7 +160,7 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
     if (tid < 32) {
       if (tid == 0) {
         const unsigned target = seen - seen % kGroup + kGroup;  // fewer than kGroup arrivals are this call's
-        ws.partials[row * kGroup + rank] = part;
+        ws.partials[row * kGroup + rank] = cg_norm::to_slot(part);
         asm volatile("red.release.gpu.global.add.u32 [%0], 1;" :: "l"(count) : "memory");
         unsigned c;
         do {
@@ -170,20 +170,27 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
       __syncwarp();
       // Every CTA combines the slots in the same order, so all agree bit for bit. Slots of equal
       // counts (a power of two of them, 32 or more) are joined as a tree, without divisions.
-      Stat const* slots = ws.partials + row * kGroup;
+      // One 8-byte load per slot: on the H200, LayerNorm #40 took 0.2231 ms with its three words
+      // loaded one by one, 0.2042 with them padded to one 16-byte load, 0.2006 with these.
+      float2 const* slots = ws.partials + row * kGroup;
       Stat all = cg_norm::identity();
       if constexpr (kPerThread > 0 && kGroup % 32 == 0) {
         constexpr int kPerLane = kGroup / 32;
+        float2 const* lane_slots = slots + tid * kPerLane;  // one base, so the loads go out together
         Stat s[kPerLane];
         CUTE_UNROLL
-        for (int i = 0; i < kPerLane; ++i) s[i] = cg_norm::load_cg(&slots[tid * kPerLane + i]);
+        for (int i = 0; i < kPerLane; ++i) s[i] = cg_norm::from_slot(__ldcg(lane_slots + i), float(kShare));
         CUTE_UNROLL
         for (int w = kPerLane / 2; w > 0; w /= 2)
           CUTE_UNROLL
           for (int i = 0; i < w; ++i) s[i] = cg_norm::join(s[i], s[i + w]);
         all = cg_expert::warp_reduce(s[0], [](Stat p, Stat q) { return cg_norm::join(p, q); });
       } else {
-        for (int r = tid; r < kGroup; r += 32) all = cg_norm::combine(all, cg_norm::load_cg(&slots[r]));
+        for (int r = tid; r < kGroup; r += 32) {
+          const int64_t left = extent - int64_t(r) * kShare;  // elements of CTA r's share
+          const float count = float(left < kShare ? (left > 0 ? left : 0) : kShare);
+          all = cg_norm::combine(all, cg_norm::from_slot(__ldcg(&slots[r]), count));
+        }
         all = cg_expert::warp_reduce(all, cg_norm::combine);
       }
       if (tid == 0) met = cg_norm::finalize(all);
@@ -248,9 +255,9 @@ void launch_rows_grid($in_type const* x, $out_type* out, float const* weight, fl
     return n < rows ? n : rows;
   }();
   constexpr size_t count_bytes = (sizeof(unsigned) * rows + 15) / 16 * 16;
-  char* memory = cg_expert::device_workspace(count_bytes + sizeof(Stat) * rows * kGroup);
+  char* memory = cg_expert::device_workspace(count_bytes + sizeof(float2) * rows * kGroup);
   if (!ready || groups < 1 || memory == nullptr) return;
-  GridWorkspace ws{reinterpret_cast<unsigned*>(memory), reinterpret_cast<Stat*>(memory + count_bytes)};
+  GridWorkspace ws{reinterpret_cast<unsigned*>(memory), reinterpret_cast<float2*>(memory + count_bytes)};
   cudaLaunchAttribute attr = {};
   attr.id = cudaLaunchAttributeCooperative;
   attr.val.cooperative = 1;

@@ -28,6 +28,8 @@ struct NormCode {
   std::string held_apply = "apply_to(x, st, w, b)";
   std::string held_partial = "return reduce(partial(for_each), combine);";
   std::string join = "return combine(p, q);";
+  // A statistic as the two words a CTA of a grid publishes (`st`), and back (`s`, `count`).
+  std::string to_slot = "make_float2(st.a, st.b)", from_slot = "Stat{s.x, s.y, 0.0f}";
 };
 
 // held_stats for a row held in registers, read twice: its maximum m, then the sum s of `each`
@@ -115,6 +117,7 @@ NormCode norm_code(const Recipe& r) {
                      "  for_each([&](float& x) { float d = x - mean; m2 += d * d; });\n"
                      "  m2 = reduce(m2, [](float p, float q) { return p + q; });\n"
                      "  return Stat{mean, rsqrtf(m2 * " + inv_n + " + " + eps + "), 0.0f};";
+      c.to_slot = "make_float2(st.b, st.c)", c.from_slot = "Stat{count, s.x, s.y}";
       return c;
     }
     case NormKind::kScale: {
@@ -151,6 +154,10 @@ __device__ __forceinline__ Stat join(Stat p, Stat q) {
 __device__ __forceinline__ Stat finalize(Stat st) { return $finalize; }
 // Another block's published statistics, read past L1, which is not coherent.
 __device__ __forceinline__ Stat load_cg(Stat const* p) { return Stat{__ldcg(&p->a), __ldcg(&p->b), __ldcg(&p->c)}; }
+// A statistic as two words, and back, `count` being the number of elements it covers: the count,
+// where the statistic holds one, is known to every reader, so an 8-byte slot holds it for one load.
+__device__ __forceinline__ float2 to_slot(Stat st) { return $to_slot; }
+__device__ __forceinline__ Stat from_slot(float2 s, float count) { (void)count; return $from_slot; }
 // Statistics an earlier launch wrote, read through L1 (the same few addresses in every warp).
 __device__ __forceinline__ Stat load_nc(Stat const* p) { return Stat{__ldg(&p->a), __ldg(&p->b), __ldg(&p->c)}; }
 // Whether the norm has a weight and a bias (elementwise affine), and what stands in for them where not.
@@ -231,7 +238,9 @@ std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params
                                            {"held_partial", c.held_partial},
                                            {"join", c.join},
                                            {"held_stats", c.held_stats},
-                                           {"held_apply", c.held_apply}}) +
+                                           {"held_apply", c.held_apply},
+                                           {"to_slot", c.to_slot},
+                                           {"from_slot", c.from_slot}}) +
                      (r.rows.inner > 1          ? kRowNormColumns
                       : rows_in_registers(r, p) ? kRowNormRegisters
                       : rows_in_grid_registers(p) ? kRowNormGrid

@@ -60,11 +60,13 @@ const std::vector<Point>& points() {
       {"layernorm_rows_768", "threads=256"},  // 8 warps per row, two reductions through shared memory
       {"log_softmax_classes", ""},  // rows in registers: max, then the sum of exponentials
       {"l2norm_embeddings", ""},  // rows in registers: the generic online statistic
-      {"layernorm_long", ""},  // two launches, pass 2 a chunk per block (a weight)
-      {"layernorm_long", "threads=1024,vec=2,split=16,unroll=1,passes=1"},
-      {"layernorm_long", "threads=128,vec=4,split=1"},
-      {"layernorm_long", "split=128,passes=1,blocks_per_sm=2"},  // held by 128 CTAs of a cooperative grid
-      {"layernorm_long", "threads=1024,vec=4,unroll=8,split=128,passes=1,regs=1"},  // in their registers
+      {"layernorm_long", ""},  // in the registers of 128 CTAs of a cooperative grid
+      {"layernorm_long", "regs=0,threads=256,unroll=4,split=32,passes=2"},  // two launches, pass 2 a chunk per block
+      {"layernorm_long", "regs=0,threads=1024,vec=2,split=16,unroll=1,passes=1"},
+      {"layernorm_long", "regs=0,threads=128,vec=4,unroll=4,split=1,passes=2"},
+      {"layernorm_long", "regs=0,split=128,passes=1,blocks_per_sm=2,threads=256,unroll=4"},  // held in their shared memory
+      {"log_softmax", "threads=1024,vec=4,unroll=8,split=8,passes=1,blocks_per_sm=0,regs=1"},  // a statistic without a count
+      {"l2norm", "threads=1024,vec=4,unroll=8,split=2,passes=1,cluster=0,regs=1"},
       {"layernorm_long_ragged", "threads=1024,vec=4,unroll=8,split=128,passes=1,regs=1"},  // unequal shares
       {"layernorm_long_ragged", ""},  // two launches
       {"rmsnorm", ""},
@@ -147,7 +149,12 @@ TEST(TemplatesCompile, DefaultsSpellDivisionAndStatisticsAsMeasured) {
   EXPECT_NE(layernorm.find("cg_norm::param_tiles(copy_param, weight, bias, extent,"), std::string::npos);
   EXPECT_NE(layernorm.find("constexpr bool kWeight = true, kBias = true;"), std::string::npos);
   // Split rows' pass 2 loads them as vectors too.
-  EXPECT_NE(default_kernel("layernorm_long").find("cg_norm::param_tiles(copy_param, weight, bias, size(mRow),"), std::string::npos);
+  EXPECT_NE(default_kernel("layernorm_long_ragged").find("cg_norm::param_tiles(copy_param, weight, bias, size(mRow),"),
+            std::string::npos);
+  // Rows in a grid's registers publish (mean, squared deviations) in 8 bytes, the count left out.
+  std::string grid = default_kernel("layernorm_long");
+  EXPECT_NE(grid.find("float2 to_slot(Stat st) { return make_float2(st.b, st.c); }"), std::string::npos);
+  EXPECT_NE(grid.find("ws.partials[row * kGroup + rank] = cg_norm::to_slot(part);"), std::string::npos);
 }
 
 }  // namespace
