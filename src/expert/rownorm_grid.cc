@@ -41,9 +41,8 @@ template <> struct Copy_Traits<StreamStore128> : Copy_Traits<UniversalCopy<uint1
 //   reset: this call's arrivals end at the next multiple of kGroup.
 // - Each thread then stores its normalized vectors, loading the next row's into the freed registers
 //   right after each store.
-// On the H200, LayerNorm #40 (16 rows of 16 MB, 1.47x its single-read floor) took 0.1973-0.2007 ms
-// as a hand-written kernel of this design, but 0.2236 as emitted here (0.2168 in two launches, the
-// default). What costs the emitted kernel 12% is not found yet, so it is a search point only.
+// On the H200, LayerNorm #40 (16 rows of 16 MB) took 0.1986-0.2006 ms so, 1.47-1.49x its
+// single-read floor (0.2191 in two launches); rows that leave CTAs idle lose (see default_params).
 struct GridWorkspace {
   unsigned* arrived;  // [rows]
   float2* partials;   // [rows * kGroup]: cg_norm::to_slot of each CTA's statistic
@@ -98,8 +97,8 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
   }
 
   // The steps of the weight and bias that shared memory does not hold (for 1024 threads of 8 float4,
-  // the bias's last 2), the same for every row: loaded once into registers (on the H200, LayerNorm #40: 0.2236 ms, 0.2241
-  // reading them from L2 for every row).
+  // the bias's last 2), the same for every row: loaded once into registers (on the H200, LayerNorm
+  // #40 took as long as with them read from L2 for every row, 0.2236 against 0.2241 ms).
   constexpr int kWeightTail = kIters - kWeightSteps, kBiasTail = kIters - kBiasSteps;
   float w_tail[kWeightTail > 0 ? kWeightTail : 1][kVec], b_tail[kBiasTail > 0 ? kBiasTail : 1][kVec];
   auto load_tail = [&](float const* p, bool has, int steps, auto& tail) {
