@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One device call: each ENTRY (TASK:KERNEL, KERNEL a file in kernels/; default below) built and
-# evaluated by the hardened evaluator (2 trials of 30 timed runs), then Nsight Compute (full set) on
-# the kernels in PROFILE for LayerNorm #40. Usage, on the GPU machine from the repository root:
+# evaluated by the hardened evaluator (2 trials of 30 timed runs), then `cutegen profile` (Nsight
+# Compute, extended metrics) on the kernels in PROFILE for LayerNorm #40. Usage, on the GPU machine from the repository root:
 #   ENTRIES="..." PROFILE="..." run.sh OUT        (OUT receives results.tgz; the table is printed last)
+# (calls 1-6 ran it with the tarball written once, at the end)
 set -uo pipefail
 out="$1"; here="$(cd "$(dirname "$0")" && pwd)"; work="$(mktemp -d)"
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -18,6 +19,7 @@ for e in $entries; do
   task="${e%%:*}"; n="${e##*:}"; a="$work/$(basename $task .py)-$n"
   timeout 90 $B --json --set eval.trials=2 --set eval.timed_runs=30 eval $task $here/kernels/$n.cu > $a.json 2> $a.err
   echo "$(basename $task .py) $n: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"].splitlines()[0])' $a.json 2>&1)" | tee -a $work/times.txt
+  tar czf $out/results.tgz -C $work .  # after every entry, so a call cut short still returns its answers
 done
 for n in ${PROFILE-}; do
   timeout 150 $B --set profile.extended_metrics=true profile $L $here/kernels/$n.cu > $work/profile_$n.txt 2>&1
