@@ -242,8 +242,8 @@ Params default_params(const Recipe& r) {
   }
   // Rows that the whole grid (128 CTAs, one per SM, 32 elements per thread) holds exactly are read
   // from DRAM once, in its registers, the weight and bias in shared memory: on the H200, LayerNorm #40
-  // (16 rows of 4194304) took 0.1998-0.2006 ms so, 0.2191 in two launches. Rows that leave CTAs idle
-  // stay below: 8 rows of 3145732 took 0.1645 ms held so, 0.0990 in two launches.
+  // (16 rows of 4194304) took 0.1986-0.2006 ms so, 0.2191 in two launches. Rows that leave CTAs idle
+  // stay below: 8 rows of 3145732 took 0.1645-0.1687 ms held so, 0.0990 in two launches.
   const Params grid = grid_registers_point(r, p);
   const int64_t grid_holds = int64_t(grid.split) * grid.threads * grid.vec * grid.unroll;
   if (grid.split == kMaxGridSplit && grid_holds == r.rows.extent && invalid_reason(r, grid).empty()) return grid;
