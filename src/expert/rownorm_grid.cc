@@ -34,7 +34,7 @@ template <> struct Copy_Traits<StreamStore128> : Copy_Traits<UniversalCopy<uint1
 // and reads it from DRAM once; the groups walk rows a grid's worth apart. CTA `rank` owns the row's
 // elements [rank * kShare, (rank + 1) * kShare): kIters steps of kThreads threads x kVec elements.
 // - The CTA's share of the weight and bias, as much as fits, is bulk-copied into shared memory once;
-//   the rest is read from L2 for every row.
+//   the rest is loaded once into registers.
 // - Per row, the CTA's partial statistic (cg_norm::held_partial) goes to a workspace slot, and a
 //   per-row count says when the group's slots are all written: warp 0 of each CTA waits for it and
 //   combines them. The count only grows (the group's CTAs add 1 per row and call), so it needs no
