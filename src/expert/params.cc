@@ -219,26 +219,31 @@ Params default_params(const Recipe& r) {
   regs.threads = 64;
   while (int64_t(regs.threads) * 16 < r.rows.extent) regs.threads *= 2;
   if (r.rows.extent <= 512 * 16 && invalid_reason(r, regs).empty()) return regs;
-  // A row that fits in the shared memory of a cluster of up to 8 CTAs of at most 100 KB each (two
-  // or more CTAs per SM) is read from DRAM once. On the H200 that won for rows of 256 KB (L1 norm,
-  // 32768 x 65535: 5.14 ms vs 9.0 streamed); rows of 1.5 MB over 8 CTAs of 192 KB, one per SM,
-  // did not beat the strategies below.
-  for (int c : {1, 2, 4, 8}) {
-    Params q = p;
-    q.cluster = c, q.threads = 512, q.vec = 16 / elem_bytes(r.in_type);
-    if (invalid_reason(r, q).empty() && held_chunk_bytes(r, q) <= 100 * 1024) return q;
-  }
-  // Many rows too long for such a cluster are held by groups of CTAs of a persistent cooperative grid:
-  // the fewest CTAs per row whose chunks (at most 64 KB) fit three or four to an SM. On the H200:
-  // softmax over 4096 rows of 1.5 MB, 4.27 ms in 48 KB chunks, 4.65 ms in 96 KB ones, 4.60 ms in 32
-  // chunks read twice in one ticket-ordered launch (the second read missed L2), 4.67 ms in persistent
-  // 16-CTA clusters; log-softmax over 1024 rows of 1 MB, 0.753 ms in 64 KB chunks, 0.835 ms in 32 KB
-  // ones, 0.781 ms in chunks read twice.
+  // A row that fits in one CTA's shared memory (up to 100 KB, two or more CTAs per SM) is held there,
+  // read from DRAM once. On the H200, softmax over 16384 rows of 64 KB took 0.553 ms so.
+  Params one_cta = p;
+  one_cta.cluster = 1, one_cta.threads = 512, one_cta.vec = 16 / elem_bytes(r.in_type);
+  if (invalid_reason(r, one_cta).empty() && held_chunk_bytes(r, one_cta) <= 100 * 1024) return one_cta;
+  // Many longer rows are held by groups of CTAs of a persistent cooperative grid: the fewest CTAs per
+  // row whose chunks (at most 64 KB) fit three or four to an SM. On the H200, for rows of 256 KB
+  // (KernelBench's L1 norm, 32768 x 65535) that took 4.72 ms in 4 CTAs of 256 threads, 5.09 with 512
+  // threads, 5.29 in 4-CTA clusters (9.3 torch.compile); L2 norm over 4096 rows of 65536, 0.569 ms
+  // against 0.575 in clusters. Softmax over 4096 rows of 1.5 MB, 4.27 ms in 48 KB chunks, 4.65 ms in
+  // 96 KB ones, 4.60 ms in 32 chunks read twice in one ticket-ordered launch (the second read missed
+  // L2), 4.67 ms in persistent 16-CTA clusters; log-softmax over 1024 rows of 1 MB, 0.753 ms in 64 KB
+  // chunks, 0.835 ms in 32 KB ones, 0.781 ms in chunks read twice.
   if (r.rows.outer >= 512) {
     Params held = p;
-    held.split = 2, held.passes = 1, held.blocks_per_sm = 4, held.unroll = 2;
+    held.split = 2, held.passes = 1, held.blocks_per_sm = 4, held.unroll = 2, held.vec = 16 / elem_bytes(r.in_type);
     while (r.rows.extent * elem_bytes(r.in_type) / held.split > (64 << 10) && held.split < 1024) held.split *= 2;
     return invalid_reason(r, held).empty() ? held : in_chunks(r, p, 64 << 10, 1);
+  }
+  // Fewer rows fit in the shared memory of a cluster of up to 8 CTAs of at most 100 KB each; rows of
+  // 1.5 MB over 8 CTAs of 192 KB, one per SM, did not beat the strategies below.
+  for (int c : {2, 4, 8}) {
+    Params q = one_cta;
+    q.cluster = c;
+    if (invalid_reason(r, q).empty() && held_chunk_bytes(r, q) <= 100 * 1024) return q;
   }
   // Rows that the whole grid (128 CTAs, one per SM, 32 elements per thread) holds exactly are read
   // from DRAM once, in its registers, the weight and bias in shared memory: on the H200, LayerNorm #40

@@ -161,6 +161,19 @@ TEST(Search, HeldChunksFitInSharedMemory) {
   EXPECT_EQ(invalid_reason(long_rows(), grid), "a row's share per CTA exceeds 200 KB of shared memory");
 }
 
+TEST(Search, RowsBeyondOneCtaAreHeldByAGridWhenManyAndByAClusterWhenFew) {
+  // KernelBench's L1 norm: 32768 rows of 65535 floats (256 KB), odd so not a multiple of a vector.
+  Recipe r{.kind = TemplateKind::kRowNorm, .out_type = "float", .in_name = "x", .in_type = "float",
+           .rows = {32768, 65535, 1}, .norm = NormKind::kScale};
+  Params many = default_params(r);
+  EXPECT_EQ(to_string(many), "threads=256,vec=4,unroll=2,blocks_per_sm=4,split=4,passes=1,cluster=0,regs=0");
+  EXPECT_TRUE(rows_held(many));
+  r.rows.outer = 64;  // too few rows to fill a persistent grid's groups: a 4-CTA cluster of 64 KB each
+  EXPECT_EQ(default_params(r).cluster, 4) << to_string(default_params(r));
+  r.rows = {32768, 16384, 1};  // 64 KB rows fit one CTA's shared memory, however many
+  EXPECT_EQ(default_params(r).cluster, 1) << to_string(default_params(r));
+}
+
 TEST(Search, GridRegistersHoldARowInOneCtaPerSm) {
   // LayerNorm #40's rows of 4M floats: 128 CTAs of 1024 threads x 8 vectors of 4.
   Params grid{.threads = 1024, .vec = 4, .unroll = 8, .split = 128, .passes = 1, .regs = 1};

@@ -51,8 +51,8 @@ const std::vector<Point>& points() {
       {"log_softmax", "cluster=8,split=1,passes=2,threads=1024,blocks_per_sm=2"},
       {"softmax", "cluster=16,threads=256,blocks_per_sm=2"},  // non-portable size, named at launch
       {"layernorm", ""},
-      {"l1norm_odd_rows", ""},
-      {"l1norm_odd_rows", "blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
+      {"l1norm_odd_rows", ""},  // held by a cooperative grid, 4 CTAs per row
+      {"l1norm_odd_rows", "cluster=4,split=1,passes=2,threads=512,unroll=4,blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
       {"softmax_small_odd", ""},  // 8 warps per row in registers, scalar loads
       {"softmax_small_odd", "threads=32"},  // a warp per row
       {"softmax_small_odd", "threads=512,vec=4,unroll=4,cluster=1"},
@@ -66,11 +66,13 @@ const std::vector<Point>& points() {
       {"layernorm_long", "regs=0,threads=128,vec=4,unroll=4,split=1,passes=2"},
       {"layernorm_long", "regs=0,split=128,passes=1,blocks_per_sm=2,threads=256,unroll=4"},  // held in their shared memory
       {"log_softmax", "threads=1024,vec=4,unroll=8,split=8,passes=1,blocks_per_sm=0,regs=1"},  // a statistic without a count
-      {"l2norm", "threads=1024,vec=4,unroll=8,split=2,passes=1,cluster=0,regs=1"},
+      {"l2norm", "threads=1024,vec=4,unroll=8,split=2,passes=1,blocks_per_sm=0,regs=1"},
       {"layernorm_long_ragged", "threads=1024,vec=4,unroll=8,split=128,passes=1,regs=1"},  // unequal shares
       {"layernorm_long_ragged", ""},  // two launches
       {"rmsnorm", ""},
-      {"l2norm", "cluster=0,split=4"},
+      {"l2norm", ""},
+      {"l2norm", "cluster=4,split=1,passes=2,threads=512,unroll=4,blocks_per_sm=0"},  // a 4-CTA cluster per row
+      {"l2norm", "split=4,passes=2,blocks_per_sm=0"},  // streamed in chunks, two launches
       {"frobenius_norm", ""},  // two launches, pass 2 a tile per block
   };
   return p;
