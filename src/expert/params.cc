@@ -238,8 +238,9 @@ Params default_params(const Recipe& r) {
     while (r.rows.extent * elem_bytes(r.in_type) / held.split > (64 << 10) && held.split < 1024) held.split *= 2;
     return invalid_reason(r, held).empty() ? held : in_chunks(r, p, 64 << 10, 1);
   }
-  // Fewer rows fit in the shared memory of a cluster of up to 8 CTAs of at most 100 KB each; rows of
-  // 1.5 MB over 8 CTAs of 192 KB, one per SM, did not beat the strategies below.
+  // Fewer rows are held in the smallest cluster of up to 8 CTAs whose shares fit in 100 KB each. Larger
+  // shares, one CTA per SM, lost: softmax over rows of 1.5 MB in 8 CTAs of 192 KB, 4.74 ms against
+  // 4.27 in a grid's groups.
   for (int c : {2, 4, 8}) {
     Params q = one_cta;
     q.cluster = c;

@@ -17,8 +17,12 @@ __device__ __forceinline__ Stat chunk_stats(RowTensor const& mRow, int64_t begin
     Tensor tXgX = thr_copy.partition_S(local_tile(mRow, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
     Tensor tXrX = make_fragment_like(tXgX);
     copy(tiled_copy, tXgX, tXrX);
-    CUTE_UNROLL
-    for (int i = 0; i < size(tXrX); ++i) cg_norm::update(st, cg_expert::to_f(tXrX(i)));
+    // The tile's statistic by the norm's partial (LayerNorm's in two walks, with no division per
+    // element), joined to the running one.
+    st = cg_norm::combine(st, cg_norm::partial([&](auto&& f) {
+      CUTE_UNROLL
+      for (int i = 0; i < size(tXrX); ++i) f(cg_expert::to_f(tXrX(i)));
+    }));
   }
   for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads) cg_norm::update(st, cg_expert::to_f(mRow(i)));
   return st;
