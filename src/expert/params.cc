@@ -166,44 +166,9 @@ Params grid_registers_point(const Recipe& r, Params p) {
   return p;
 }
 
-}  // namespace
-
-Params default_params(const Recipe& r) {
-  Params p;
-  if (r.kind == TemplateKind::kElementwise) {
-    // One 128-bit access per operand per thread and one block per tile: eager's own launch shape
-    // family, which measured at the copy roofline on the H200 where persistent grids lost 6-10%.
-    int widest = elem_bytes(r.out_type);
-    for (auto& o : r.operands) widest = std::max(widest, elem_bytes(o.c_type));
-    p.vec = std::max(4, 16 / widest);
-    // Two vectors per thread where erf's long instruction sequence runs per element: on the H200,
-    // GELU 3.125 ms with one against 3.036 with two (torch.compile 3.028); for tanh and NewGELU two
-    // lost (3.115 against 3.008, 0.1359 against 0.1321).
-    p.unroll = r.expr && contains(r.expr, Prim::kErf) ? 2 : 1;
-    return p;
-  }
-  if (r.rows.inner > 1) {
-    if (r.kind == TemplateKind::kReduce) p.split = 4;
-    // An argmax/argmin partial carries its index too; on the H200 one partial per thread beat four
-    // (argmin over [128, 4096, 4095]: 2.21 ms against 2.39).
-    if (r.reduce == ReduceOp::kArgMax || r.reduce == ReduceOp::kArgMin) p.unroll = 1;
-    if (invalid_reason(r, p).empty()) return p;
-    p.unroll = 1;
-    return p;
-  }
-  for (int v : {8, 4, 2, 1}) {
-    p.vec = v;
-    if (invalid_reason(r, p).empty()) break;
-  }
-  if (r.kind == TemplateKind::kReduce) {
-    // Rows of up to 16 KB get a warp each: no block barrier, and 8 vectors per lane in flight. On the
-    // H200, argmax over 131072 rows of 8 KB took 0.62 ms with a 256-thread block per row.
-    if (r.rows.extent * elem_bytes(r.in_type) <= (16 << 10)) p.threads = 32, p.unroll = 8;
-    // A tile no longer than the row, so that most loads are batched.
-    while (int64_t(p.threads) * p.vec * p.unroll > r.rows.extent && p.unroll > 1) p.unroll /= 2;
-    while (int64_t(p.threads) * p.vec > r.rows.extent && p.threads > 32) p.threads /= 2;
-    return p;
-  }
+// The default point of a row norm over the last dim, `p` holding the widest valid vector: the
+// strategy by the rows' length and count, as measured on the H200.
+Params row_norm_default(const Recipe& r, Params p) {
   // Rows a warp can hold (up to 2048 elements) are held in registers: a warp each when rows are
   // many, more warps each while fewer than about 4096 warps would run (then a warp's serial work
   // sets the time). On the H200, LayerNorm over 65536 rows of 768 took 0.102 ms so, 1.38 ms in a
@@ -263,6 +228,47 @@ Params default_params(const Recipe& r) {
     if (!invalid_reason(r, q).empty()) break;
   }
   return p;
+}
+
+}  // namespace
+
+Params default_params(const Recipe& r) {
+  Params p;
+  if (r.kind == TemplateKind::kElementwise) {
+    // One 128-bit access per operand per thread and one block per tile: eager's own launch shape
+    // family, which measured at the copy roofline on the H200 where persistent grids lost 6-10%.
+    int widest = elem_bytes(r.out_type);
+    for (auto& o : r.operands) widest = std::max(widest, elem_bytes(o.c_type));
+    p.vec = std::max(4, 16 / widest);
+    // Two vectors per thread where erf's long instruction sequence runs per element: on the H200,
+    // GELU 3.125 ms with one against 3.036 with two (torch.compile 3.028); for tanh and NewGELU two
+    // lost (3.115 against 3.008, 0.1359 against 0.1321).
+    p.unroll = r.expr && contains(r.expr, Prim::kErf) ? 2 : 1;
+    return p;
+  }
+  if (r.rows.inner > 1) {
+    if (r.kind == TemplateKind::kReduce) p.split = 4;
+    // An argmax/argmin partial carries its index too; on the H200 one partial per thread beat four
+    // (argmin over [128, 4096, 4095]: 2.21 ms against 2.39).
+    if (r.reduce == ReduceOp::kArgMax || r.reduce == ReduceOp::kArgMin) p.unroll = 1;
+    if (invalid_reason(r, p).empty()) return p;
+    p.unroll = 1;
+    return p;
+  }
+  for (int v : {8, 4, 2, 1}) {
+    p.vec = v;
+    if (invalid_reason(r, p).empty()) break;
+  }
+  if (r.kind == TemplateKind::kReduce) {
+    // Rows of up to 16 KB get a warp each: no block barrier, and 8 vectors per lane in flight. On the
+    // H200, argmax over 131072 rows of 8 KB took 0.62 ms with a 256-thread block per row.
+    if (r.rows.extent * elem_bytes(r.in_type) <= (16 << 10)) p.threads = 32, p.unroll = 8;
+    // A tile no longer than the row, so that most loads are batched.
+    while (int64_t(p.threads) * p.vec * p.unroll > r.rows.extent && p.unroll > 1) p.unroll /= 2;
+    while (int64_t(p.threads) * p.vec > r.rows.extent && p.threads > 32) p.threads /= 2;
+    return p;
+  }
+  return row_norm_default(r, p);
 }
 
 std::vector<Params> strategy_seeds(const Recipe& r) {
