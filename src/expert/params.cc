@@ -186,9 +186,10 @@ Params row_norm_default(const Recipe& r, Params p) {
   if (r.rows.extent <= 512 * 16 && invalid_reason(r, regs).empty()) return regs;
   // A row that fits in one CTA's shared memory (up to 100 KB, two or more CTAs per SM) is held there,
   // read from DRAM once. On the H200, softmax over 16384 rows of 64 KB took 0.553 ms so.
+  auto cluster_holds = [&](const Params& q) { return invalid_reason(r, q).empty() && held_chunk_bytes(r, q) <= 100 * 1024; };
   Params one_cta = p;
   one_cta.cluster = 1, one_cta.threads = 512, one_cta.vec = 16 / elem_bytes(r.in_type);
-  if (invalid_reason(r, one_cta).empty() && held_chunk_bytes(r, one_cta) <= 100 * 1024) return one_cta;
+  if (cluster_holds(one_cta)) return one_cta;
   // Many longer rows are held by groups of CTAs of a persistent cooperative grid: the fewest CTAs per
   // row whose chunks (at most 64 KB) fit three or four to an SM. On the H200, for rows of 256 KB
   // (KernelBench's L1 norm, 32768 x 65535) that took 4.72 ms in 4 CTAs of 256 threads, 5.09 with 512
@@ -209,7 +210,7 @@ Params row_norm_default(const Recipe& r, Params p) {
   for (int c : {2, 4, 8}) {
     Params q = one_cta;
     q.cluster = c;
-    if (invalid_reason(r, q).empty() && held_chunk_bytes(r, q) <= 100 * 1024) return q;
+    if (cluster_holds(q)) return q;
   }
   // Rows that the whole grid (128 CTAs, one per SM, 32 elements per thread) holds exactly are read
   // from DRAM once, in its registers, the weight and bias in shared memory: on the H200, LayerNorm #40
