@@ -123,7 +123,7 @@ std::string generate_elementwise(const Recipe& r, const TaskSpec& spec, const Pa
                         operand_layout(r.out_shape, o.strides) + ");  // output dims, broadcast strides");
     }
     if (o.dense || runs) {
-      copies.push_back("  auto copy_in" + K + " = cg_expert::vec_tiled_copy<" + o.c_type + ", kThreads, kVec>();");
+      copies.push_back("  auto copy_in" + K + " = cg_expert::evict_last_tiled_copy<" + o.c_type + ", kThreads, kVec>();");
       loads.push_back("    Tensor tIgIn" + K + " = copy_in" + K + ".get_thread_slice(threadIdx.x).partition_S(local_tile(" +
                       m + ", make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)");
       loads.push_back("    Tensor tIrIn" + K + " = make_fragment_like(tIgIn" + K + ");");

@@ -6,8 +6,8 @@ namespace cutegen {
 
 const char* const kRowNormRegisters = R"(
 // A block per row, held in registers: kIters steps of kThreads threads x kVec elements, all loaded
-// at once (vectors through the tiled copy when the rows are 16-byte aligned, else coalesced
-// scalars), the row's statistic taken by cg_norm::held_stats with reductions by shuffles (and,
+// at once (vectors through the tiled copy, evict_last, when the rows are 16-byte aligned, else
+// coalesced scalars), the row's statistic taken by cg_norm::held_stats with reductions by shuffles (and,
 // past one warp, through shared memory), then the normalized registers are stored. A warp per row
 // needs no shared memory and no barrier; few rows take more warps each, since one warp's long serial
 // chain then sets the time. The row length is a constant, so that whole steps need no bounds checks.
@@ -21,7 +21,7 @@ __global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* 
   __builtin_assume(tid < kThreads);
   Tensor mX = make_tensor(make_gmem_ptr(x + blockIdx.x * extent), make_shape(extent));     // this row
   Tensor mY = make_tensor(make_gmem_ptr(out + blockIdx.x * extent), make_shape(extent));
-  auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
+  auto copy_in = cg_expert::evict_last_tiled_copy<$in_type, kThreads, kVec>();
   auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
   auto thr_in = copy_in.get_thread_slice(tid);
   auto copy_param = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
