@@ -65,6 +65,17 @@ std::string first_error_line(const std::vector<Diagnostic>& diags, const std::st
   return "nvcc failed (see the log)";
 }
 
+// Whether nvcc's output says the compile failed for a reason outside the source: a file it reads
+// is missing or unreadable (headers moved or reinstalled mid-build), the disk is full, memory ran
+// out. Such failures are not cached, nor replayed from the cache, so that the same source compiles
+// again once the machine is mended.
+bool environment_failure(std::string_view output) {
+  for (std::string_view sign : {"cannot open source file", "No such file or directory", "Permission denied",
+                                "No space left on device", "Cannot allocate memory", "out of memory"})
+    if (contains(output, sign)) return true;
+  return false;
+}
+
 }  // namespace
 
 double available_memory_gib() {
@@ -109,10 +120,16 @@ Result<BuildResult> Builder::build(const BuildRequest& req) const {
       r.key = key;
       r.log_path = dir + "/nvcc.log";
       if (r.ok()) r.library_path = dir + "/kernel.so";
-      if (!r.ok() || file_exists(r.library_path)) return r;
+      if (r.ok() && file_exists(r.library_path)) return r;
+      // A failure replays, unless its log puts it on the machine (entries from before such
+      // failures were kept out of the cache).
+      auto log = read_file(r.log_path);
+      if (!r.ok() && log.ok() && !environment_failure(*log)) return r;
     } catch (const std::exception&) {
       // A damaged entry is rebuilt below.
     }
+    std::error_code ec;
+    fs::remove_all(dir, ec);  // so that the rebuilt entry can take its place
   }
   if (auto st = check_target_fits_source(req.target, req.source); !st) {
     BuildResult r;
@@ -158,15 +175,18 @@ Result<BuildResult> Builder::compile(const BuildRequest& req, const std::string&
     r.outcome = BuildOutcome::kBuilt;
     r.message = "built";
   }
-  // Timeouts are not cached: the next attempt may have more time or a less loaded machine.
-  if (r.outcome != BuildOutcome::kTimeout) {
+  // Timeouts are not cached, nor is nvcc killed or failing on the machine: the next attempt may
+  // have more time, a less loaded machine, or the missing file back.
+  const bool cacheable = r.outcome == BuildOutcome::kBuilt ||
+                         (r.outcome == BuildOutcome::kCompileError && proc.signal == 0 && !environment_failure(log));
+  if (cacheable) {
     CUTEGEN_TRY(write_file_atomic(work + "/build.json", to_json(r).dump(1)));
     std::error_code ec;
     fs::create_directories(fs::path(dir).parent_path(), ec);
     fs::rename(work, dir, ec);
     if (ec) fs::remove_all(work, ec);  // another process won the race; its entry is identical
   }
-  std::string final_dir = r.outcome == BuildOutcome::kTimeout ? work : dir;
+  std::string final_dir = cacheable ? dir : work;
   r.log_path = final_dir + "/nvcc.log";
   if (r.ok()) r.library_path = final_dir + "/kernel.so";
   return r;

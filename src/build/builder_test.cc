@@ -1,5 +1,6 @@
-// Real nvcc builds (no GPU needed): a CuTe kernel compiles, a cache hit compiles nothing, and a
-// CuTe error condenses to a short report naming the user's line.
+// Real nvcc builds (no GPU needed): a CuTe kernel compiles, a cache hit compiles nothing, a CuTe
+// error condenses to a short report naming the user's line, and only the source's own errors are
+// cached.
 #include "build/builder.h"
 
 #include <gtest/gtest.h>
@@ -65,6 +66,40 @@ TEST_F(BuilderTest, CuteErrorIsCondensedToTheUsersLine) {
   EXPECT_NE(text.find("> Tensor u = local_tile("), std::string::npos) << text;
   EXPECT_LT(text.size(), 6000u);
   EXPECT_LT(text.size() * 2, raw->size()) << "condensed report should be far smaller than the raw log";
+}
+
+// A header missing at compile time (moved or reinstalled mid-build) is the machine's fault, not the
+// source's: the failure is reported but not cached, so the same source builds once the file is back.
+TEST_F(BuilderTest, MissingHeaderFailureIsNotCached) {
+  const std::string header = (cache_ / "late.h").string();
+  BuildRequest req{.source = "#include \"" + header + "\"\n__global__ void k(float* p) { p[0] = kLate; }\n",
+                   .display_name = "late.cu",
+                   .target = Target{9, 0, true}};
+  auto missing = builder_->build(req);
+  ASSERT_TRUE(missing.ok()) << missing.message();
+  EXPECT_EQ(missing->outcome, BuildOutcome::kCompileError);
+  EXPECT_NE(missing->message.find("late.h"), std::string::npos) << missing->message;
+
+  ASSERT_TRUE(write_file_atomic(header, "constexpr float kLate = 1.0f;\n").ok());
+  auto back = builder_->build(req);
+  ASSERT_TRUE(back.ok()) << back.message();
+  EXPECT_FALSE(back->cache_hit);
+  EXPECT_TRUE(back->ok()) << back->message;
+  EXPECT_TRUE(builder_->build(req)->cache_hit);
+}
+
+// A deterministic error (the source's own) is cached: the second build compiles nothing.
+TEST_F(BuilderTest, SourceErrorIsCached) {
+  BuildRequest req{.source = "__global__ void k(float* p) { p[0] = undeclared_name; }\n",
+                   .display_name = "bad.cu",
+                   .target = Target{9, 0, true}};
+  auto first = builder_->build(req);
+  ASSERT_TRUE(first.ok()) << first.message();
+  EXPECT_EQ(first->outcome, BuildOutcome::kCompileError);
+  auto second = builder_->build(req);
+  ASSERT_TRUE(second.ok());
+  EXPECT_TRUE(second->cache_hit);
+  EXPECT_EQ(second->outcome, BuildOutcome::kCompileError);
 }
 
 TEST_F(BuilderTest, PlainSm90IsRefusedForWgmmaCode) {

@@ -126,8 +126,9 @@ TEST(TemplatesCompile, InvalidPointsAreRefusedWithAReason) {
   for (auto& p : search_space(*recipe)) EXPECT_EQ(invalid_reason(*recipe, p), "");
 }
 
-// The spellings the H200 measured best, in the default kernels (BENCHMARKS.md: division, selects).
-TEST(TemplatesCompile, DefaultsSpellDivisionAndStatisticsAsMeasured) {
+// The spellings the H200 measured best, in the default kernels (BENCHMARKS.md: division, selects,
+// inputs loaded evict_last).
+TEST(TemplatesCompile, DefaultsSpellDivisionStatisticsAndLoadsAsMeasured) {
   auto default_kernel = [](const char* task) {
     auto spec = testing_support::task_spec(task);
     auto recipe = recognize(*spec);
@@ -152,6 +153,10 @@ TEST(TemplatesCompile, DefaultsSpellDivisionAndStatisticsAsMeasured) {
   EXPECT_NE(layernorm.find("constexpr bool kWeight = true, kBias = true;"), std::string::npos);
   // Split rows' pass 2 loads them as vectors too.
   EXPECT_NE(default_kernel("layernorm_long_ragged").find("cg_norm::param_tiles(copy_param, weight, bias, size(mRow),"),
+            std::string::npos);
+  // Inputs read once are loaded evict_last: rows in registers, elementwise operands.
+  EXPECT_NE(layernorm.find("auto copy_in = cg_expert::evict_last_tiled_copy<float, kThreads, kVec>();"), std::string::npos);
+  EXPECT_NE(default_kernel("scale_bias_leaky").find("auto copy_in1 = cg_expert::evict_last_tiled_copy<float, kThreads, kVec>();"),
             std::string::npos);
   // Rows in a grid's registers publish (mean, squared deviations) in 8 bytes, the count left out.
   std::string grid = default_kernel("layernorm_long");
