@@ -51,7 +51,7 @@ using namespace cute;
 // 128-bit loads that ask L2 to keep the lines they bring (an evict_last policy), as the first read
 // of torch.compile's looped LayerNorm does. Inputs read once gain all the same; on the H200:
 // LayerNorm over 32768 x 8192 0.4994 ms against 0.5066 with plain loads (torch.compile 0.5034),
-// ReLU over 1.07 GB 0.4959 against 0.5038.
+// ReLU over 268M floats 0.4959 against 0.5038.
 struct EvictLastLoad128 {
   using SRegisters = uint128_t[1];
   using DRegisters = uint128_t[1];

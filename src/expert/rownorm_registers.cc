@@ -7,8 +7,8 @@ namespace cutegen {
 const char* const kRowNormRegisters = R"(
 // A block per row, held in registers: kIters steps of kThreads threads x kVec elements, all loaded
 // at once (vectors through the tiled copy, evict_last, when the rows are 16-byte aligned, else
-// coalesced scalars), the row's statistic taken by cg_norm::held_stats with reductions by shuffles (and,
-// past one warp, through shared memory), then the normalized registers are stored. A warp per row
+// coalesced scalars), the row's statistic taken by cg_norm::held_stats with reductions by shuffles
+// (and, past one warp, through shared memory), then the normalized registers are stored. A warp per row
 // needs no shared memory and no barrier; few rows take more warps each, since one warp's long serial
 // chain then sets the time. The row length is a constant, so that whole steps need no bounds checks.
 template <int kThreads, int kVec, int kIters, int64_t kExtent>
