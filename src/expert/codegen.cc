@@ -113,17 +113,23 @@ __device__ __forceinline__ float div_full(float a, float b) {
 template <class T, int kVec>
 using VecCopy = Copy_Atom<UniversalCopy<uint_bit_t<(kVec * sizeof_bits_v<T> > 128 ? 128 : kVec * sizeof_bits_v<T>)>>, T>;
 
-// Threads laid out along one mode, each moving kVec contiguous elements.
+// Threads laid out along one mode, each moving kVec contiguous elements through the copy atom Atom.
+template <class Atom, int kThreads, int kVec>
+__device__ __forceinline__ auto threads_tiled_copy() {
+  return make_tiled_copy(Atom{}, Layout<Shape<Int<kThreads>>>{}, Layout<Shape<Int<kVec>>>{});
+}
+
+// The same through plain vector copies of T.
 template <class T, int kThreads, int kVec>
 __device__ __forceinline__ auto vec_tiled_copy() {
-  return make_tiled_copy(VecCopy<T, kVec>{}, Layout<Shape<Int<kThreads>>>{}, Layout<Shape<Int<kVec>>>{});
+  return threads_tiled_copy<VecCopy<T, kVec>, kThreads, kVec>();
 }
 
 // The same for loads, through EvictLastLoad128 where the vectors are (at least) 128 bits.
 template <class T, int kThreads, int kVec>
 __device__ __forceinline__ auto evict_last_tiled_copy() {
   if constexpr (kVec * sizeof_bits_v<T> >= 128)
-    return make_tiled_copy(Copy_Atom<EvictLastLoad128, T>{}, Layout<Shape<Int<kThreads>>>{}, Layout<Shape<Int<kVec>>>{});
+    return threads_tiled_copy<Copy_Atom<EvictLastLoad128, T>, kThreads, kVec>();
   else
     return vec_tiled_copy<T, kThreads, kVec>();
 }

@@ -187,8 +187,9 @@ Params row_norm_default(const Recipe& r, Params p) {
   // A row that fits in one CTA's shared memory (up to 100 KB, two or more CTAs per SM) is held there,
   // read from DRAM once. On the H200, softmax over 16384 rows of 64 KB took 0.553 ms so.
   auto cluster_holds = [&](const Params& q) { return invalid_reason(r, q).empty() && held_chunk_bytes(r, q) <= 100 * 1024; };
+  const int vec16 = 16 / elem_bytes(r.in_type);  // held rows copy 16-byte vectors, whatever the rows' alignment
   Params one_cta = p;
-  one_cta.cluster = 1, one_cta.threads = 512, one_cta.vec = 16 / elem_bytes(r.in_type);
+  one_cta.cluster = 1, one_cta.threads = 512, one_cta.vec = vec16;
   if (cluster_holds(one_cta)) return one_cta;
   // Many longer rows are held by groups of CTAs of a persistent cooperative grid: the fewest CTAs per
   // row whose chunks (at most 64 KB) fit three or four to an SM. On the H200, for rows of 256 KB
@@ -200,7 +201,7 @@ Params row_norm_default(const Recipe& r, Params p) {
   // chunks, 0.835 ms in 32 KB ones, 0.781 ms in chunks read twice.
   if (r.rows.outer >= 512) {
     Params held = p;
-    held.split = 2, held.passes = 1, held.blocks_per_sm = 4, held.unroll = 2, held.vec = 16 / elem_bytes(r.in_type);
+    held.split = 2, held.passes = 1, held.blocks_per_sm = 4, held.unroll = 2, held.vec = vec16;
     while (r.rows.extent * elem_bytes(r.in_type) / held.split > (64 << 10) && held.split < 1024) held.split *= 2;
     return invalid_reason(r, held).empty() ? held : in_chunks(r, p, 64 << 10, 1);
   }

@@ -68,8 +68,8 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
     return int64_t(rank) * kShare + (kVectorized ? (i * kThreads + tid) * kVec + k : (i * kVec + k) * kThreads + tid);
   };
   auto in_row = [&](int i, int k) { return kExact || position(i, k) < extent; };
-  auto copy_in = make_tiled_copy(Copy_Atom<StreamLoad128, $in_type>{}, Layout<Shape<Int<kThreads>>>{}, Layout<Shape<Int<kVec>>>{});
-  auto copy_out = make_tiled_copy(Copy_Atom<StreamStore128, $out_type>{}, Layout<Shape<Int<kThreads>>>{}, Layout<Shape<Int<kVec>>>{});
+  auto copy_in = cg_expert::threads_tiled_copy<Copy_Atom<StreamLoad128, $in_type>, kThreads, kVec>();
+  auto copy_out = cg_expert::threads_tiled_copy<Copy_Atom<StreamStore128, $out_type>, kThreads, kVec>();
   auto copy_param = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
   auto thr_in = copy_in.get_thread_slice(tid);
   auto thr_out = copy_out.get_thread_slice(tid);
