@@ -13,6 +13,7 @@
 #include "agent/loop.h"
 #include "core/strings.h"
 #include "sys/fs.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 namespace {

@@ -5,6 +5,7 @@
 
 #include "core/strings.h"
 #include "sys/fs.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 namespace {

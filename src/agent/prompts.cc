@@ -3,6 +3,7 @@
 #include <set>
 
 #include "sys/fs.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 

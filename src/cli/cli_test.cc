@@ -7,6 +7,7 @@
 #include "core/strings.h"
 #include "sys/fs.h"
 #include "sys/subprocess.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 namespace {

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "cli/commands.h"
+#include "cutegen_paths.h"
 
 int main(int argc, char** argv) {
   using namespace cutegen;

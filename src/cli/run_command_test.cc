@@ -11,6 +11,7 @@
 #include "store/run_store.h"
 #include "sys/fs.h"
 #include "sys/subprocess.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "build/builder.h"
 #include "sys/fs.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 namespace {

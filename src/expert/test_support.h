@@ -8,6 +8,7 @@
 #include "sys/python.h"
 #include "task/loader.h"
 #include "task/task_spec.h"
+#include "cutegen_paths.h"
 
 namespace cutegen::testing_support {
 

@@ -15,6 +15,7 @@
 
 #include "llm/backends.h"
 #include "llm/http.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 

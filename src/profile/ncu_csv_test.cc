@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sys/fs.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 namespace {

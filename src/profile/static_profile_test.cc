@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "sys/fs.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 namespace {

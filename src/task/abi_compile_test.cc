@@ -7,6 +7,7 @@
 #include "build/builder.h"
 #include "sys/fs.h"
 #include "task/abi.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 namespace {

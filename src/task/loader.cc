@@ -9,6 +9,7 @@
 #include "core/strings.h"
 #include "sys/fs.h"
 #include "sys/subprocess.h"
+#include "cutegen_paths.h"
 
 extern char** environ;
 

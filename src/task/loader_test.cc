@@ -9,6 +9,7 @@
 
 #include "core/strings.h"
 #include "sys/python.h"
+#include "cutegen_paths.h"
 
 namespace cutegen {
 namespace {
