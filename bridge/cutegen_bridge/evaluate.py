@@ -1,23 +1,26 @@
-"""`eval`: runs a compiled candidate against the task's reference on the GPU.
+"""`eval`: the judge. Runs a compiled candidate, in its own sandboxed process (candidate_judge.py),
+against the task's reference on the GPU.
 
 Modes: check (correctness trials), time (side-by-side timing), full (both), profile (warm-up,
-then one forward inside the NVTX range "cutegen_profile" for Nsight Compute), baseline (eager
-alone, timed the same way, before any kernel exists), ceilings (the GPU's copy bandwidth and
-matmul rates). Verdicts are made by the C++ caller from these numbers.
-A CUDA fault ends the run with {"fault": CUDA's message, "phase": ...}.
+then one forward inside the NVTX range "cutegen_profile" for Nsight Compute; the candidate is loaded
+into this process, and no verdict is made of it), baseline (eager alone, timed the same way, before
+any kernel exists), ceilings (the GPU's copy bandwidth and matmul rates). Verdicts are made by the
+C++ caller from these numbers. A CUDA fault ends the run with {"fault": the message, "phase": ...}.
 """
 import copy
 import json
+import os
 import random
 
 import torch
 
 from . import ceilings as ceilings_mod
-from .candidate import Candidate, poison
-from .compare import compare
+from .candidate import Candidate
+from .candidate_judge import CandidateJudge
 from .params import vary_constant_parameters
+from .runner_link import RunnerError
 from .task_file import TaskError, call_user, load_task
-from .timing import event_overhead, host_check, interleaved, l2_flusher
+from .timing import event_overhead, interleaved, l2_flusher
 from .tracing import PinDevice
 
 
@@ -26,6 +29,10 @@ def configure(parser):
     parser.add_argument("--task")
     parser.add_argument("--spec", help="TaskSpec JSON written by `spec`")
     parser.add_argument("--lib", help="the candidate's shared library")
+    parser.add_argument("--runner", help="cutegen-runner, the candidate's own process (check, time, full)")
+    parser.add_argument("--work-dir", help="where the runner's log goes")
+    parser.add_argument("--require-sandbox", action="store_true", help="refuse to run a candidate unsandboxed")
+    parser.add_argument("--call-timeout", type=float, default=60.0, help="seconds one batch of calls may take")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--trials", type=int, default=5)
     parser.add_argument("--timed-runs", type=int, default=100)
@@ -51,23 +58,45 @@ def run(args):
     with open(args.spec) as f:
         spec = json.load(f)
     if args.mode == "baseline":
-        return {"device": device_facts(), "timing": Session(args, spec).timing(candidate=False)}
+        return {"device": device_facts(), "timing": Session(args, spec).timing()}
     session = Session(args, spec)
     doc = {"device": device_facts(), "varied_parameters": session.varied}
+    if args.mode == "profile":
+        try:
+            session.profile_launch()
+            doc["profiled"] = True
+        except Fault as exc:
+            doc.update(fault=first_line(exc), phase=exc.phase)
+        return doc
+    judge = CandidateJudge(session, args, args.work_dir or os.path.dirname(os.path.abspath(args.spec)))
+    phase = "calibration"
     try:
+        if args.mode in ("time", "full"):
+            judge.calibrate()
+        phase = "start"
+        doc["isolation"] = judge.open_candidate()
         if args.mode in ("check", "full"):
-            doc["trials"] = [session.trial(args.seed + t) for t in range(args.trials)]
+            phase = "candidate"
+            doc["trials"] = judge.trials(args.trials, args.seed)
             if args.mode == "full" and not all(trial_ok(t) for t in doc["trials"]):
                 return doc  # timing a wrong kernel is wasted time
         if args.mode in ("time", "full"):
-            doc["timing"] = session.timing()
-        if args.mode == "profile":
-            session.profile_launch()
-            doc["profiled"] = True
+            phase = "timing"
+            batches, calls = judge.timed(args.timed_runs, args.seed + 1000)
+            judge.close()
+            doc["timing"] = session.timing(judge.calibration, batches, calls)
+    except RunnerError as exc:
+        doc.update(fault=first_line(exc), phase=phase, fault_kind=exc.kind)
     except Fault as exc:
-        doc["fault"] = str(exc).strip().splitlines()[0] if str(exc).strip() else "CUDA error"
-        doc["phase"] = exc.phase
+        doc.update(fault=first_line(exc), phase=exc.phase)
+    finally:
+        judge.close()
     return doc
+
+
+def first_line(exc):
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else "CUDA error"
 
 
 def trial_ok(t):
@@ -104,7 +133,6 @@ class Session:
         self.model = self.model.cuda().eval()
         self.varied = vary_constant_parameters(self.model, args.seed)  # before anything reads them
         self.params = state_tensors(self.model, spec)
-        self.candidate = Candidate(args.lib, spec) if args.lib else None
 
     def inputs(self, seed):
         """Fresh inputs from the task's own get_inputs() under `seed`, made on the GPU."""
@@ -130,27 +158,9 @@ class Session:
         except (RuntimeError, TypeError):
             return None
 
-    def run_candidate(self, inputs, outputs):
+    def run_candidate(self, candidate, inputs, outputs):
         with torch.cuda.stream(self.stream):
-            self.candidate(inputs, self.params, outputs, self.stream)
-
-    def trial(self, seed):
-        inputs = self.inputs(seed)
-        pristine = [clone(x) for x in inputs]
-        eager = guarded("reference", lambda: self.eager(inputs))
-        ref64 = guarded("reference", lambda: self.reference64(inputs))
-        outputs = self.candidate.new_outputs()
-        poison(outputs)
-        torch.cuda.synchronize()
-        guarded("candidate", lambda: self.run_candidate(inputs, outputs))
-        mutated = [e["name"] for e, x, p in zip(self.spec["inputs"], inputs, pristine)
-                   if isinstance(x, torch.Tensor) and not torch.equal(x, p)]
-        results = []
-        for i, (o, e) in enumerate(zip(outputs, eager)):
-            r = ref64[i] if ref64 is not None else None
-            results.append({"name": self.spec["outputs"][i]["name"],
-                            **compare(o, e, r, self.args.atol, self.args.rtol)})
-        return {"seed": seed, "outputs": results, "mutated_inputs": mutated, "ref64": ref64 is not None}
+            candidate(inputs, self.params, outputs, self.stream)
 
     def input_sets(self):
         """Enough input sets that rotating them defeats the L2 (at least 2, at most 4, memory allowing)."""
@@ -163,53 +173,41 @@ class Session:
         count = int(max(1, min(want, (free * 0.5) // max(size, 1))))
         return [first] + [self.inputs(self.args.seed + 1000 + k) for k in range(1, count)]
 
-    def timing(self, candidate=True):
-        """Candidate and eager interleaved; with candidate=False, eager alone (the baseline)."""
+    def timing(self, calibration=None, batches=None, calls=None):
+        """Eager (and torch.compile) timed in this process, interleaved, on rotated input sets; with the
+        candidate's batches (already run, its process gone) their calls join as the candidate's samples."""
         sets = self.input_sets()
-        eager_outs = [None] * len(sets)
 
         def eager(i):
-            k = i % len(sets)
             with torch.no_grad():
-                eager_outs[k] = flatten(self.model(*sets[k]))
+                self.model(*sets[i % len(sets)])
 
-        flush = l2_flusher(self.stream)
-        if not candidate:
-            samples = guarded("timing", lambda: interleaved({"eager": eager}, self.args.timed_runs,
-                                                            self.args.warmup, self.stream, flush))
-            return {"ms": samples, "input_sets": len(sets)}
-        outs = [self.candidate.new_outputs() for _ in sets]
-
-        def cand(i):
-            k = i % len(sets)
-            self.candidate(sets[k], self.params, outs[k], self.stream)
-
-        fns = {"candidate": cand, "eager": eager}
-        if self.args.compare_compile:
+        fns = {"eager": eager}
+        if self.args.compare_compile and batches is not None:
             compiled = torch.compile(self.model)
 
             def comp(i):
                 with torch.no_grad():
                     compiled(*sets[i % len(sets)])
             fns["compile"] = comp
-        for o in outs:
-            poison(o)
+        flush = l2_flusher(self.stream)
         samples = guarded("timing", lambda: interleaved(fns, self.args.timed_runs, self.args.warmup,
                                                         self.stream, flush))
-        check = guarded("timing", lambda: host_check(cand, 20, self.stream))
-        # The outputs of the timed runs must still be right.
-        timed = [compare(o, e, None, self.args.atol, self.args.rtol) for k in range(len(sets))
-                 for o, e in zip(outs[k], eager_outs[k])]
-        return {"ms": samples, "event_overhead_ms": event_overhead(50, self.stream), "host_check": check,
-                "input_sets": len(sets), "timed_outputs": timed}
+        if batches is None:
+            return {"ms": samples, "input_sets": len(sets)}
+        samples["candidate"] = [c for b in batches for c in b["call_ms"]]
+        return {"ms": samples, "event_overhead_ms": event_overhead(50, self.stream), "input_sets": len(sets),
+                "batches": batches, "calibration": calibration, "calls": calls}
 
     def profile_launch(self):
+        """Under Nsight Compute only: the candidate is loaded into this process (no verdict comes of it)."""
+        candidate = Candidate(self.args.lib, self.spec)
         inputs = self.inputs(self.args.seed)
-        outputs = self.candidate.new_outputs()
+        outputs = candidate.new_outputs()
         for _ in range(3):
-            guarded("warm-up", lambda: self.run_candidate(inputs, outputs))
+            guarded("warm-up", lambda: self.run_candidate(candidate, inputs, outputs))
         torch.cuda.nvtx.range_push("cutegen_profile")
-        guarded("profile", lambda: self.run_candidate(inputs, outputs))
+        guarded("profile", lambda: self.run_candidate(candidate, inputs, outputs))
         torch.cuda.nvtx.range_pop()
 
 

@@ -1,6 +1,6 @@
 """Side-by-side timing with CUDA events on one stream: warm-up, a GPU-side hold and an L2 flush
-before every run, input sets rotated, candidate and references interleaved; plus a host-clock check that
-exposes work hidden from the events (for example on another stream)."""
+before every run, input sets rotated, references interleaved (the candidate's calls are timed in its own
+process: candidate_judge.py)."""
 import time
 
 import torch
@@ -70,24 +70,3 @@ def event_overhead(runs, stream):
             e.record(stream)
     torch.cuda.synchronize()
     return [s.elapsed_time(e) for s, e in pairs]
-
-
-def host_check(fn, calls, stream):
-    """Compares a host clock around a device-wide synchronize with events on the stream.
-
-    issue_ms: time to enqueue the calls; device_ms: the events' span; host_ms: until the whole
-    device is idle. Work the candidate hides from its stream shows up as host_ms well above both.
-    """
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    t0 = time.perf_counter()
-    with torch.cuda.stream(stream):
-        start.record(stream)
-        for i in range(calls):
-            fn(i)
-        end.record(stream)
-    t1 = time.perf_counter()
-    torch.cuda.synchronize()
-    t2 = time.perf_counter()
-    return {"calls": calls, "issue_ms": (t1 - t0) * 1e3, "host_ms": (t2 - t0) * 1e3,
-            "device_ms": start.elapsed_time(end)}

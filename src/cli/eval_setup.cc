@@ -27,8 +27,13 @@ Result<EvalSetup> EvalSetup::create(Context& ctx) {
   o.worker = {.python = s.python_, .bridge_dir = bridge_dir(),
               .timeout = std::chrono::seconds(c.integer("eval.timeout_s")),
               .isolate_network = c.str("eval.isolate_network"),
-              .gpu = c.str("eval.gpu")};
+              .gpu = c.str("eval.gpu"),
+              .runner = executable_dir() + "/cutegen-runner",
+              .require_sandbox = c.str("eval.sandbox") == "on"};
   if (o.worker.bridge_dir.empty()) return error("the cutegen_bridge package was not found next to the binary");
+  if (!file_exists(o.worker.runner))
+    return error("cutegen-runner (the candidate's own process) was not found next to the binary: " + o.worker.runner +
+                 " (it is built where CMake finds the CUDA toolkit)");
   o.work_dir = ctx.cache_dir() + "/eval";
   o.ceilings_dir = ctx.cache_dir() + "/ceilings";
   CUTEGEN_TRY(ensure_writable_dir(o.work_dir));

@@ -27,6 +27,7 @@ const std::vector<ConfigKey>& config_keys() {
       {"eval.accuracy_factor", "10", "a kernel may be at most this many times less accurate than eager"},
       {"eval.require_cute", "true", "reject kernels that use no CuTe beyond the include"},
       {"eval.isolate_network", "auto", "auto|on|off: run evaluations in a fresh network namespace"},
+      {"eval.sandbox", "auto", "auto|on: the candidate's process is sandboxed where the OS allows (on: or not run)"},
       {"eval.compare_compile", "false", "also time torch.compile of the reference"},
       {"eval.seed", "0", "base seed; trial i uses seed + i"},
       {"eval.gpu", "", "which GPU evaluations run on (an nvidia-smi index; empty: the first)"},

@@ -4,6 +4,8 @@
 
 #include "core/hash.h"
 #include "core/strings.h"
+#include "eval/batch_accounting.h"
+#include "eval/invoke_shim.h"
 #include "sys/fs.h"
 #include "task/abi.h"
 
@@ -64,7 +66,8 @@ std::vector<double> doubles(const nlohmann::json& j) {
 }  // namespace
 
 BuildRequest Evaluator::build_request(const TaskSpec& spec, const std::string& source, const std::string& name) const {
-  return {.source = source, .display_name = name, .target = target_, .force_include = abi_header(spec)};
+  return {.source = source, .display_name = name, .target = target_,
+          .force_include = abi_header(spec) + invoke_shim(spec)};
 }
 
 void Evaluator::prebuild(const TaskSpec& spec, const std::vector<std::string>& sources) const {
@@ -101,8 +104,11 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
                                    "--timed-runs", std::to_string(opt_.timed_runs),
                                    "--warmup", std::to_string(opt_.warmup_runs),
                                    "--atol",   std::to_string(opt_.tolerance.atol),
-                                   "--rtol",   std::to_string(opt_.tolerance.rtol)};
+                                   "--rtol",   std::to_string(opt_.tolerance.rtol),
+                                   "--runner", opt_.worker.runner, "--work-dir", opt_.work_dir,
+                                   "--call-timeout", std::to_string(opt_.worker.timeout.count())};
   if (opt_.compare_compile) args.push_back("--compare-compile");
+  if (opt_.worker.require_sandbox) args.push_back("--require-sandbox");
   std::string out_path = opt_.work_dir + "/answer-" + build.key + ".json";
   auto run = CUTEGEN_TRY(run_worker(opt_.worker, args, out_path));
   r.isolation = run.isolation;
@@ -119,10 +125,14 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
     std::string detail = run.doc.value("detail", "");
     return finish(r, Verdict::kSetupError, run.doc["error"].get<std::string>() + (detail.empty() ? "" : "\n" + detail));
   }
+  if (run.doc.contains("isolation")) r.isolation += "; " + run.doc["isolation"].get<std::string>();
   judge_trials(run.doc, r);
-  if (run.doc.contains("fault"))
-    return finish(r, Verdict::kFault, "CUDA error during " + run.doc.value("phase", "?") + ": " +
-                                          run.doc["fault"].get<std::string>());
+  if (run.doc.contains("fault")) {
+    std::string kind = run.doc.value("fault_kind", "fault"), what = run.doc["fault"].get<std::string>();
+    if (kind == "timeout") return finish(r, Verdict::kTimeout, what);
+    if (kind == "sandbox" || kind == "setup") return finish(r, Verdict::kSetupError, what);
+    return finish(r, Verdict::kFault, "CUDA error during " + run.doc.value("phase", "?") + ": " + what);
+  }
   for (auto& t : r.trials)
     if (!t.pass) {
       bool mutated = contains(t.failures[0], "mutates its input");
@@ -134,23 +144,25 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
   return r;
 }
 
-void Evaluator::judge_trials(const nlohmann::json& doc, EvalResult& r) const {
-  for (auto& t : doc.value("trials", nlohmann::json::array())) {
-    TrialResult tr{.seed = t.value("seed", 0L), .pass = true};
-    for (auto& name : t.value("mutated_inputs", nlohmann::json::array())) {
-      tr.pass = false;
-      tr.failures.push_back("the kernel mutates its input `" + name.get<std::string>() + "`");
-    }
-    for (auto& o : t.value("outputs", nlohmann::json::array())) {
-      auto s = output_stats_from_json(o);
-      auto j = judge_output(s, opt_.tolerance);
-      if (!j.pass) {
-        tr.pass = false;
-        tr.failures.push_back(describe_failure(s, j));
-      }
-    }
-    r.trials.push_back(tr);
+TrialResult Evaluator::judge_call(const nlohmann::json& t) const {
+  TrialResult tr{.seed = t.value("seed", 0L), .pass = true};
+  for (auto& name : t.value("mutated_inputs", nlohmann::json::array())) {
+    tr.pass = false;
+    tr.failures.push_back("the kernel mutates its input `" + name.get<std::string>() + "`");
   }
+  for (auto& o : t.value("outputs", nlohmann::json::array())) {
+    auto s = output_stats_from_json(o);
+    auto j = judge_output(s, opt_.tolerance);
+    if (!j.pass) {
+      tr.pass = false;
+      tr.failures.push_back(describe_failure(s, j));
+    }
+  }
+  return tr;
+}
+
+void Evaluator::judge_trials(const nlohmann::json& doc, EvalResult& r) const {
+  for (auto& t : doc.value("trials", nlohmann::json::array())) r.trials.push_back(judge_call(t));
 }
 
 void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, EvalResult& r) const {
@@ -166,29 +178,23 @@ void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, Ev
     tm.speedup_vs_compile = speedup_interval(comp, cand);
   }
   tm.event_overhead_ms = summarize(doubles(t.at("event_overhead_ms"))).median;
-  auto& hc = t.at("host_check");
-  tm.host_ms = hc.at("host_ms");
-  tm.device_ms = hc.at("device_ms");
-  tm.issue_ms = hc.at("issue_ms");
   tm.input_sets = t.value("input_sets", 0);
-  r.timing = tm;
-
-  for (auto& o : t.value("timed_outputs", nlohmann::json::array())) {
-    auto s = output_stats_from_json(o);
-    if (s.bad > 0) {
-      r.verdict = Verdict::kWrong;
-      r.summary = "outputs of the timed runs are wrong: " + describe_failure(s, judge_output(s, opt_.tolerance));
+  // Every timed call was checked like a trial (float64 on one call of each batch).
+  for (auto& c : t.value("calls", nlohmann::json::array())) {
+    TrialResult call = judge_call(c);
+    if (!call.pass) {
+      bool mutated = contains(call.failures[0], "mutates its input");
+      r.verdict = mutated ? Verdict::kRejected : Verdict::kWrong;
+      r.summary = "timed call seed " + std::to_string(call.seed) + ": " + call.failures[0];
+      r.timing = tm;
       return;
     }
   }
-  // Work the events did not see (another stream, a host thread) shows as host time beyond both.
-  double hidden = tm.host_ms - std::max(tm.device_ms, tm.issue_ms);
-  if (hidden > std::max(0.25 * tm.device_ms, 0.5)) {
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "work hidden from the stream: host %.3f ms vs events %.3f ms over %d calls",
-                  tm.host_ms, tm.device_ms, hc.value("calls", 0));
+  tm.accounting = account_batches(t.at("batches"), t.at("calibration"));
+  r.timing = tm;
+  if (!tm.accounting.finding.empty()) {
     r.verdict = Verdict::kRejected;
-    r.summary = buf;
+    r.summary = tm.accounting.finding;
     return;
   }
   std::string device = doc.at("device").value("name", "gpu");

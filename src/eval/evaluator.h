@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "build/builder.h"
+#include "eval/batch_accounting.h"
 #include "eval/roofline.h"
 #include "eval/static_gate.h"
 #include "eval/stats.h"
@@ -47,7 +48,7 @@ struct Timing {
   Interval speedup;                      // eager / candidate
   std::optional<Interval> speedup_vs_compile;
   double event_overhead_ms = 0;
-  double host_ms = 0, device_ms = 0, issue_ms = 0;  // host check over `calls` launches
+  BatchAccounting accounting;  // the candidate's reported call times against the judge's clock
   int input_sets = 0;
 };
 
@@ -90,6 +91,7 @@ class Evaluator {
   BuildRequest build_request(const TaskSpec& spec, const std::string& source, const std::string& name) const;
   // The spec as the worker reads it, in the work dir, named by its hash.
   Result<std::string> write_spec(const TaskSpec& spec) const;
+  TrialResult judge_call(const nlohmann::json& call) const;
   void judge_trials(const nlohmann::json& doc, EvalResult& r) const;
   void judge_timing(const TaskSpec& spec, const nlohmann::json& doc, EvalResult& r) const;
   const Builder& builder_;

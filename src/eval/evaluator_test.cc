@@ -29,16 +29,32 @@ json output(long long bad = 0) {
           {"rel_err", 0.0}, {"eager_rel_err", 0.0}};
 }
 
-json answer(double cand_ms, double host_ms = 11.0, long long bad = 0) {
-  json trials = json::array();
-  for (int s = 0; s < 2; ++s)
-    trials.push_back({{"seed", s}, {"outputs", {output(s == 1 ? bad : 0)}}, {"mutated_inputs", json::array()}});
+json call(long seed, long long bad = 0) {
+  return {{"seed", seed}, {"outputs", {output(bad)}}, {"mutated_inputs", json::array()}};
+}
+
+// A batch of 10 calls as the judge records it: the runner's intervals, the judge's clock over the
+// batch (the intervals plus a 0.012 ms handshake plus `unaccounted`), and the probe after it.
+json batch(double flush_ms, double call_ms, double unaccounted = 0, double probe_ms = 0.02) {
+  std::vector<double> flush(10, flush_ms), calls(10, call_ms);
+  return {{"calls", 10}, {"host_ms", 10 * (flush_ms + call_ms) + 0.012 + unaccounted}, {"flush_ms", flush},
+          {"call_ms", calls}, {"probe_ms", probe_ms}};
+}
+
+// An answer of the real worker's shape: 2 trials, then 5 timed batches of 10 calls each, checked.
+json answer(double cand_ms, double unaccounted = 0, long long bad = 0) {
+  json trials = json::array(), calls = json::array(), batches = json::array();
+  for (int s = 0; s < 2; ++s) trials.push_back(call(s, s == 1 ? bad : 0));
+  for (int s = 0; s < 50; ++s) calls.push_back(call(1000 + s));
+  for (int b = 0; b < 5; ++b) batches.push_back(batch(0.035, cand_ms, b == 3 ? unaccounted : 0));
+  json calibration = {{"batches", {batch(0.035, 0), batch(0.0352, 0, 0.0004), batch(0.0349, 0, -0.0003)}},
+                      {"flush_after_write_ms", 0.047}};
   std::vector<double> cand(50, cand_ms), eager(50, 0.508);
   return {{"device", {{"name", "Fake GPU"}}},
           {"trials", trials},
+          {"isolation", "sandbox: mount+network+IPC namespaces, uid/gid 65534 (nobody)"},
           {"timing", {{"ms", {{"candidate", cand}, {"eager", eager}}}, {"event_overhead_ms", {0.002, 0.003}},
-                      {"host_check", {{"calls", 20}, {"issue_ms", 0.3}, {"host_ms", host_ms}, {"device_ms", 10.8}}},
-                      {"input_sets", 2}, {"timed_outputs", json::array()}}}};
+                      {"input_sets", 10}, {"batches", batches}, {"calibration", calibration}, {"calls", calls}}}};
 }
 
 class EvaluatorTest : public ::testing::Test {
@@ -124,15 +140,70 @@ TEST_F(EvaluatorTest, FasterThanPhysicsIsRejected) {
   EXPECT_NE(r.summary.find("impossible"), std::string::npos) << r.summary;
 }
 
-TEST_F(EvaluatorTest, WorkHiddenFromTheStreamIsRejected) {
-  put("full.json", answer(0.54, 40.0).dump());
+TEST_F(EvaluatorTest, TimeOutsideTheReportedCallsIsRejected) {
+  put("full.json", answer(0.54, 2.0).dump());
   auto r = evaluate();
   EXPECT_EQ(r.verdict, Verdict::kRejected);
-  EXPECT_NE(r.summary.find("hidden"), std::string::npos) << r.summary;
+  EXPECT_NE(r.summary.find("not accounted for"), std::string::npos) << r.summary;
+  ASSERT_TRUE(r.timing);
+  EXPECT_NEAR(r.timing->accounting.worst_unaccounted_ms, 2.0, 1e-3);
+}
+
+TEST_F(EvaluatorTest, CallsReportingMoreThanTheBatchTookAreRejected) {
+  put("full.json", answer(0.54, -1.0).dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.summary.find("altered reports"), std::string::npos) << r.summary;
+}
+
+TEST_F(EvaluatorTest, TimeMovedIntoTheFlushIsRejected) {
+  auto doc = answer(0.54);
+  doc["timing"]["batches"][2] = batch(0.2, 0.375);  // the same total, 0.165 ms of each call called flush
+  put("full.json", doc.dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.summary.find("a flush before a call"), std::string::npos) << r.summary;
+}
+
+TEST_F(EvaluatorTest, GpuBusyAfterTheCallsIsRejected) {
+  auto doc = answer(0.54);
+  doc["timing"]["batches"][4] = batch(0.035, 0.54, 0, 3.0);
+  put("full.json", doc.dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.summary.find("busy"), std::string::npos) << r.summary;
+}
+
+TEST_F(EvaluatorTest, EveryTimedCallIsChecked) {
+  auto doc = answer(0.54);
+  doc["timing"]["calls"][37] = call(1037, 12);
+  put("full.json", doc.dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kWrong);
+  EXPECT_NE(r.summary.find("timed call seed 1037"), std::string::npos) << r.summary;
+  doc["timing"]["calls"][37] = call(1037);
+  doc["timing"]["calls"][12]["mutated_inputs"] = {"x"};
+  put("full.json", doc.dump());
+  r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.summary.find("mutates its input `x`"), std::string::npos) << r.summary;
+}
+
+TEST_F(EvaluatorTest, RunnerTimeoutAndSandboxRefusalHaveTheirVerdicts) {
+  put("full.json", json{{"device", {{"name", "Fake GPU"}}}, {"fault", "10 calls did not finish within 60 s"},
+                        {"fault_kind", "timeout"}, {"phase", "timing"}}
+                       .dump());
+  EXPECT_EQ(evaluate().verdict, Verdict::kTimeout);
+  put("full.json", json{{"device", {{"name", "Fake GPU"}}}, {"fault", "no sandbox for the candidate: unshare: EPERM"},
+                        {"fault_kind", "sandbox"}, {"phase", "start"}}
+                       .dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kSetupError);
+  EXPECT_NE(r.summary.find("no sandbox"), std::string::npos) << r.summary;
 }
 
 TEST_F(EvaluatorTest, WrongOutputNamesTrialAndPattern) {
-  put("full.json", answer(0.54, 11.0, 1000).dump());
+  put("full.json", answer(0.54, 0, 1000).dump());
   auto r = evaluate();
   EXPECT_EQ(r.verdict, Verdict::kWrong);
   EXPECT_NE(r.summary.find("trial seed 1"), std::string::npos) << r.summary;

@@ -25,8 +25,13 @@ nlohmann::json eval_result_json(const EvalResult& r) {
     auto& t = *r.timing;
     j["timing"] = {{"candidate", summary_json(t.candidate)}, {"eager", summary_json(t.eager)},
                    {"speedup", interval_json(t.speedup)}, {"event_overhead_ms", t.event_overhead_ms},
-                   {"host_ms", t.host_ms}, {"device_ms", t.device_ms}, {"issue_ms", t.issue_ms},
-                   {"input_sets", t.input_sets}};
+                   {"input_sets", t.input_sets},
+                   {"accounting", {{"batches", t.accounting.batches}, {"overhead_ms", t.accounting.overhead_ms},
+                                   {"tolerance_ms", t.accounting.tolerance_ms},
+                                   {"worst_unaccounted_ms", t.accounting.worst_unaccounted_ms},
+                                   {"flush_ms", {t.accounting.flush_min_ms, t.accounting.flush_max_ms}},
+                                   {"worst_probe_ms", t.accounting.worst_probe_ms},
+                                   {"probe_limit_ms", t.accounting.probe_limit_ms}}}};
     if (t.compiled) {
       j["timing"]["compile"] = summary_json(*t.compiled);
       j["timing"]["speedup_vs_compile"] = interval_json(*t.speedup_vs_compile);

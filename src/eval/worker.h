@@ -19,6 +19,8 @@ struct WorkerOptions {
   std::chrono::seconds timeout{600};
   std::string isolate_network = "auto";  // auto | on | off
   std::string gpu;                       // nvidia-smi index the worker may see; "" = all
+  std::string runner;                    // cutegen-runner, the candidate's own process
+  bool require_sandbox = false;          // eval.sandbox = on: no candidate runs unsandboxed
 };
 
 struct WorkerRun {
