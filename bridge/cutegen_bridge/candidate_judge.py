@@ -77,6 +77,7 @@ class CandidateJudge:
         runner, _ = self.start(null=True)
         try:
             probe = torch.zeros(1, device="cuda")
+            self.probe(probe)  # the first launch loads the kernel
             batches = []
             for _ in range(CALIBRATION_BATCHES):
                 host_ms, intervals = runner.batch([[] for _ in range(self.batch_size)], timeout=60)

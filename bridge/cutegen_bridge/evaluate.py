@@ -11,6 +11,7 @@ import copy
 import json
 import os
 import random
+from statistics import median
 
 import torch
 
@@ -69,9 +70,12 @@ def run(args):
             doc.update(fault=first_line(exc), phase=exc.phase)
         return doc
     judge = CandidateJudge(session, args, args.work_dir or os.path.dirname(os.path.abspath(args.spec)))
+    timed = args.mode in ("time", "full")
+    half = (args.timed_runs + 1) // 2
     phase = "calibration"
     try:
-        if args.mode in ("time", "full"):
+        if timed:
+            before, _ = session.reference_samples(half, args.compare_compile)
             judge.calibrate()
         phase = "start"
         doc["isolation"] = judge.open_candidate()
@@ -80,11 +84,12 @@ def run(args):
             doc["trials"] = judge.trials(args.trials, args.seed)
             if args.mode == "full" and not all(trial_ok(t) for t in doc["trials"]):
                 return doc  # timing a wrong kernel is wasted time
-        if args.mode in ("time", "full"):
+        if timed:
             phase = "timing"
             batches, calls = judge.timed(args.timed_runs, args.seed + 1000)
             judge.close()
-            doc["timing"] = session.timing(judge.calibration, batches, calls)
+            after, _ = session.reference_samples(args.timed_runs - half, args.compare_compile)
+            doc["timing"] = session.candidate_timing(before, after, judge.calibration, batches, calls)
     except RunnerError as exc:
         doc.update(fault=first_line(exc), phase=phase, fault_kind=exc.kind)
     except Fault as exc:
@@ -173,9 +178,8 @@ class Session:
         count = int(max(1, min(want, (free * 0.5) // max(size, 1))))
         return [first] + [self.inputs(self.args.seed + 1000 + k) for k in range(1, count)]
 
-    def timing(self, calibration=None, batches=None, calls=None):
-        """Eager (and torch.compile) timed in this process, interleaved, on rotated input sets; with the
-        candidate's batches (already run, its process gone) their calls join as the candidate's samples."""
+    def reference_samples(self, runs, with_compile=False):
+        """Eager (and torch.compile) timed in this process, interleaved, on rotated input sets."""
         sets = self.input_sets()
 
         def eager(i):
@@ -183,7 +187,7 @@ class Session:
                 self.model(*sets[i % len(sets)])
 
         fns = {"eager": eager}
-        if self.args.compare_compile and batches is not None:
+        if with_compile:
             compiled = torch.compile(self.model)
 
             def comp(i):
@@ -191,12 +195,22 @@ class Session:
                     compiled(*sets[i % len(sets)])
             fns["compile"] = comp
         flush = l2_flusher(self.stream)
-        samples = guarded("timing", lambda: interleaved(fns, self.args.timed_runs, self.args.warmup,
-                                                        self.stream, flush))
-        if batches is None:
-            return {"ms": samples, "input_sets": len(sets)}
+        samples = guarded("timing", lambda: interleaved(fns, runs, self.args.warmup, self.stream, flush))
+        return samples, len(sets)
+
+    def timing(self):
+        """Eager alone: the baseline before any kernel exists."""
+        samples, sets = self.reference_samples(self.args.timed_runs)
+        return {"ms": samples, "input_sets": sets}
+
+    def candidate_timing(self, before, after, calibration, batches, calls):
+        """The candidate's timed calls (its process gone by now) beside the references timed before its
+        process started and after it ended."""
+        samples = {n: before[n] + after[n] for n in before}
         samples["candidate"] = [c for b in batches for c in b["call_ms"]]
-        return {"ms": samples, "event_overhead_ms": event_overhead(50, self.stream), "input_sets": len(sets),
+        return {"ms": samples, "reference_phases_ms": {n: [median(x) if x else None for x in (before[n], after[n])]
+                                        for n in before},
+                "event_overhead_ms": event_overhead(50, self.stream), "input_sets": len(batches[0]["call_ms"]),
                 "batches": batches, "calibration": calibration, "calls": calls}
 
     def profile_launch(self):

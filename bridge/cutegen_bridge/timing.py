@@ -30,7 +30,7 @@ def interleaved(fns, runs, warmup, stream, flush):
     """fns: name -> f(i) running one forward on input set i. Returns name -> list of ms.
 
     Before each timed sample the GPU spins for twice the longest time the host took to issue one
-    sample during warm-up (at most 5 ms). The host then stays ahead of the GPU, so a sample times
+    sample during warm-up (at least 0.5 ms, at most 5 ms). The host then stays ahead of the GPU, so a sample times
     the GPU's work alone; otherwise a forward shorter than its own host-side call (a tiny task, a
     torch.compile guard check) would time the host, and erratically when other processes share it.
     """
@@ -44,8 +44,10 @@ def interleaved(fns, runs, warmup, stream, flush):
                 fns[n](i)
                 if i >= warmup // 2:  # the first calls may compile or tune
                     issue_ms = max(issue_ms, (time.perf_counter() - t0) * 1e3)
-    # Capped: a forward that synchronizes inside its call cannot be helped by a hold anyway.
-    hold = int(min(2 * issue_ms, 5.0) * sleep_cycles_per_ms(stream))
+    # At least 0.5 ms: a few warm-up samples underestimate how long the host may take to issue a torch
+    # op (eager's samples ran 0.03-0.06 ms long with the hold at twice their issue time, H200, 2026-12-01);
+    # capped: a forward that synchronizes inside its call cannot be helped by a hold anyway.
+    hold = int(min(max(2 * issue_ms, 0.5), 5.0) * sleep_cycles_per_ms(stream))
     with torch.cuda.stream(stream):
         events = {n: [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
                       for _ in range(runs)] for n in names}
