@@ -33,6 +33,11 @@ const std::vector<FailureSignature>& failure_signatures() {
        "partition it is copied from",
        "make the destination from the source's partition (`make_fragment_like(tXgX)`, `partition_fragment_A/B/C`) "
        "so that their shapes agree"},
+      {"tiled_copy_too_few_vals", R"re(TiledCopy uses too few vals for selected CopyAtom)re",
+       "the copy atom moves more values per thread than the tiled MMA's tile holds, e.g. ldmatrix x4 "
+       "(SM75_U32x4_LDSM_N, SM75_U16x8_LDSM_T) on a tiled MMA whose N is only 16",
+       "give make_tiled_mma the permutation tile, e.g. `make_tiled_mma(atom, Layout<Shape<_2,_2>>{}, "
+       "Tile<_32,_32,_16>{})`, or use a narrower atom (x2, x1)"},
       {"shadowed_short_name", R"re("\w+" is ambiguous)re",
        "a name of yours clashes with one `using namespace cute;` brings in (CuTe has short names such as `C`, "
        "`X`, `Int`, `Layout`, `Shape`)",
