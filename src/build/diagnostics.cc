@@ -3,6 +3,7 @@
 #include <regex>
 #include <set>
 
+#include "build/failure_signatures.h"
 #include "core/strings.h"
 
 namespace cutegen {
@@ -24,6 +25,20 @@ bool same_file(const std::string& printed, const std::string& user_file) {
 
 std::string source_line(const std::vector<std::string>& lines, int n) {
   return n >= 1 && n <= static_cast<int>(lines.size()) ? trim(lines[n - 1]) : "";
+}
+
+// Lines for the start of a report: the likely cause of each known signature, and where the
+// failing file is nvcc's generated host stub, that the device code compiled.
+std::string known_causes(const std::vector<Diagnostic>& diags) {
+  std::string text;
+  for (auto* s : match_signatures(diags)) text += std::string("likely cause: ") + s->cause + "; fix: " + s->fix + "\n";
+  for (auto& d : diags)
+    if (d.severity == "error" && in_host_stub(d)) {
+      text += "note: the failing file is nvcc's generated host stub (" + d.file.substr(d.file.find_last_of('/') + 1) +
+              "): the device code compiled, the host-side code built from it did not\n";
+      break;
+    }
+  return text;
 }
 
 }  // namespace
@@ -103,7 +118,7 @@ std::vector<Diagnostic> condense_diagnostics(const std::string& log, const std::
 
 std::string render_diagnostics(const std::vector<Diagnostic>& diags, const std::string& display_name,
                                size_t max_errors, size_t max_chars) {
-  std::string text;
+  std::string text = known_causes(diags);
   size_t errors = 0, shown_warnings = 0, total_errors = 0;
   for (auto& d : diags) total_errors += d.severity == "error";
   for (const std::string pass : {"error", "warning"}) {

@@ -24,7 +24,9 @@ std::vector<Diagnostic> condense_diagnostics(const std::string& log, const std::
 // Collapses template argument lists nested deeper than `keep_depth` to "<...>" and caps length.
 std::string shorten_templates(const std::string& text, int keep_depth = 1, size_t max_len = 300);
 
-// A bounded text rendering: at most `max_errors` errors, then warnings if room is left.
+// A bounded text rendering: first a "likely cause: ...; fix: ..." line per known failure signature
+// (failure_signatures.h) and a note when the host stub failed, then at most `max_errors` errors,
+// then warnings if room is left.
 std::string render_diagnostics(const std::vector<Diagnostic>& diags, const std::string& display_name,
                                size_t max_errors = 6, size_t max_chars = 6000);
 
