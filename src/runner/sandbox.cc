@@ -49,7 +49,7 @@ std::vector<std::string> library_dirs(const std::vector<std::string>& extra) {
 
 // Binds /dev/null over every vendor library in the folders; returns how many were masked.
 int mask_vendor_libraries(const std::vector<std::string>& dirs) {
-  std::set<std::string> done;
+  std::set<std::string> done, masked_files;
   int masked = 0;
   for (const auto& dir : dirs) {
     char real[PATH_MAX];
@@ -58,10 +58,13 @@ int mask_vendor_libraries(const std::vector<std::string>& dirs) {
     if (!d) continue;
     while (dirent* e = readdir(d)) {
       if (!is_vendor_library(e->d_name)) continue;
+      // A link is masked where it leads, which may be another folder (Debian's alternatives put
+      // libblas.so.3 under blas/).
+      char target[PATH_MAX];
       std::string path = std::string(real) + "/" + e->d_name;
       struct stat st;
-      if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;  // links resolve to a masked file
-      if (mount("/dev/null", path.c_str(), nullptr, MS_BIND, nullptr) == 0) ++masked;
+      if (!realpath(path.c_str(), target) || stat(target, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+      if (masked_files.insert(target).second && mount("/dev/null", target, nullptr, MS_BIND, nullptr) == 0) ++masked;
     }
     closedir(d);
   }
@@ -77,9 +80,10 @@ bool machine_root() {
   return inside == 0 && outside == 0 && count == 4294967295UL;
 }
 
-int mount_setattr_rdonly(const char* path, bool recursive) {
+int mount_setattr_flags(const char* path, bool recursive, uint64_t set, uint64_t clear) {
   mount_attr attr{};
-  attr.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID;
+  attr.attr_set = set;
+  attr.attr_clr = clear;
   return static_cast<int>(
       syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &attr, sizeof attr));
 }
@@ -112,7 +116,11 @@ SandboxResult enter_sandbox(const SandboxPlan& plan) {
     return {false, failed("user namespace maps"), ""};
   if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return {false, failed("private mounts"), ""};
   int masked = mask_vendor_libraries(library_dirs(plan.mask_dirs));
-  if (mount_setattr_rdonly("/", true) != 0) return {false, failed("read-only root"), ""};
+  if (mount_setattr_flags("/", true, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0) != 0)
+    return {false, failed("read-only root"), ""};
+  // cuInit writes under /proc (the H200 machine: it fails with a read-only /proc); as nobody the
+  // candidate can write only its own process's files there.
+  if (mount_setattr_flags("/proc", false, 0, MOUNT_ATTR_RDONLY) != 0) return {false, failed("writable /proc"), ""};
   if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=512m,mode=1777") != 0)
     return {false, failed("private /tmp"), ""};
   r.candidate = "/tmp/candidate.so";
