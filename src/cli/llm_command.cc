@@ -111,7 +111,7 @@ void define_llm(CLI::App& sub, Context& ctx) {
   sub.add_option("--ledger", a->ledger, "record the call in this SQLite database (table llm_calls)");
   sub.add_option("--transcript", a->transcript, "append the exchange to this JSONL transcript (for replay:)");
   sub.add_flag("--stream", a->stream, "print the answer as it arrives");
-  sub.add_flag("--wait", a->wait, "file backend: poll for the answer file instead of exiting with code 3");
+  sub.add_flag("--wait", a->wait, "file backend: poll for the answer file instead of exiting with code 6");
   sub.callback([&ctx, a]() { run_llm(*a, ctx); });
 }
 
