@@ -9,7 +9,8 @@
 namespace cutegen {
 namespace {
 
-// Text for one table cell: a loader's error spans lines, and a '|' would end the cell.
+// Text for one table cell: a newline or a '|' would end it (the table names a stop reason's first
+// line; a task without steps shows its reason whole below).
 std::string cell(std::string s, size_t max_chars) {
   for (auto& c : s)
     if (c == '|' || c == '\n') c = ' ';
@@ -32,12 +33,12 @@ std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>&
     std::snprintf(b, sizeof b, "| %s | %s | %s | %.2fx [%.2f, %.2f] | %.0f%% | %zu | %ld | $%.4f | %s |\n", t.name.c_str(),
                   t.status.c_str(), f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
                   f.value("speedup_low", 0.0), f.value("speedup_high", 0.0), 100 * f.value("roofline_fraction", 0.0),
-                  n, sp.tokens, sp.dollars, cell(t.stop_reason, 300).c_str());
+                  n, sp.tokens, sp.dollars, cell(t.stop_reason.substr(0, t.stop_reason.find('\n')), 300).c_str());
     out += b;
   }
   for (auto& t : tasks) {
     if (!steps.count(t.name) || steps.at(t.name).empty()) {  // e.g. a file that would not load: its error whole
-      out += "\n## " + t.name + "\n\nNo steps. " + t.status + (t.stop_reason.empty() ? "" : ":") + "\n";
+      out += "\n## " + t.name + "\n\nNo steps (status " + t.status + ").\n";
       if (!t.stop_reason.empty()) out += "\n```\n" + t.stop_reason + "\n```\n";
       continue;
     }
