@@ -113,4 +113,11 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
   }
 }
 
+Status fail_unloadable(RunStore& store, TaskRow row, const std::string& load_error) {
+  row.status = "failed";
+  row.stop_reason = "cannot load the task: " + load_error;
+  CUTEGEN_TRY(store.update_task(row));
+  return store.event(row.name, 0, "finish", "failed: " + row.stop_reason);
+}
+
 }  // namespace cutegen

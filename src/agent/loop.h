@@ -39,4 +39,8 @@ struct TaskOutcome {
 // Errors are setup problems (store, templates, evaluator setup); model and kernel trouble are steps.
 Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow row);
 
+// A task whose file cannot be loaded (missing, a syntax error, no Model, get_inputs raising) ends
+// failed with the loader's error as its stop reason, and the run goes on to the next task.
+Status fail_unloadable(RunStore& store, TaskRow row, const std::string& load_error);
+
 }  // namespace cutegen

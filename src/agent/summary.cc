@@ -7,6 +7,17 @@
 #include "expert/params.h"
 
 namespace cutegen {
+namespace {
+
+// Text for one table cell: a newline or a '|' would end it (the table names a stop reason's first
+// line; a task without steps shows its reason whole below).
+std::string cell(std::string s, size_t max_chars) {
+  for (auto& c : s)
+    if (c == '|' || c == '\n') c = ' ';
+  return s.substr(0, max_chars);
+}
+
+}  // namespace
 
 std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>& tasks,
                                  const std::map<std::string, std::vector<StepRecord>>& steps,
@@ -22,12 +33,16 @@ std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>&
     std::snprintf(b, sizeof b, "| %s | %s | %s | %.2fx [%.2f, %.2f] | %.0f%% | %zu | %ld | $%.4f | %s |\n", t.name.c_str(),
                   t.status.c_str(), f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
                   f.value("speedup_low", 0.0), f.value("speedup_high", 0.0), 100 * f.value("roofline_fraction", 0.0),
-                  n, sp.tokens, sp.dollars, t.stop_reason.c_str());
+                  n, sp.tokens, sp.dollars, cell(t.stop_reason.substr(0, t.stop_reason.find('\n')), 300).c_str());
     out += b;
   }
   for (auto& t : tasks) {
+    if (!steps.count(t.name) || steps.at(t.name).empty()) {  // e.g. a file that would not load: its error whole
+      out += "\n## " + t.name + "\n\nNo steps (status " + t.status + ").\n";
+      if (!t.stop_reason.empty()) out += "\n```\n" + t.stop_reason + "\n```\n";
+      continue;
+    }
     out += "\n## " + t.name + "\n\n| step | stage | edit | verdict | speedup | roofline | outcome | note |\n|---|---|---|---|---|---|---|---|\n";
-    if (!steps.count(t.name)) continue;
     for (auto& r : steps.at(t.name)) {
       std::string edit = r.edit_how.empty() ? "-" : r.edit_how;
       if (auto point = expert_point(r.edit); point && r.edit_how == kExpertEditHow) {
@@ -37,10 +52,7 @@ std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>&
       std::snprintf(b, sizeof b, "| %d | %s%s | %s | %s | %.2fx | %.0f%% | %s | ", r.step + 1, r.stage.c_str(),
                     r.profiled ? " +profile" : "", edit.c_str(), r.verdict.c_str(), r.speedup,
                     100 * r.roofline_fraction, r.outcome.c_str());
-      std::string note = r.note;
-      for (auto& c : note)
-        if (c == '|' || c == '\n') c = ' ';
-      out += b + note.substr(0, 200) + " |\n";
+      out += b + cell(r.note, 200) + " |\n";
     }
   }
   return out;

@@ -49,26 +49,15 @@ void define_build(CLI::App& sub, Context& ctx) {
   sub.add_option("--arch", args->arch, "GPU target, e.g. sm_90a (default: build.arch)");
   sub.add_option("--header", args->header, "a header to force-include (e.g. a task's ABI)");
   sub.callback([&ctx, args]() {
-    if (auto st = ctx.resolve(); !st) throw CommandError{st.message()};
+    if (auto st = ctx.resolve(); !st) fail(st.message());
     if (!args->arch.empty())
-      if (auto st = ctx.config.set("build.arch", args->arch); !st) throw CommandError{st.message()};
-    auto text = read_cuda_source(args->source);
-    if (!text) throw CommandError{text.message()};
-    BuildRequest req{.source = *text, .display_name = args->source};
-    if (!args->header.empty()) {
-      auto h = read_file(args->header);
-      if (!h) throw CommandError{h.message()};
-      req.force_include = *h;
-    }
-    auto target = ctx.target();
-    if (!target) throw CommandError{target.message()};
-    req.target = *target;
-    auto builder = ctx.builder();
-    if (!builder) throw CommandError{builder.message()};
-    auto r = builder->build(req);
-    if (!r) throw CommandError{r.message()};
-    print_result(*r, args->source, ctx.json);
-    ctx.exit_code = r->ok() ? 0 : 1;
+      if (auto st = ctx.config.set("build.arch", args->arch); !st) fail(st.message());
+    BuildRequest req{.source = must(read_cuda_source(args->source)), .display_name = args->source};
+    if (!args->header.empty()) req.force_include = must(read_file(args->header));
+    req.target = must(ctx.target());
+    auto r = must(must(ctx.builder()).build(req));
+    print_result(r, args->source, ctx.json);
+    ctx.exit_code = r.ok() ? kExitOk : kExitNegative;
   });
 }
 

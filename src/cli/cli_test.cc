@@ -4,8 +4,13 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
+#include "cli/exit_codes.h"
 #include "core/strings.h"
+#include "eval/evaluator.h"
 #include "sys/fs.h"
+#include "sys/gpu.h"
 #include "sys/subprocess.h"
 #include "cutegen_paths.h"
 
@@ -70,7 +75,99 @@ TEST_F(CliTest, DoctorReportsEachCheck) {
   for (auto name : {"nvcc", "CUTLASS/CuTe", "host compiler", "GPU", "Nsight Compute", "Python + torch"})
     EXPECT_NE(r.out.find(name), std::string::npos) << name << "\n" << r.out;
   EXPECT_NE(r.out.find("CUTLASS 4.2.0"), std::string::npos) << r.out;
-  if (r.out.find("no NVIDIA GPU") != std::string::npos) EXPECT_EQ(r.exit_code, 1) << "no GPU blocks the main job";
+  if (r.out.find("no NVIDIA GPU") != std::string::npos) {
+    EXPECT_EQ(r.exit_code, kExitEnvironment) << "no GPU blocks the main job";
+  }
+}
+
+TEST_F(CliTest, UnknownCommandIsNamedWithTheCommands) {
+  auto r = cutegen({"nosuchcmd"});
+  EXPECT_EQ(r.exit_code, kExitInput);
+  expect_one_line_error(r, "unknown command 'nosuchcmd'; commands: build, doctor, task, eval");
+  EXPECT_TRUE(contains(r.err, "config")) << r.err;
+}
+
+TEST_F(CliTest, MissingFileIsAnInputErrorForEveryCommand) {
+  std::string missing = (dir_ / "missing.py").string();
+  for (auto args : std::vector<std::vector<std::string>>{{"task", missing},
+                                                          {"build", (dir_ / "missing.cu").string()},
+                                                          {"expert", missing},
+                                                          {"eval", missing, (dir_ / "missing.cu").string()},
+                                                          {"run", missing, "--agent", "expert"}}) {
+    auto r = cutegen(args);
+    EXPECT_EQ(r.exit_code, kExitInput) << args[0] << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "missing.")) << args[0] << ": " << r.err;
+  }
+}
+
+// Under --json, before or after the subcommand, an error is one JSON object on stdout.
+TEST_F(CliTest, JsonErrorsAreOneObjectOnStdout) {
+  auto missing = (dir_ / "missing.cu").string();
+  for (auto args : std::vector<std::vector<std::string>>{{"--json", "build", missing}, {"build", missing, "--json"}}) {
+    auto r = cutegen(args);
+    EXPECT_EQ(r.exit_code, kExitInput);
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["exit_code"], kExitInput) << r.out;
+    EXPECT_TRUE(contains(j["error"].get<std::string>(), "missing.cu: no such file")) << r.out;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+  }
+  auto flag = cutegen({"build", missing, "--no-such-flag", "--json"});
+  EXPECT_EQ(flag.exit_code, kExitInput);
+  EXPECT_TRUE(contains(nlohmann::json::parse(flag.out)["error"].get<std::string>(), "--no-such-flag")) << flag.out;
+  auto unknown = cutegen({"--json", "nosuchcmd"});
+  EXPECT_EQ(nlohmann::json::parse(unknown.out)["exit_code"], kExitInput) << unknown.out;
+}
+
+TEST_F(CliTest, EvalSaysNoGpuBeforeCompiling) {
+  auto gpus = query_gpus();
+  if (gpus.ok() && !gpus->empty()) GTEST_SKIP() << "this machine has a GPU";
+  auto kernel = std::string(CUTEGEN_SOURCE_DIR) + "/src/build/testdata/scale.cu";
+  auto r = cutegen({"--set", "build.cache_dir=" + (dir_ / "cache").string(), "eval",
+                    std::string(CUTEGEN_SOURCE_DIR) + "/tasks/relu.py", kernel});
+  EXPECT_EQ(r.exit_code, kExitEnvironment);
+  expect_one_line_error(r, "no NVIDIA GPU on this machine: cutegen eval needs one");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "cache" / "builds")) << "nothing was compiled";
+}
+
+TEST_F(CliTest, ExpertDeclineNamesTheWayForwardAndKeepsItsReasonsForVerbose) {
+  auto task = std::string(CUTEGEN_SOURCE_DIR) + "/tasks/matmul_bf16.py";
+  auto r = cutegen({"expert", task});
+  EXPECT_EQ(r.exit_code, kExitNegative) << r.err;
+  expect_one_line_error(r, "no built-in template for this task; give a model with `--llm SPEC` (e.g. --llm ");
+  EXPECT_FALSE(contains(r.err, "elementwise:")) << "the recognizers' reasons only under --verbose: " << r.err;
+  auto v = cutegen({"--verbose", "expert", task});
+  EXPECT_EQ(v.exit_code, kExitNegative);
+  EXPECT_TRUE(contains(v.err, "the expert's reasons: ")) << v.err;
+  EXPECT_TRUE(contains(v.err, "elementwise:")) << v.err;
+}
+
+// exit_codes.h is the one table: the README shows it row for row, and eval's verdict codes agree.
+TEST(ExitCodes, ReadmeShowsTheTable) {
+  auto readme = *read_file(std::string(CUTEGEN_SOURCE_DIR) + "/README.md");
+  for (auto& row : exit_code_table())
+    EXPECT_TRUE(contains(readme, "| " + std::to_string(row.code) + " | " + row.meaning + " |")) << row.meaning;
+}
+
+TEST(ExitCodes, VerdictsExitAsEvalSays) {
+  struct Pair {
+    Verdict v;
+    const char* name;
+  };
+  for (auto [v, name] : {Pair{Verdict::kPass, "pass"}, Pair{Verdict::kWrong, "wrong"},
+                         Pair{Verdict::kRejected, "rejected"}, Pair{Verdict::kTimeout, "timeout"},
+                         Pair{Verdict::kCompileError, "compile_error"}, Pair{Verdict::kFault, "fault"},
+                         Pair{Verdict::kSetupError, "setup_error"}})
+    EXPECT_EQ(code_for_verdict(name), exit_code(v)) << name;
+  EXPECT_EQ(exit_code(Verdict::kRejected), kExitRejected);
+  EXPECT_EQ(exit_code(Verdict::kTimeout), kExitTimeout);
+}
+
+TEST(ExitCodes, MissingPiecesOfTheMachineAreEnvironment) {
+  EXPECT_EQ(code_for_error("nvcc not found (tried CUDA_HOME, PATH)"), kExitEnvironment);
+  EXPECT_EQ(code_for_error("relu: cannot run Python 'python3': no such file"), kExitEnvironment);
+  EXPECT_EQ(code_for_error("python3: cannot import torch (No module named 'torch')"), kExitEnvironment);
+  EXPECT_EQ(code_for_error("x.py: no such file"), kExitInput);
+  EXPECT_EQ(code_for_error("unknown key 'build.arhc'"), kExitInput);
 }
 
 }  // namespace

@@ -47,4 +47,13 @@ Result<Builder> Context::builder() const {
   return Builder(tc, opt);
 }
 
+Status Context::require_gpu(const std::string& what) const {
+  auto gpus = query_gpus();
+  if (!gpus) return error(what + " needs an NVIDIA GPU, and nvidia-smi failed: " + gpus.message());
+  if (gpus->empty())
+    return error("no NVIDIA GPU on this machine: " + what + " needs one (cutegen build and task work here; for a "
+                 "dry run of the agent without one, see README: scripted evaluator)");
+  return Ok{};
+}
+
 }  // namespace cutegen

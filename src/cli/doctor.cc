@@ -105,7 +105,7 @@ const char* label(Level l) { return l == Level::kOk ? "ok" : l == Level::kWarn ?
 
 void define_doctor(CLI::App& sub, Context& ctx) {
   sub.callback([&ctx]() {
-    if (auto st = ctx.resolve(); !st) throw CommandError{st.message()};
+    if (auto st = ctx.resolve(); !st) fail(st.message());
     std::vector<Check> checks = {check_nvcc(),  check_cutlass(ctx),  check_host_compiler(),
                                  check_gpu(),   check_ncu(),         check_python(ctx),
                                  check_dir("cache folder", ctx.cache_dir()), check_dir("runs folder", ".runs")};
@@ -122,7 +122,7 @@ void define_doctor(CLI::App& sub, Context& ctx) {
     }
     if (ctx.json) std::printf("%s\n", out.dump(2).c_str());
     else std::printf(blocked ? "\nSomething above blocks the main job on this machine.\n" : "\nReady.\n");
-    ctx.exit_code = blocked ? 1 : 0;
+    ctx.exit_code = blocked ? kExitEnvironment : kExitOk;
   });
 }
 

@@ -83,18 +83,14 @@ void define_eval(CLI::App& sub, Context& ctx) {
   sub.add_option("--gpu", args->gpu, "the GPU to evaluate on, an nvidia-smi index (overrides eval.gpu)");
   sub.callback([&ctx, args]() {
     if (!args->gpu.empty()) ctx.overrides.push_back("eval.gpu=" + args->gpu);
-    auto setup = EvalSetup::create(ctx);
-    if (!setup) throw CommandError{setup.message()};
-    auto source = read_cuda_source(args->kernel);
-    if (!source) throw CommandError{source.message()};
-    auto spec = setup->load_spec(args->task);
-    if (!spec) throw CommandError{spec.message()};
-    auto evaluator = setup->evaluator(!args->no_time);
-    auto r = evaluator.evaluate(*spec, *source, args->kernel);
-    if (!r) throw CommandError{r.message()};
-    if (ctx.json) std::printf("%s\n", eval_result_json(*r).dump(2).c_str());
-    else print_table(*r, args->kernel);
-    ctx.exit_code = exit_code(r->verdict);
+    auto setup = must(EvalSetup::create(ctx));
+    auto source = must(read_cuda_source(args->kernel));
+    if (auto st = ctx.require_gpu("cutegen eval"); !st) fail(st.message(), kExitEnvironment);  // before compiling
+    auto spec = must(setup.load_spec(args->task));
+    auto r = must(setup.evaluator(!args->no_time).evaluate(spec, source, args->kernel));
+    if (ctx.json) std::printf("%s\n", eval_result_json(r).dump(2).c_str());
+    else print_table(r, args->kernel);
+    ctx.exit_code = exit_code(r.verdict);  // eval's verdict codes, the same as exit_codes.h
   });
 }
 

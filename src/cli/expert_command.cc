@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/decline.h"
 #include "expert/params.h"
 #include "expert/recognize.h"
 #include "expert/templates.h"
@@ -29,9 +30,9 @@ void write_points(const Recipe& r, const TaskSpec& spec, const std::vector<Param
   std::filesystem::create_directories(dir);
   for (size_t i = 0; i < points.size(); ++i) {
     auto src = generate_kernel(r, spec, points[i]);
-    if (!src) throw CommandError{src.message(), 1};
+    if (!src) fail(src.message(), kExitNegative);
     std::string path = dir + "/" + spec.name + "_" + std::to_string(i) + ".cu";
-    if (auto st = write_file_atomic(path, *src); !st) throw CommandError{st.message(), 1};
+    if (auto st = write_file_atomic(path, *src); !st) fail(st.message());
     std::printf("%s  %s\n", path.c_str(), to_string(points[i]).c_str());
   }
 }
@@ -47,18 +48,18 @@ void define_expert(CLI::App& sub, Context& ctx) {
   sub.add_option("--out-dir", args->out_dir, "write kernels for the first --count points of the space here");
   sub.add_option("--count", args->count, "how many points --out-dir writes (0: all)");
   sub.callback([&ctx, args]() {
-    if (auto st = ctx.resolve(); !st) throw CommandError{st.message()};
+    if (auto st = ctx.resolve(); !st) fail(st.message());
     auto python = python_executable(ctx.config.str("eval.python"));
     auto spec = load_task_spec(args->file, python, 0, std::chrono::seconds(ctx.config.integer("task.timeout_s")));
-    if (!spec) throw CommandError{spec.message(), 1};
+    if (!spec) fail(spec.message());
     auto recipe = recognize(*spec);
-    if (!recipe) throw CommandError{recipe.message(), 3};  // declined: exit 3, the run moves on
+    if (!recipe) fail(decline_message(recipe.message(), ctx.verbose), kExitNegative);  // the answer is no
     auto params = parse_params(args->params, default_params(*recipe));
-    if (!params) throw CommandError{params.message()};
+    if (!params) fail(params.message());
     auto space = search_space(*recipe);
     if (args->emit) {
       auto src = generate_kernel(*recipe, *spec, *params);
-      if (!src) throw CommandError{src.message()};
+      if (!src) fail(src.message(), kExitNegative);
       std::printf("%s", src->c_str());
       return;
     }

@@ -1,5 +1,6 @@
 // cutegen llm [SPEC]: one prompt to one model, the answer on stdout and a usage line on stderr.
-// Exit codes: 0 an answer, 3 waiting for an answer file (file backend), 1 an error.
+// Exit codes (exit_codes.h): 0 an answer, 6 waiting for an answer file (file backend), 1 the budget
+// is spent, 2 any other error.
 #include <cstdio>
 #include <iostream>
 #include <iterator>
@@ -13,9 +14,6 @@
 
 namespace cutegen {
 namespace {
-
-constexpr int kExitError = 1;
-constexpr int kExitWaiting = 3;
 
 struct LlmArgs {
   std::string spec;
@@ -45,7 +43,6 @@ void print_usage_line(const Response& r, const std::string& model, double cost) 
 }
 
 void run_llm(const LlmArgs& a, Context& ctx) {
-  auto fail = [](const std::string& m, int code = kExitError) { throw CommandError{m, code}; };
   if (auto st = ctx.resolve(); !st) fail(st.message());
   std::string spec_text = a.spec.empty() ? model_spec_for_role(ctx.config, a.role) : a.spec;
   auto spec = parse_model_spec(spec_text);
@@ -85,7 +82,7 @@ void run_llm(const LlmArgs& a, Context& ctx) {
   if (!r) fail(r.message());
   if (r->status == ResponseStatus::waiting)
     fail("waiting for an answer: write it to " + r->waiting_on + " and run this again", kExitWaiting);
-  if (r->status == ResponseStatus::budget_exhausted) fail("budget exhausted: " + r->detail);
+  if (r->status == ResponseStatus::budget_exhausted) fail("budget exhausted: " + r->detail, kExitNegative);
   double cost = copt->price ? cost_usd(*copt->price, r->usage) : 0;
   if (ctx.json) {
     auto j = response_to_json(*r);
@@ -114,7 +111,7 @@ void define_llm(CLI::App& sub, Context& ctx) {
   sub.add_option("--ledger", a->ledger, "record the call in this SQLite database (table llm_calls)");
   sub.add_option("--transcript", a->transcript, "append the exchange to this JSONL transcript (for replay:)");
   sub.add_flag("--stream", a->stream, "print the answer as it arrives");
-  sub.add_flag("--wait", a->wait, "file backend: poll for the answer file instead of exiting with code 3");
+  sub.add_flag("--wait", a->wait, "file backend: poll for the answer file instead of exiting with code 6");
   sub.callback([&ctx, a]() { run_llm(*a, ctx); });
 }
 

@@ -23,7 +23,7 @@ ProcessResult cutegen_llm(std::vector<std::string> args, const std::string& stdi
 }
 
 void expect_one_line_error(const ProcessResult& r, const std::string& needle) {
-  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // input error (exit_codes.h)
   EXPECT_EQ(split_lines(r.err).size(), 1u) << r.err;
   EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(kKey), std::string::npos);
@@ -82,10 +82,10 @@ TEST_F(LlmCommandTest, JsonOutputAndLedgerAndTranscript) {
   EXPECT_EQ(replayed.out, "echo: price me\n");
 }
 
-TEST_F(LlmCommandTest, FileBackendWaitsWithExitCode3ThenAnswers) {
+TEST_F(LlmCommandTest, FileBackendWaitsWithExitCode6ThenAnswers) {
   std::string queue = dir_ / "queue";
   auto waiting = cutegen_llm({"llm", "file:" + queue}, "answer me later");
-  EXPECT_EQ(waiting.exit_code, 3);
+  EXPECT_EQ(waiting.exit_code, 6);
   EXPECT_EQ(split_lines(waiting.err).size(), 1u) << waiting.err;
   Request req;
   req.messages = {{"user", "answer me later"}};

@@ -65,37 +65,28 @@ void define_profile(CLI::App& sub, Context& ctx) {
   sub.add_option("task", args->task, "the task (a KernelBench-style PyTorch file)")->required();
   sub.add_option("kernel", args->kernel, "the candidate .cu file")->required();
   sub.callback([&ctx, args]() {
-    auto setup = EvalSetup::create(ctx);
-    if (!setup) throw CommandError{setup.message()};
-    auto text = read_cuda_source(args->kernel);
-    if (!text) throw CommandError{text.message()};
-    auto spec = setup->load_spec(args->task);
-    if (!spec) throw CommandError{spec.message()};
+    auto setup = must(EvalSetup::create(ctx));
+    auto text = must(read_cuda_source(args->kernel));
+    auto spec = must(setup.load_spec(args->task));
     // The kernel is built exactly as the evaluator builds it: with the task's ABI force-included.
-    auto build = setup->builder().build({.source = *text, .display_name = args->kernel, .target = setup->target(),
-                                         .force_include = abi_header(*spec)});
-    if (!build) throw CommandError{build.message()};
-    if (!build->ok()) {
-      std::fprintf(stderr, "cutegen: %s: %s (see cutegen build %s)\n", to_string(build->outcome),
-                   build->message.c_str(), args->kernel.c_str());
-      ctx.exit_code = 1;
-      return;
-    }
+    auto build = must(setup.builder().build({.source = text, .display_name = args->kernel, .target = setup.target(),
+                                              .force_include = abi_header(spec)}));
+    if (!build.ok())
+      fail(std::string(to_string(build.outcome)) + ": " + build.message + " (see cutegen build " + args->kernel + ")",
+           kExitNegative);
     RooflineCeilings ceilings;
     if (auto path = ctx.config.str("profile.ceilings"); !path.empty()) {
-      auto c = load_ceilings(path);
-      if (!c) throw CommandError{c.message()};
-      ceilings = *c;
+      ceilings = must(load_ceilings(path));
     } else if (auto gpus = query_gpus(); gpus.ok() && !gpus->empty()) {
       // The GPU's measured ceilings, shared with `cutegen eval` (measured once per GPU, then cached).
-      if (auto c = setup->evaluator(true).ceilings((*gpus)[0].name); c.ok())
+      if (auto c = setup.evaluator(true).ceilings((*gpus)[0].name); c.ok())
         ceilings = ceilings_from_json_text(to_json(*c).dump(), "measured on this GPU");
     }
-    ProfileRequest req{.build = *build};
-    auto worker = prepare_runtime(ctx, *setup, *args, *spec, *build, req);
+    ProfileRequest req{.build = build};
+    auto worker = prepare_runtime(ctx, setup, *args, spec, build, req);
     if (worker) req.worker = *worker;
     else req.no_runtime_reason = worker.message();
-    Profiler profiler(ncu_options(ctx), ceilings, find_cuobjdump(setup->builder().toolchain().nvcc));
+    Profiler profiler(ncu_options(ctx), ceilings, find_cuobjdump(setup.builder().toolchain().nvcc));
     auto report = profiler.profile(req);
     if (ctx.json) std::printf("%s\n", report_json(report).dump(2).c_str());
     else std::printf("%s", render_summary(report).c_str());

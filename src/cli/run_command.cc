@@ -1,6 +1,7 @@
-// `cutegen run|resume|replay|reeval|export`: the agent over a run folder. Exit codes: 0 every task
-// ended with a verified kernel, 1 some task has none, 2 an error, 3 waiting for a model's answer
-// file (file backend): `cutegen resume RUN` continues once it exists.
+// `cutegen run|resume|replay|reeval|export`: the agent over a run folder. Exit codes (exit_codes.h):
+// 0 every task ended with a verified kernel, 1 some task has none (a task whose file cannot be
+// loaded is one: it is marked failed and the run goes on), 2 an error, 5 no GPU for the real
+// evaluator, 6 waiting for a model's answer file (file backend): `cutegen resume RUN` continues.
 #include <unistd.h>
 
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "agent/loop.h"
 #include "agent/summary.h"
 #include "cli/commands.h"
+#include "cli/decline.h"
 #include "cli/run_setup.h"
 #include "core/strings.h"
 #include "llm/settings.h"
@@ -26,14 +28,7 @@ std::string fs_stem(const std::string& path) {
   return base.ends_with("_spec") ? base.substr(0, base.size() - 5) : base;
 }
 
-constexpr int kExitNoKernel = 1, kExitWaiting = 3;
-
-[[noreturn]] void fail(const std::string& m, int code = 2) { throw CommandError{m, code}; }
-template <class T>
-T must(Result<T> r) {
-  if (!r) fail(r.message());
-  return std::move(r).value();
-}
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 void progress_line(const Progress& p, double elapsed) {
   static bool tty = isatty(2);
@@ -56,7 +51,8 @@ Status write_summary(const RunStore& store, const Ledger* ledger) {
   return write_file_atomic(store.dir() + "/summary.md", run_summary_markdown(meta, tasks, steps, spend));
 }
 
-void print_table(const RunStore& store, bool json) {
+void print_table(const RunStore& store, const Context& ctx) {
+  bool json = ctx.json;
   auto tasks = must(store.tasks());
   nlohmann::json j = nlohmann::json::array();
   if (!json) std::printf("%-24s %-8s %-10s %-10s %-9s %-6s %s\n", "task", "status", "verdict", "speedup", "roofline", "steps", "stop");
@@ -68,9 +64,11 @@ void print_table(const RunStore& store, bool json) {
                    {"stop_reason", t.stop_reason}});
       continue;
     }
+    // A loader's error may go on with Python's detail: summary.md has it whole.
+    std::string stop = decline_message(first_line(t.stop_reason), ctx.verbose);
     std::printf("%-24s %-8s %-10s %8.2fx  %7.0f%%  %-6zu %s\n", t.name.c_str(), t.status.c_str(),
                 f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
-                100 * f.value("roofline_fraction", 0.0), n, t.stop_reason.c_str());
+                100 * f.value("roofline_fraction", 0.0), n, stop.c_str());
   }
   if (json) std::printf("%s\n", nlohmann::json{{"run", store.dir()}, {"tasks", j}}.dump(2).c_str());
 }
@@ -85,31 +83,48 @@ void drive(Context& ctx, RunStore& store) {
               .progress = [start](const Progress& p) {
                 progress_line(p, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
               }};
-  int code = 0;
+  // Stops the run with the summary of what is done so far written.
+  auto stop = [&](const std::string& message, int code) {
+    (void)write_summary(store, &*parts->ledger);
+    fail(message, code);
+  };
+  int code = kExitOk;
   for (auto& row : must(store.tasks())) {
-    if (row.status == "done" || row.status == "failed") {
-      if (row.status == "failed") code = kExitNoKernel;
+    if (row.status == "done") continue;
+    if (row.status == "failed") {
+      code = kExitNegative;
       continue;
     }
     auto spec = load_task(ctx, row.path);
-    if (!spec) fail(row.name + ": " + spec.message());
+    if (!spec && code_for_error(spec.message()) == kExitEnvironment)  // no Python or torch: every task would fail
+      stop(row.name + ": " + spec.message(), kExitEnvironment);
+    if (!spec) {  // this task's own file is at fault: record it and go on, as pytest does
+      if (auto st = fail_unloadable(store, row, spec.message()); !st) stop(st.message(), kExitInput);
+      std::fprintf(stderr, "[%s] cannot load the task: %s\n", row.name.c_str(), first_line(spec.message()).c_str());
+      code = kExitNegative;
+      continue;
+    }
     if (row.spec_json.empty()) row.spec_json = spec->json, must(Result<Ok>(store.update_task(row)));
     parts->budget->start_task(must(parts->ledger->spent(meta.id, row.name)));
     for (auto& c : parts->clients) c->set_task(row.name);
     auto out = run_task(env, *spec, row);
     if (isatty(2)) std::fputc('\n', stderr);
-    if (!out) fail(row.name + ": " + out.message());
-    if (out->end == TaskEnd::kWaiting) {
-      (void)write_summary(store, &*parts->ledger);
-      fail("waiting for a model's answer: write it to " + out->detail + ", then `cutegen resume " + store.dir() + "`",
+    if (!out) stop(row.name + ": " + out.message(), code_for_error(out.message()));
+    if (out->end == TaskEnd::kWaiting)
+      stop("waiting for a model's answer: write it to " + out->detail + ", then `cutegen resume " + store.dir() + "`",
            kExitWaiting);
-    }
-    if (out->end == TaskEnd::kNoKernel) code = kExitNoKernel;
+    if (out->end == TaskEnd::kNoKernel) code = kExitNegative;
   }
   if (auto st = write_summary(store, &*parts->ledger); !st) fail(st.message());
-  print_table(store, ctx.json);
+  print_table(store, ctx);
   std::fprintf(stderr, "summary: %s/summary.md\n", store.dir().c_str());
   ctx.exit_code = code;
+}
+
+// The real evaluator needs a GPU; said before any folder or model call (scripted: needs none).
+void require_gpu_for_evaluator(const Context& ctx, const std::string& command) {
+  if (ctx.config.str("agent.evaluator") != "real") return;
+  if (auto st = ctx.require_gpu(command + " (agent.evaluator = real)"); !st) fail(st.message(), kExitEnvironment);
 }
 
 // Runs recorded before agent.mode existed were the model's alone.
@@ -150,6 +165,7 @@ void start_run(Context& ctx, const RunArgs& a, const std::string& stored_config 
   for (const char* role : {"generator", "repairer", "optimizer"})
     if (mode != "expert" && model_spec_for_role(c, role).empty())
       fail(std::string("no model for the ") + role + " role: pass --llm SPEC or set llm.model (or --agent expert)");
+  require_gpu_for_evaluator(ctx, "cutegen run");
   std::string id = a.run_id.empty() ? new_run_id() : a.run_id;
   std::vector<TaskRow> tasks;
   for (auto& p : paths) tasks.push_back({.name = fs_stem(p), .path = p, .position = static_cast<int>(tasks.size())});
@@ -184,6 +200,7 @@ void define_resume(CLI::App& sub, Context& ctx) {
     if (auto st = ctx.resolve(); !st) fail(st.message());
     auto store = must(RunStore::open(run_dir(ctx, *run)));
     resolve_with(ctx, with_recorded_mode(must(store.meta()).config));
+    require_gpu_for_evaluator(ctx, "cutegen resume");
     drive(ctx, store);
   });
 }
@@ -207,29 +224,52 @@ void define_replay(CLI::App& sub, Context& ctx) {
   });
 }
 
+// Re-measures each task's best kernel. The evaluator is said first (--evaluator, else the one the
+// run recorded); the exit code is the first re-measurement that did not pass, as `cutegen eval`
+// would exit for it, or 1 when the run has no verified kernel to re-measure.
 void define_reeval(CLI::App& sub, Context& ctx) {
   auto run = std::make_shared<std::string>();
+  auto evaluator = std::make_shared<std::string>();
   sub.add_option("run", *run, "run folder or id")->required();
-  sub.callback([&ctx, run]() {
+  sub.add_option("--evaluator", *evaluator, "real or scripted:FILE (default: agent.evaluator as the run recorded it)");
+  sub.callback([&ctx, run, evaluator]() {
     if (auto st = ctx.resolve(); !st) fail(st.message());
     auto store = must(RunStore::open(run_dir(ctx, *run)));
-    resolve_with(ctx, must(store.meta()).config);
+    std::string recorded = must(store.meta()).config;
+    std::string from = ctx.config.origin("agent.evaluator");  // the file, environment or default, unless...
+    if (contains(recorded, "agent.evaluator = ")) from = "as the run recorded it";
+    for (auto& kv : ctx.overrides)
+      if (kv.starts_with("agent.evaluator")) from = "--set";
+    if (!evaluator->empty()) from = "--evaluator";
+    resolve_with(ctx, recorded);
+    if (!evaluator->empty()) must(Result<Ok>(ctx.config.set("agent.evaluator", *evaluator)));
+    std::string used = ctx.config.str("agent.evaluator");
+    std::fprintf(stderr, "reeval %s with the evaluator %s (%s)\n", store.dir().c_str(), used.c_str(), from.c_str());
+    require_gpu_for_evaluator(ctx, "cutegen reeval");
     AgentParts parts;
     if (auto st = make_evaluator(ctx, parts); !st) fail(st.message());
     nlohmann::json j = nlohmann::json::array();
+    int code = kExitOk, measured = 0;
     for (auto& t : must(store.tasks())) {
       if (t.best_step < 0) continue;
       auto steps = must(store.steps(t.name));
       auto spec = must(load_task(ctx, t.path));
       auto e = must(parts.evaluator->evaluate(spec, steps.at(t.best_step).source, t.name + "_reeval.cu"));
+      ++measured;
+      if (code == kExitOk) code = code_for_verdict(e.verdict);
       nlohmann::json row = {{"task", t.name}, {"step", t.best_step}, {"verdict", e.verdict}, {"speedup", e.speedup},
-                            {"recorded_speedup", steps.at(t.best_step).speedup}, {"roofline_fraction", e.roofline_fraction}};
+                            {"recorded_speedup", steps.at(t.best_step).speedup}, {"roofline_fraction", e.roofline_fraction},
+                            {"summary", e.summary}};
       must(Result<Ok>(store.event(t.name, t.best_step, "reeval", row.dump())));
       if (ctx.json) j.push_back(row);
-      else std::printf("%-24s step %-3d %-10s %.2fx (recorded %.2fx)\n", t.name.c_str(), t.best_step + 1,
-                       e.verdict.c_str(), e.speedup, steps.at(t.best_step).speedup);
+      else std::printf("%-24s step %-3d %-10s %.2fx (recorded %.2fx)%s%s\n", t.name.c_str(), t.best_step + 1,
+                       e.verdict.c_str(), e.speedup, steps.at(t.best_step).speedup, e.pass() ? "" : "  ",
+                       e.pass() ? "" : first_line(e.summary).c_str());
     }
-    if (ctx.json) std::printf("%s\n", j.dump(2).c_str());
+    if (measured == 0) fail("no verified kernel in " + store.dir() + " to re-measure", kExitNegative);
+    if (ctx.json)
+      std::printf("%s\n", nlohmann::json{{"run", store.dir()}, {"evaluator", used}, {"tasks", j}}.dump(2).c_str());
+    ctx.exit_code = code;
   });
 }
 

@@ -5,11 +5,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <random>
 
 #include "core/strings.h"
 #include "store/run_store.h"
 #include "sys/fs.h"
+#include "sys/gpu.h"
 #include "sys/subprocess.h"
 #include "cutegen_paths.h"
 
@@ -109,6 +111,26 @@ TEST_F(RunCommandTest, RecordedSessionRepairsOptimizesRevertsAndSummarises) {
   auto re = cutegen({"--json", "reeval", "r0"});
   ASSERT_EQ(re.exit_code, 0) << re.err;
   EXPECT_TRUE(contains(re.out, "\"recorded_speedup\": 1.18")) << re.out;
+  EXPECT_TRUE(contains(re.err, "with the evaluator scripted:" + kSession + "/evaluator.json")) << re.err;
+}
+
+TEST_F(RunCommandTest, ReevalSaysItsEvaluatorAndFailsWhenTheMeasurementCannotRun) {
+  ASSERT_EQ(record("r0").exit_code, 0);
+  std::string broken = dir_ + "/setup_error.json";  // every source: the worker could not be set up
+  ASSERT_TRUE(write_file_atomic(broken, R"({"rules": [{"match": "", "verdict": "setup_error",
+                                            "summary": "scripted: the worker could not start"}]})").ok());
+  auto re = cutegen({"reeval", "r0", "--evaluator", "scripted:" + broken});
+  EXPECT_EQ(re.exit_code, 2) << re.err;  // eval's code for setup_error (exit_codes.h)
+  EXPECT_TRUE(contains(re.err, "with the evaluator scripted:" + broken + " (--evaluator)")) << re.err;
+  EXPECT_TRUE(contains(re.out, "setup_error")) << re.out;
+  EXPECT_TRUE(contains(re.out, "the worker could not start")) << re.out;
+
+  std::string wrong = dir_ + "/wrong.json";
+  ASSERT_TRUE(write_file_atomic(wrong, R"({"rules": [{"match": "", "verdict": "wrong"}]})").ok());
+  EXPECT_EQ(cutegen({"reeval", "r0", "--evaluator", "scripted:" + wrong}).exit_code, 1);
+  auto bad = cutegen({"reeval", "r0", "--evaluator", "gpu-please"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "agent.evaluator: expected real or scripted:FILE")) << bad.err;
 }
 
 TEST_F(RunCommandTest, ReplayKilledAtRandomPointsResumesToTheSameState) {
@@ -160,11 +182,11 @@ TEST_F(RunCommandTest, BadInputsAreClearErrors) {
   EXPECT_EQ(state("r0"), before);
 }
 
-TEST_F(RunCommandTest, FileBackendWaitsWithExitCodeThreeAndResumes) {
+TEST_F(RunCommandTest, FileBackendWaitsWithExitCodeSixAndResumes) {
   std::string queue = dir_ + "/queue";
   auto r = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--agent", "llm", "--llm", "file:" + queue,
                     "--max-steps", "1", "--run-id", "w"});
-  ASSERT_EQ(r.exit_code, 3) << r.err;
+  ASSERT_EQ(r.exit_code, 6) << r.err;
   EXPECT_TRUE(contains(r.err, "waiting for a model's answer")) << r.err;
   std::string answer_path;
   for (auto& e : std::filesystem::directory_iterator(queue))
@@ -190,6 +212,8 @@ TEST_F(RunCommandTest, ExpertNeedsNoModelDeclinesWhatItCannotDoAndMovesOn) {
   EXPECT_EQ(tasks[0].status, "failed");
   EXPECT_TRUE(contains(tasks[0].stop_reason, "no template for this task")) << tasks[0].stop_reason;
   EXPECT_TRUE(contains(tasks[0].stop_reason, "configure an LLM")) << tasks[0].stop_reason;
+  EXPECT_TRUE(contains(r.out, "no built-in template for this task; give a model with `--llm SPEC`")) << r.out;
+  EXPECT_FALSE(contains(r.out, "elementwise:")) << "the recognizers' reasons stay in summary.md and --verbose";
   EXPECT_EQ(tasks[1].status, "done");
   EXPECT_TRUE(contains(tasks[1].final_json, "\"speedup\":1.8")) << tasks[1].final_json;
   EXPECT_TRUE(contains(s.meta()->config, "agent.mode = expert"));
@@ -236,6 +260,81 @@ TEST_F(RunCommandTest, HybridGivesTheExpertsBestToTheModelAndReplaysTheSame) {
   ASSERT_EQ(again.exit_code, 0) << again.err;
   auto a = state("h"), b = state("h2");
   EXPECT_EQ(a, b);
+}
+
+// A folder holding the expert's relu spec (its reference made absolute) and broken task files.
+std::string task_folder(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& bad) {
+  EXPECT_TRUE(make_dirs(dir).ok());
+  auto spec = replace_all(*read_file(kSrc + "/tests/agent/expert/relu_spec.json"), "../../../tasks/relu.py",
+                          kSrc + "/tasks/relu.py");
+  EXPECT_TRUE(write_file_atomic(dir + "/relu_spec.json", spec).ok());
+  for (auto& [name, text] : bad) EXPECT_TRUE(write_file_atomic(dir + "/" + name, text).ok());
+  return dir;
+}
+
+const std::string kSyntaxError = "import torch\ndef get_inputs(:\n";
+const std::string kRaises =
+    "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x * 2\n"
+    "def get_inputs():\n    raise RuntimeError('no inputs today')\ndef get_init_inputs():\n    return []\n";
+
+TEST_F(RunCommandTest, FolderRunRecordsEachBrokenFileAndFinishesWithASummary) {
+  auto tasks = task_folder(dir_ + "/tasks", {{"no_model.py", *read_file(kSrc + "/src/task/testdata/no_model.py")},
+                                              {"raises.py", kRaises}, {"syntax_error.py", kSyntaxError}});
+  auto r = cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "b"}, 120000, kExpertEval);
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // some task has no kernel
+  auto s = *RunStore::open_readonly(dir_ + "/b");
+  auto rows = *s.tasks();
+  ASSERT_EQ(rows.size(), 4u);
+  std::map<std::string, TaskRow> by;
+  for (auto& t : rows) by[t.name] = t;
+  EXPECT_EQ(by["relu"].status, "done");  // after two broken files, before the third
+  for (auto* name : {"no_model", "raises", "syntax_error"}) {
+    EXPECT_EQ(by[name].status, "failed") << name;
+    EXPECT_TRUE(by[name].stop_reason.starts_with("cannot load the task: ")) << by[name].stop_reason;
+  }
+  EXPECT_TRUE(contains(by["no_model"].stop_reason, "defines no `Model`")) << by["no_model"].stop_reason;
+  EXPECT_TRUE(contains(by["raises"].stop_reason, "no inputs today")) << by["raises"].stop_reason;
+  EXPECT_TRUE(contains(by["syntax_error"].stop_reason, "SyntaxError")) << by["syntax_error"].stop_reason;
+  EXPECT_TRUE(contains(r.out, "syntax_error")) << r.out;
+  auto md = *read_file(dir_ + "/b/summary.md");
+  EXPECT_TRUE(contains(md, "| syntax_error | failed | - |")) << md;
+  EXPECT_TRUE(contains(md, "no inputs today")) << md;
+  EXPECT_TRUE(contains(md, "| relu | done | pass |")) << md;
+
+  auto again = cutegen({"resume", "b"}, 60000, kExpertEval);  // nothing left to do: the same answer
+  EXPECT_EQ(again.exit_code, 1) << again.err;
+  EXPECT_EQ(split_lines(*read_file(dir_ + "/b/summary.md")), split_lines(md));
+}
+
+TEST_F(RunCommandTest, RunKilledBeforeABrokenFileResumesAfterTheFileIsGone) {
+  auto tasks = task_folder(dir_ + "/tasks", {{"syntax_error.py", kSyntaxError}});
+  std::string slow = dir_ + "/slow.json";  // nine evaluations of 400 ms: killed well inside relu
+  ASSERT_TRUE(write_file_atomic(slow, replace_all(*read_file(kExpertEval), "\"delay_ms\": 0", "\"delay_ms\": 400")).ok());
+  auto killed = cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "k"}, 1500, slow);
+  ASSERT_TRUE(killed.timed_out) << killed.err;
+  ASSERT_TRUE(file_exists(dir_ + "/k/run.db")) << killed.err;
+  std::filesystem::remove(tasks + "/syntax_error.py");
+  auto r = cutegen({"resume", "k"}, 60000, kExpertEval);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto rows = *RunStore::open_readonly(dir_ + "/k")->tasks();
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].status, "done");
+  EXPECT_EQ(rows[1].status, "failed");
+  EXPECT_TRUE(contains(rows[1].stop_reason, "syntax_error.py: no such file")) << rows[1].stop_reason;
+  EXPECT_TRUE(contains(*read_file(dir_ + "/k/summary.md"), "| syntax_error | failed |"));
+}
+
+TEST_F(RunCommandTest, RealEvaluatorWithoutAGpuStopsBeforeTheRunFolder) {
+  auto gpus = query_gpus();
+  if (gpus.ok() && !gpus->empty()) GTEST_SKIP() << "this machine has a GPU";
+  auto r = cutegen({"--set", "agent.evaluator=real", "run", kSrc + "/tests/agent/expert/relu_spec.json", "--agent",
+                    "expert", "--run-id", "g"});
+  EXPECT_EQ(r.exit_code, 5) << r.err;  // environment (exit_codes.h)
+  EXPECT_TRUE(contains(r.err, "no NVIDIA GPU on this machine: cutegen run")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/g"));
+  // The scripted dry run needs none.
+  EXPECT_EQ(cutegen({"run", kSrc + "/tests/agent/expert/relu_spec.json", "--agent", "expert", "--run-id", "d"}, 60000,
+                    kExpertEval).exit_code, 0);
 }
 
 }  // namespace

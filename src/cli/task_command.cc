@@ -24,19 +24,18 @@ void define_task(CLI::App& sub, Context& ctx) {
   sub.add_option("--seed", args->seed, "seed for Model construction and get_inputs()");
   sub.add_flag("--json", ctx.json, "print the TaskSpec JSON, with the ABI header as \"abi_header\"");
   sub.callback([&ctx, args]() {
-    if (auto st = ctx.resolve(); !st) throw CommandError{st.message()};
+    if (auto st = ctx.resolve(); !st) fail(st.message());
     auto python = python_executable(ctx.config.str("eval.python"));
     auto timeout = std::chrono::seconds(ctx.config.integer("task.timeout_s"));
-    auto spec = load_task_spec(args->file, python, args->seed, timeout);
-    if (!spec) throw CommandError{spec.message(), 1};
-    std::string header = abi_header(*spec);
+    auto spec = must(load_task_spec(args->file, python, args->seed, timeout));
+    std::string header = abi_header(spec);
     if (ctx.json) {
-      auto doc = nlohmann::json::parse(spec->json);
+      auto doc = nlohmann::json::parse(spec.json);
       doc["abi_header"] = header;
       std::printf("%s\n", doc.dump(2).c_str());
       return;
     }
-    std::printf("%s\n%s", task_summary(*spec).c_str(), header.c_str());
+    std::printf("%s\n%s", task_summary(spec).c_str(), header.c_str());
   });
 }
 
