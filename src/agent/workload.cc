@@ -7,14 +7,14 @@ namespace {
 
 struct WorkloadRow {
   const char* name;
-  std::vector<const char*> op_words;  // an op matches when its name (without aten:: and .overload) contains one
+  std::vector<const char*> op_words;  // an op matches when its bare name (see op_base) contains one
   int profile_after;
   const char* optimize_template;
 };
 
 const std::vector<WorkloadRow>& rows() {
   static const std::vector<WorkloadRow> table = {
-      {"conv", {"conv", "convolution"}, 6, "optimize_conv"},
+      {"conv", {"convolution", "conv1d", "conv2d", "conv3d", "conv_transpose"}, 6, "optimize_conv"},
       {"gemm", {"mm", "matmul", "linear", "addmm", "bmm", "baddbmm", "einsum", "dot"}, 6, "optimize_gemm"},
       {"loss", {"loss", "cross_entropy", "nll", "kl_div", "binary_cross"}, 3, "optimize_reduction"},
       {"reduction", {"sum", "mean", "softmax", "norm", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
@@ -25,10 +25,17 @@ const std::vector<WorkloadRow>& rows() {
   return table;
 }
 
+// The op's bare name, lowercased. The bridge writes torch's OpOverload names,
+// "namespace.name.overload" ("aten.mm.default", "aten.sum.dim_IntList"); a packet is
+// "namespace.name"; the schema form "aten::mm.out" is accepted too. Names never hold a dot.
 std::string op_base(const std::string& op) {
   std::string s = op;
-  if (auto p = s.find("::"); p != std::string::npos) s = s.substr(p + 2);
-  if (auto p = s.find('.'); p != std::string::npos) s = s.substr(0, p);
+  if (auto p = s.find("::"); p != std::string::npos) {
+    s = s.substr(p + 2);
+  } else if (auto p = s.find('.'); p != std::string::npos) {
+    s = s.substr(p + 1);  // drop the namespace
+  }
+  if (auto p = s.find('.'); p != std::string::npos) s = s.substr(0, p);  // drop the overload
   return lowercase(s);
 }
 
