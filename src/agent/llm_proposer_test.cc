@@ -3,16 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include "agent/recorded_fixtures.h"
 #include "core/strings.h"
-#include "sys/fs.h"
-#include "cutegen_paths.h"
 
 namespace cutegen {
 namespace {
 
 TEST(LlmProposer, EveryTemplateRendersWithItsValues) {
-  TaskSpec spec = *parse_task_spec(*read_file(std::string(CUTEGEN_SOURCE_DIR) + "/tests/agent/relu_spec.json"));
-  spec.path = std::string(CUTEGEN_SOURCE_DIR) + "/tasks/relu.py";
+  TaskSpec spec = recorded_spec("relu").value();
   LlmProposer p({}, PromptLibrary(std::string(CUTEGEN_SOURCE_DIR) + "/prompts"), {});
   for (auto stage : {Stage::kGenerate, Stage::kRepairCompile, Stage::kRepairWrong, Stage::kOptimize, Stage::kTune})
     for (auto cls : {"gemm", "conv", "elementwise", "reduction", "loss", "other"}) {
