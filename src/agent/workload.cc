@@ -7,7 +7,7 @@ namespace {
 
 struct WorkloadRow {
   const char* name;
-  std::vector<const char*> op_words;  // an op matches when its bare name (see op_base) contains one
+  std::vector<const char*> op_words;  // an op matches when one begins a word of its bare name (see op_base)
   int profile_after;
   const char* optimize_template;
 };
@@ -19,7 +19,7 @@ const std::vector<WorkloadRow>& rows() {
       {"loss", {"loss", "cross_entropy", "nll", "kl_div", "binary_cross"}, 3, "optimize_reduction"},
       {"reduction", {"sum", "mean", "softmax", "norm", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
                      "prod", "cumsum", "cumprod", "logsumexp", "any", "all", "pool"}, 5, "optimize_reduction"},
-      {"other", {"sort", "topk", "gather", "scatter", "index", "embedding", "unique", "nonzero", "where_nonzero",
+      {"other", {"sort", "argsort", "topk", "gather", "scatter", "index", "embedding", "unique", "nonzero", "where_nonzero",
                  "interpolate", "upsample", "grid_sampler"}, 4, "optimize_other"},
   };
   return table;
@@ -39,6 +39,14 @@ std::string op_base(const std::string& op) {
   return lowercase(s);
 }
 
+// Whether `word` begins one of the name's '_'-separated words: "norm" in "native_layer_norm",
+// "linear" not in "upsample_bilinear2d".
+bool starts_a_word(const std::string& base, const std::string& word) {
+  for (auto p = base.find(word); p != std::string::npos; p = base.find(word, p + 1))
+    if (p == 0 || base[p - 1] == '_') return true;
+  return false;
+}
+
 bool is_shape_only(const std::string& base) {
   static const char* words[] = {"view", "reshape", "permute", "transpose", "expand", "contiguous", "clone", "copy",
                                 "empty", "zeros", "ones", "full", "t", "unsqueeze", "squeeze", "slice", "select",
@@ -55,11 +63,11 @@ std::string classify_workload(const std::vector<std::string>& ops) {
     for (auto& op : ops) {
       std::string base = op_base(op);
       for (auto w : row.op_words) {
-        // Short words ("mm", "max", "std") must be the whole name or its suffix/prefix, not any substring.
+        // Short words ("mm", "max", "std") must be the whole name or its first or last word.
         std::string word = w;
         bool hit = word.size() <= 3 ? base == word || base.starts_with(word + "_") || base.ends_with("_" + word) ||
                                           (word == "mm" && (base == "bmm" || base == "addmm" || base == "baddbmm"))
-                                    : contains(base, word);
+                                    : starts_a_word(base, word);
         if (hit) return row.name;
       }
     }

@@ -53,6 +53,8 @@ TEST(Workload, EveryNameFormTheBridgeMayWrite) {
   EXPECT_EQ(classify_workload({"aten.mm"}), "gemm");
   EXPECT_EQ(classify_workload({"aten::mm.out"}), "gemm");
   EXPECT_EQ(classify_workload({"prims.convert_element_type.default"}), "elementwise");  // "convert" is no conv
+  EXPECT_EQ(classify_workload({"aten.upsample_bilinear2d.vec"}), "other");              // "bilinear" is no GEMM
+  EXPECT_EQ(classify_workload({"aten.argsort.default"}), "other");
 }
 
 TEST(Workload, EachClassHasItsProfileDepthAndTemplate) {
