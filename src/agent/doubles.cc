@@ -1,6 +1,8 @@
 #include "agent/doubles.h"
 
 #include <chrono>
+#include <filesystem>
+#include <map>
 #include <regex>
 #include <set>
 #include <thread>
@@ -15,11 +17,45 @@ Result<std::unique_ptr<ScriptedEvaluator>> ScriptedEvaluator::load(const std::st
   auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("rules") || !j["rules"].is_array())
     return error(path + ": not an evaluator script (a JSON object with a \"rules\" array)");
-  return std::make_unique<ScriptedEvaluator>(std::move(j));
+  return std::make_unique<ScriptedEvaluator>(std::move(j), std::filesystem::path(path).parent_path().string());
+}
+
+Result<nlohmann::json> ScriptedEvaluator::recorded(const std::string& file) const {
+  std::string path = (std::filesystem::path(base_dir_) / file).string();
+  auto j = nlohmann::json::parse(CUTEGEN_TRY(read_file(path)), nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("verdict"))
+    return error(path + ": not a recorded evaluator answer (`cutegen eval --json` output)");
+  return j;
 }
 
 Result<Baseline> ScriptedEvaluator::baseline(const TaskSpec&) {
+  if (std::string file = script_.value("baseline", ""); !file.empty()) {
+    auto a = CUTEGEN_TRY(recorded(file));
+    return Baseline{a.value("/timing/eager/median_ms"_json_pointer, 0.0), a.value("/roofline/floor_ms"_json_pointer, 0.0),
+                    a.value("/roofline/bound"_json_pointer, std::string())};
+  }
   return Baseline{script_.value("eager_ms", 0.0), script_.value("floor_ms", 0.0), script_.value("bound", std::string("memory"))};
+}
+
+KernelEval kernel_eval_from_answer(const nlohmann::json& a) {
+  using nlohmann::json;
+  // The answer names verdicts for people; the agent's names are identifiers.
+  static const std::map<std::string, std::string> names = {
+      {"compile error", "compile_error"}, {"CUDA fault", "fault"}, {"setup error", "setup_error"}};
+  std::string verdict = a.value("verdict", "");
+  KernelEval e{.verdict = names.contains(verdict) ? names.at(verdict) : verdict, .summary = a.value("summary", "")};
+  if (e.verdict == "compile_error") e.report = a.value("/build/diagnostics"_json_pointer, std::string());
+  for (auto& g : a.value("gate", json::array()))
+    if (g.is_object()) e.report += g.value("rule", "") + ": " + g.value("detail", "") + "\n";
+  for (auto& t : a.value("trials", json::array()))
+    for (auto& f : t.is_object() ? t.value("failures", json::array()) : json::array())
+      if (f.is_string()) e.report += "trial seed " + std::to_string(t.value("seed", 0)) + ": " + f.get<std::string>() + "\n";
+  if (e.report.empty() && e.verdict != "pass") e.report = e.summary;
+  e.speedup = a.value("/timing/speedup/point"_json_pointer, 0.0);
+  e.speedup_low = a.value("/timing/speedup/low"_json_pointer, 0.0);
+  e.speedup_high = a.value("/timing/speedup/high"_json_pointer, 0.0);
+  e.roofline_fraction = a.value("/roofline/fraction"_json_pointer, 0.0);
+  return e;
 }
 
 Result<KernelEval> ScriptedEvaluator::evaluate(const TaskSpec&, const std::string& source, const std::string&) {
@@ -27,6 +63,11 @@ Result<KernelEval> ScriptedEvaluator::evaluate(const TaskSpec&, const std::strin
   if (int d = script_.value("delay_ms", 0); d > 0) std::this_thread::sleep_for(std::chrono::milliseconds(d));
   for (auto& rule : script_["rules"]) {
     if (source.find(rule.value("match", std::string("\x01"))) == std::string::npos) continue;
+    if (std::string file = rule.value("answer", ""); !file.empty()) {
+      KernelEval e = kernel_eval_from_answer(CUTEGEN_TRY(recorded(file)));
+      e.fingerprint = rule.value("fingerprint", structure_fingerprint(source, 1));
+      return e;
+    }
     KernelEval e;
     e.verdict = rule.value("verdict", "pass");
     e.summary = rule.value("summary", e.verdict);

@@ -5,6 +5,10 @@
 //               "speedup": 1.3, "roofline_fraction": 0.4, "fingerprint": "f1"}, ...]}
 // A source gets the first rule whose `match` occurs in it, so the verdict depends on the source
 // only (never on call order) and a resumed run sees what an uninterrupted one saw.
+// A rule {"match": ..., "answer": "FILE"} answers with a recorded `cutegen eval --json` document
+// instead (verdict, summary, report, speedup, roofline fraction), and a top-level
+// "baseline": "FILE" takes eager_ms, floor_ms and bound from one; FILE is relative to base_dir
+// (the script's folder when loaded from a file).
 #pragma once
 
 #include <memory>
@@ -17,7 +21,8 @@ namespace cutegen {
 class ScriptedEvaluator : public KernelEvaluator {
  public:
   static Result<std::unique_ptr<ScriptedEvaluator>> load(const std::string& path);
-  explicit ScriptedEvaluator(nlohmann::json script) : script_(std::move(script)) {}
+  explicit ScriptedEvaluator(nlohmann::json script, std::string base_dir = ".")
+      : script_(std::move(script)), base_dir_(std::move(base_dir)) {}
   Result<Baseline> baseline(const TaskSpec& task) override;
   Result<KernelEval> evaluate(const TaskSpec& task, const std::string& source, const std::string& name) override;
   void prebuild(const TaskSpec&, std::vector<std::string> sources) override { prebuilt.push_back(std::move(sources)); }
@@ -25,9 +30,15 @@ class ScriptedEvaluator : public KernelEvaluator {
   std::vector<std::vector<std::string>> prebuilt;  // each prebuild() call's sources, in order
 
  private:
+  Result<nlohmann::json> recorded(const std::string& file) const;
   nlohmann::json script_;
+  std::string base_dir_;
   int calls_ = 0;
 };
+
+// What the agent sees of a recorded `cutegen eval --json` answer (as to_kernel_eval makes of the
+// EvalResult it was written from); the fingerprint is left to the caller.
+KernelEval kernel_eval_from_answer(const nlohmann::json& answer);
 
 // Profiles as a deterministic text naming the source's hash.
 class ScriptedProfiler : public KernelProfiler {

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "agent/prompts.h"
-#include "agent/workload.h"
 #include "core/strings.h"
 
 namespace cutegen {
@@ -58,23 +57,6 @@ TEST(Prompts, MissingAndUnusedVariablesAreErrors) {
   EXPECT_EQ(render_prompt_template("a {{x}} {{y}}", {{"x", "1"}}, "t").message(), "t: no value for {{y}}");
   EXPECT_EQ(render_prompt_template("a {{x}}", {{"x", "1"}, {"z", "2"}}, "t").message(),
             "t: value 'z' given but the template has no {{z}}");
-}
-
-TEST(Workload, ClassesFromOps) {
-  EXPECT_EQ(classify_workload({"aten::relu"}), "elementwise");
-  EXPECT_EQ(classify_workload({"aten::addmm", "aten::relu"}), "gemm");
-  EXPECT_EQ(classify_workload({"aten::mm"}), "gemm");
-  EXPECT_EQ(classify_workload({"aten::convolution"}), "conv");
-  EXPECT_EQ(classify_workload({"aten::_softmax"}), "reduction");
-  EXPECT_EQ(classify_workload({"aten::native_layer_norm"}), "reduction");
-  EXPECT_EQ(classify_workload({"aten::mse_loss"}), "loss");
-  EXPECT_EQ(classify_workload({"aten::sort"}), "other");
-  EXPECT_EQ(classify_workload({"aten::view"}), "other");
-  EXPECT_EQ(default_profile_after("elementwise"), 2);
-  EXPECT_EQ(default_profile_after("loss"), 3);
-  EXPECT_EQ(default_profile_after("reduction"), 5);
-  EXPECT_EQ(default_profile_after("gemm"), 6);
-  EXPECT_EQ(default_profile_after("conv"), 6);
 }
 
 }  // namespace

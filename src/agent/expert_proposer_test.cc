@@ -1,5 +1,6 @@
-// The loop with the built-in expert as its proposer, on the CPU: the scripted evaluator judges
-// each kernel by the parameter point its title names (tests/agent/expert/evaluator.json).
+// The loop with the built-in expert as its proposer, on the CPU, on the bridge's recorded specs
+// (tests/fixtures/specs): the scripted evaluator judges each kernel by the parameter point its
+// title names (tests/agent/expert/evaluator.json).
 #include "agent/expert_proposer.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include "agent/hybrid_proposer.h"
 #include "agent/llm_proposer.h"
 #include "agent/loop.h"
+#include "agent/recorded_fixtures.h"
 #include "core/strings.h"
 #include "sys/fs.h"
 #include "cutegen_paths.h"
@@ -20,11 +22,7 @@ namespace {
 
 const std::string kSrc = CUTEGEN_SOURCE_DIR;
 
-TaskSpec spec_from(const std::string& file) {
-  auto spec = *parse_task_spec(*read_file(kSrc + "/tests/agent/expert/" + file));
-  spec.path = kSrc + "/tasks/relu.py";
-  return spec;
-}
+TaskSpec spec_from(const std::string& task) { return recorded_spec(task).value(); }
 
 // Answers every request with `text`; records the requests.
 class FixedModel : public Model {
@@ -83,7 +81,7 @@ struct ExpertSession {
 
 TEST(ExpertProposer, SearchesFromTheDefaultKernelMovesPastFailuresAndKeepsTheBest) {
   ExpertSession s;
-  auto out = s.run(spec_from("relu_spec.json"));
+  auto out = s.run(spec_from("relu"));
   ASSERT_TRUE(out.ok()) << out.message();
   EXPECT_EQ(out->end, TaskEnd::kDone);
   EXPECT_EQ(out->detail, "max steps (8)");
@@ -125,7 +123,7 @@ TEST(ExpertProposer, TheProfileVerdictOrdersTheMoves) {
   ExpertSession s;
   s.options.profile_policy = "always";  // the scripted profile: memory-bound at 71% of peak
   s.options.max_steps = 3;
-  ASSERT_TRUE(s.run(spec_from("relu_spec.json")).ok());
+  ASSERT_TRUE(s.run(spec_from("relu")).ok());
   // Starved for bytes in flight: wider vectors first, not threads down as without a profile.
   auto t = s.trajectory("relu");
   ASSERT_EQ(t.size(), 3u);
@@ -136,28 +134,28 @@ TEST(ExpertProposer, TheProfileVerdictOrdersTheMoves) {
 
 TEST(ExpertProposer, ADeclinedTaskEndsWithTheReasonAndTheNextTaskRuns) {
   ExpertSession s;
-  auto out = s.run(spec_from("matmul_spec.json"));
+  auto out = s.run(spec_from("matmul_fp32"));
   ASSERT_TRUE(out.ok()) << out.message();
   EXPECT_EQ(out->end, TaskEnd::kNoKernel);
   EXPECT_TRUE(contains(out->detail, "no template for this task")) << out->detail;
   EXPECT_TRUE(contains(out->detail, "configure an LLM")) << out->detail;
-  EXPECT_TRUE(s.store->steps("matmul")->empty());
+  EXPECT_TRUE(s.store->steps("matmul_fp32")->empty());
   EXPECT_EQ(s.store->tasks()->at(0).status, "failed");
   EXPECT_EQ(s.store->tasks()->at(0).stop_reason, out->detail);
-  auto next = s.run(spec_from("relu_spec.json"));
+  auto next = s.run(spec_from("relu"));
   ASSERT_TRUE(next.ok());
   EXPECT_EQ(next->end, TaskEnd::kDone);
 }
 
 TEST(ExpertProposer, ResumingMidSearchGivesTheSameTrajectory) {
   ExpertSession whole;
-  ASSERT_TRUE(whole.run(spec_from("relu_spec.json")).ok());
+  ASSERT_TRUE(whole.run(spec_from("relu")).ok());
   ExpertSession parts;
   parts.options.max_steps = 4;  // as if killed after four steps; a fresh proposer resumes
-  ASSERT_TRUE(parts.run(spec_from("relu_spec.json")).ok());
+  ASSERT_TRUE(parts.run(spec_from("relu")).ok());
   parts.options.max_steps = 8;
   parts.proposer = std::make_unique<ExpertProposer>();
-  ASSERT_TRUE(parts.run(spec_from("relu_spec.json")).ok());
+  ASSERT_TRUE(parts.run(spec_from("relu")).ok());
   EXPECT_EQ(whole.trajectory("relu"), parts.trajectory("relu"));
   auto a = *whole.store->steps("relu"), b = *parts.store->steps("relu");
   ASSERT_EQ(a.size(), b.size());
@@ -176,7 +174,7 @@ TEST(ExpertProposer, HybridHandsTheExpertsBestKernelToTheModel) {
   s.options.max_steps = 5;
   s.proposer = std::make_unique<HybridProposer>(std::make_unique<ExpertProposer>(), std::move(llm),
                                                 HybridOptions{.expert_steps = 3, .plateau_steps = 4});
-  ASSERT_TRUE(s.run(spec_from("relu_spec.json")).ok());
+  ASSERT_TRUE(s.run(spec_from("relu")).ok());
   auto steps = *s.store->steps("relu");
   ASSERT_EQ(steps.size(), 5u);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(steps[i].edit_how, "expert") << i;
@@ -199,8 +197,8 @@ TEST(ExpertProposer, HybridHandsTheExpertsBestKernelToTheModel) {
       std::make_unique<LlmProposer>(LlmRoles{&client2, &client2, &client2}, PromptLibrary(kSrc + "/prompts"),
                                     LlmProposerOptions{}),
       HybridOptions{});
-  ASSERT_TRUE(d.run(spec_from("matmul_spec.json")).ok());
-  auto msteps = *d.store->steps("matmul");
+  ASSERT_TRUE(d.run(spec_from("matmul_fp32")).ok());
+  auto msteps = *d.store->steps("matmul_fp32");
   ASSERT_EQ(msteps.size(), 1u);
   EXPECT_EQ(msteps[0].stage, "generate");
   EXPECT_EQ(msteps[0].edit_how, "whole_file");

@@ -7,29 +7,44 @@ namespace {
 
 struct WorkloadRow {
   const char* name;
-  std::vector<const char*> op_words;  // an op matches when its name (without aten:: and .overload) contains one
+  std::vector<const char*> op_words;  // an op matches when one begins a word of its bare name (see op_base)
   int profile_after;
   const char* optimize_template;
 };
 
 const std::vector<WorkloadRow>& rows() {
   static const std::vector<WorkloadRow> table = {
-      {"conv", {"conv", "convolution"}, 6, "optimize_conv"},
+      {"conv", {"convolution", "conv1d", "conv2d", "conv3d", "conv_transpose"}, 6, "optimize_conv"},
       {"gemm", {"mm", "matmul", "linear", "addmm", "bmm", "baddbmm", "einsum", "dot"}, 6, "optimize_gemm"},
       {"loss", {"loss", "cross_entropy", "nll", "kl_div", "binary_cross"}, 3, "optimize_reduction"},
       {"reduction", {"sum", "mean", "softmax", "norm", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
                      "prod", "cumsum", "cumprod", "logsumexp", "any", "all", "pool"}, 5, "optimize_reduction"},
-      {"other", {"sort", "topk", "gather", "scatter", "index", "embedding", "unique", "nonzero", "where_nonzero",
+      {"other", {"sort", "argsort", "topk", "gather", "scatter", "index", "embedding", "unique", "nonzero", "where_nonzero",
                  "interpolate", "upsample", "grid_sampler"}, 4, "optimize_other"},
   };
   return table;
 }
 
+// The op's bare name, lowercased. The bridge writes torch's OpOverload names,
+// "namespace.name.overload" ("aten.mm.default", "aten.sum.dim_IntList"); a packet is
+// "namespace.name"; the schema form "aten::mm.out" is accepted too. Names never hold a dot.
 std::string op_base(const std::string& op) {
   std::string s = op;
-  if (auto p = s.find("::"); p != std::string::npos) s = s.substr(p + 2);
-  if (auto p = s.find('.'); p != std::string::npos) s = s.substr(0, p);
+  if (auto p = s.find("::"); p != std::string::npos) {
+    s = s.substr(p + 2);
+  } else if (auto p = s.find('.'); p != std::string::npos) {
+    s = s.substr(p + 1);  // drop the namespace
+  }
+  if (auto p = s.find('.'); p != std::string::npos) s = s.substr(0, p);  // drop the overload
   return lowercase(s);
+}
+
+// Whether `word` begins one of the name's '_'-separated words: "norm" in "native_layer_norm",
+// "linear" not in "upsample_bilinear2d".
+bool starts_a_word(const std::string& base, const std::string& word) {
+  for (auto p = base.find(word); p != std::string::npos; p = base.find(word, p + 1))
+    if (p == 0 || base[p - 1] == '_') return true;
+  return false;
 }
 
 bool is_shape_only(const std::string& base) {
@@ -48,11 +63,11 @@ std::string classify_workload(const std::vector<std::string>& ops) {
     for (auto& op : ops) {
       std::string base = op_base(op);
       for (auto w : row.op_words) {
-        // Short words ("mm", "max", "std") must be the whole name or its suffix/prefix, not any substring.
+        // Short words ("mm", "max", "std") must be the whole name or its first or last word.
         std::string word = w;
         bool hit = word.size() <= 3 ? base == word || base.starts_with(word + "_") || base.ends_with("_" + word) ||
                                           (word == "mm" && (base == "bmm" || base == "addmm" || base == "baddbmm"))
-                                    : contains(base, word);
+                                    : starts_a_word(base, word);
         if (hit) return row.name;
       }
     }

@@ -39,7 +39,7 @@ class RunCommandTest : public ::testing::Test {
     return *r;
   }
   ProcessResult record(const std::string& id) {
-    return cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--agent", "llm", "--llm",
+    return cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "llm", "--llm",
                     "command:sh " + kSession + "/answer.sh", "--max-steps", "8", "--run-id", id});
   }
   std::vector<std::string> state(const std::string& id) {
@@ -156,11 +156,11 @@ TEST_F(RunCommandTest, BadInputsAreClearErrors) {
   EXPECT_TRUE(contains(unknown.err, "no/such/task.py: no such task file or folder")) << unknown.err;
 
   unsetenv("OPENAI_API_KEY");
-  auto nokey = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--llm", "openai:gpt-5", "--run-id", "nk"});
+  auto nokey = cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--llm", "openai:gpt-5", "--run-id", "nk"});
   EXPECT_EQ(nokey.exit_code, 2);
   EXPECT_TRUE(contains(nokey.err, "OPENAI_API_KEY")) << nokey.err;
 
-  auto nomodel = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--agent", "llm", "--run-id", "nm"});
+  auto nomodel = cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "llm", "--run-id", "nm"});
   EXPECT_TRUE(contains(nomodel.err, "no model for the generator role")) << nomodel.err;
 
   ASSERT_TRUE(make_dirs(dir_ + "/bad").ok());
@@ -184,7 +184,7 @@ TEST_F(RunCommandTest, BadInputsAreClearErrors) {
 
 TEST_F(RunCommandTest, FileBackendWaitsWithExitCodeSixAndResumes) {
   std::string queue = dir_ + "/queue";
-  auto r = cutegen({"run", kSrc + "/tests/agent/relu_spec.json", "--agent", "llm", "--llm", "file:" + queue,
+  auto r = cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "llm", "--llm", "file:" + queue,
                     "--max-steps", "1", "--run-id", "w"});
   ASSERT_EQ(r.exit_code, 6) << r.err;
   EXPECT_TRUE(contains(r.err, "waiting for a model's answer")) << r.err;
@@ -202,7 +202,7 @@ TEST_F(RunCommandTest, FileBackendWaitsWithExitCodeSixAndResumes) {
 const std::string kExpertEval = kSrc + "/tests/agent/expert/evaluator.json";
 
 TEST_F(RunCommandTest, ExpertNeedsNoModelDeclinesWhatItCannotDoAndMovesOn) {
-  auto r = cutegen({"run", kSrc + "/tests/agent/expert/matmul_spec.json", kSrc + "/tests/agent/expert/relu_spec.json",
+  auto r = cutegen({"run", kSrc + "/tests/fixtures/specs/matmul_fp32.json", kSrc + "/tests/fixtures/specs/relu.json",
                     "--max-steps", "8", "--run-id", "e"}, 60000, kExpertEval);
   EXPECT_EQ(r.exit_code, 1) << r.err;  // matmul has no kernel; relu does
   EXPECT_TRUE(contains(r.err, "(agent: expert)")) << r.err;
@@ -224,7 +224,7 @@ TEST_F(RunCommandTest, ExpertNeedsNoModelDeclinesWhatItCannotDoAndMovesOn) {
 
 TEST_F(RunCommandTest, ExpertRunKilledAtRandomPointsResumesToTheSameTrajectory) {
   auto run = [&](const std::string& id, int timeout_ms, const std::string& script) {
-    return cutegen({"run", kSrc + "/tests/agent/expert/relu_spec.json", "--agent", "expert", "--max-steps", "8",
+    return cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--max-steps", "8",
                     "--run-id", id}, timeout_ms, script);
   };
   ASSERT_EQ(run("e0", 60000, kExpertEval).exit_code, 0);
@@ -242,7 +242,7 @@ TEST_F(RunCommandTest, ExpertRunKilledAtRandomPointsResumesToTheSameTrajectory) 
 }
 
 TEST_F(RunCommandTest, HybridGivesTheExpertsBestToTheModelAndReplaysTheSame) {
-  auto r = cutegen({"run", kSrc + "/tests/agent/expert/relu_spec.json", "--llm", "command:sh " + kSrc + "/tests/agent/expert/hybrid_answer.sh",
+  auto r = cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--llm", "command:sh " + kSrc + "/tests/agent/expert/hybrid_answer.sh",
                     "--max-steps", "6", "--run-id", "h"}, 60000, kExpertEval);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.err, "(agent: hybrid)")) << r.err;  // a model configured: hybrid by default
