@@ -265,7 +265,7 @@ TEST_F(RunCommandTest, HybridGivesTheExpertsBestToTheModelAndReplaysTheSame) {
 // A folder holding the expert's relu spec (its reference made absolute) and broken task files.
 std::string task_folder(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& bad) {
   EXPECT_TRUE(make_dirs(dir).ok());
-  auto spec = replace_all(*read_file(kSrc + "/tests/agent/expert/relu_spec.json"), "../../../tasks/relu.py",
+  auto spec = replace_all(*read_file(kSrc + "/tests/fixtures/specs/relu.json"), "../../../tasks/relu.py",
                           kSrc + "/tasks/relu.py");
   EXPECT_TRUE(write_file_atomic(dir + "/relu_spec.json", spec).ok());
   for (auto& [name, text] : bad) EXPECT_TRUE(write_file_atomic(dir + "/" + name, text).ok());
@@ -327,13 +327,13 @@ TEST_F(RunCommandTest, RunKilledBeforeABrokenFileResumesAfterTheFileIsGone) {
 TEST_F(RunCommandTest, RealEvaluatorWithoutAGpuStopsBeforeTheRunFolder) {
   auto gpus = query_gpus();
   if (gpus.ok() && !gpus->empty()) GTEST_SKIP() << "this machine has a GPU";
-  auto r = cutegen({"--set", "agent.evaluator=real", "run", kSrc + "/tests/agent/expert/relu_spec.json", "--agent",
+  auto r = cutegen({"--set", "agent.evaluator=real", "run", kSrc + "/tests/fixtures/specs/relu.json", "--agent",
                     "expert", "--run-id", "g"});
   EXPECT_EQ(r.exit_code, 5) << r.err;  // environment (exit_codes.h)
   EXPECT_TRUE(contains(r.err, "no NVIDIA GPU on this machine: cutegen run")) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/g"));
   // The scripted dry run needs none.
-  EXPECT_EQ(cutegen({"run", kSrc + "/tests/agent/expert/relu_spec.json", "--agent", "expert", "--run-id", "d"}, 60000,
+  EXPECT_EQ(cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--run-id", "d"}, 60000,
                     kExpertEval).exit_code, 0);
 }
 
