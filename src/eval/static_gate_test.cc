@@ -139,6 +139,36 @@ TEST(StaticGate, BulkCopiesCountAsTma) {
   EXPECT_EQ(usage["Tensor"], 1);
 }
 
+// One host pass whose own file is /k.cu, written by hand in nvcc's marker format.
+std::vector<GateFinding> gate_text(const std::string& pass_text) {
+  Preprocessed pp{.ok = true, .source_path = "/k.cu", .passes = {{"host", "# 1 \"/k.cu\"\n" + pass_text}}};
+  return check_preprocessed(pp, false).findings;
+}
+
+TEST(StaticGate, RulesBeyondTheSuiteCheats) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"void f() { auto p = &dl_iterate_phdr; }", "dynamic loading"},
+      {"void f() { Elf64_Sym* s = 0; }", "dynamic loading"},
+      {"void f() { PyRun_SimpleString(0); }", "python call"},
+      {"void f() { auto p = &fork; }", "host process or thread"},
+      {"void f() { std :: thread t(g); }", "host process or thread"},
+      {"void f() { syscall(39); }", "system access"},
+      {"void f() { getenv(\"\"); }", "system access"},
+      {"void f() { FILE* x = fopen(\"\", \"\"); }", "system access"},
+      {"void f(cudaStream_t a) { cudaStream_t s = 0; }", "side stream"},
+      {"void f() { k<<<1, 2, 0, __null>>>(); }", "side stream"},
+      {"void f() { asm(\"\"); }", "host assembly"},
+      {"int x;\n# 1 \"/usr/local/cuda/include/cublas_v2.h\" 1\nint y;\n# 3 \"/k.cu\" 2\n", "forbidden include"},
+  };
+  for (auto [text, rule] : cases) EXPECT_EQ(first_rule(gate_text(text)), rule) << text;
+  // Names that merely contain a forbidden one, or members, are not it.
+  EXPECT_EQ(first_detail(gate_text("void f(File& x, cudaStream_t stream) { x.open(); reopen(); "
+                                   "k<<<1, 2, 0, stream>>>(); }")),
+            "");
+  auto f = gate_text("int x;\n# 1 \"/usr/include/torch/x.h\" 1\nint y;\n# 3 \"/k.cu\" 2\n");
+  EXPECT_EQ(first_detail(f).rfind("line 2: #include brings in /usr/include/torch/x.h", 0), 0u) << first_detail(f);
+}
+
 // --- the gate on real nvcc preprocessing ---
 
 TEST(StaticGatePreprocessed, HonestKernelsPassAndUseCute) {
@@ -147,6 +177,8 @@ TEST(StaticGatePreprocessed, HonestKernelsPassAndUseCute) {
   EXPECT_GT(usage["tiled copy"], 0);
   EXPECT_GT(usage["Tensor"], 0);
   EXPECT_NE(describe_usage(usage).find("tiled copy x"), std::string::npos);
+  EXPECT_EQ(first_detail(gate(suite("cute_gemm.cu", "matmul_bf16"), "matmul_bf16", &usage)), "");
+  EXPECT_GT(usage["MMA atom"], 0);
   // Ignoring LayerNorm's weight and bias shows only when run with varied values (bridge/params.py).
   for (auto k : {"honest_layernorm.cu", "cheat_ignores_params.cu"})
     EXPECT_EQ(first_detail(gate(suite(k, "layernorm_rows_768"), "layernorm_rows_768")), "") << k;
