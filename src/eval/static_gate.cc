@@ -106,8 +106,9 @@ std::vector<GateFinding> check_pass(const OwnCode& own) {
   for (auto& r : kSourceRules) {
     std::regex re(r.regex);
     std::smatch m;
+    // Located by the match's last character: a match may begin with the one before a name.
     if (std::regex_search(own.text, m, re))
-      out.push_back({r.rule, located(own.line_at(m.position()), trim(m.str()), r.why)});
+      out.push_back({r.rule, located(own.line_at(m.position() + m.length() - 1), trim(m.str()), r.why)});
   }
   check_launch_arity(own, out);
   if (auto host_asm = host_assembly(own.text); !host_asm.empty())

@@ -165,7 +165,9 @@ TEST(StaticGate, RulesBeyondTheSuiteCheats) {
   EXPECT_EQ(first_detail(gate_text("void f(File& x, cudaStream_t stream) { x.open(); reopen(); "
                                    "k<<<1, 2, 0, stream>>>(); }")),
             "");
-  auto f = gate_text("int x;\n# 1 \"/usr/include/torch/x.h\" 1\nint y;\n# 3 \"/k.cu\" 2\n");
+  auto f = gate_text("void f() {\nfork();\n}\n");
+  EXPECT_EQ(first_detail(f).rfind("line 2: fork", 0), 0u) << first_detail(f);
+  f = gate_text("int x;\n# 1 \"/usr/include/torch/x.h\" 1\nint y;\n# 3 \"/k.cu\" 2\n");
   EXPECT_EQ(first_detail(f).rfind("line 2: #include brings in /usr/include/torch/x.h", 0), 0u) << first_detail(f);
 }
 
