@@ -82,16 +82,25 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
   EvalResult r;
   if (!contains(source, "cutegen_forward"))
     return finish(r, Verdict::kSetupError, display_name + ": defines no cutegen_forward (see `cutegen task` for the ABI)");
-  r.cute = cute_usage(source);
-  // Source rules first: a forbidden header would otherwise surface as a mere compile error.
-  r.gate = check_source(source, opt_.require_cute);
+  // Source rules first, on the file as written, then on what the compiler reads. A source nvcc
+  // cannot preprocess goes on to the build, whose diagnostics say why.
+  auto request = build_request(spec, source, display_name);
+  r.gate = check_written_source(source);
   if (!r.gate.empty()) return finish(r, Verdict::kRejected, r.gate[0].rule + ": " + r.gate[0].detail);
-  auto build = CUTEGEN_TRY(builder_.build(build_request(spec, source, display_name)));
+  auto pp = CUTEGEN_TRY(preprocess(builder_, request));
+  if (pp.ok) {
+    auto gate = check_preprocessed(pp, opt_.require_cute);
+    r.cute = gate.cute;
+    r.gate = gate.findings;
+    if (!r.gate.empty()) return finish(r, Verdict::kRejected, r.gate[0].rule + ": " + r.gate[0].detail);
+  }
+  auto build = CUTEGEN_TRY(builder_.build(request));
   r.build = build;
   if (build.outcome == BuildOutcome::kTimeout) return finish(r, Verdict::kTimeout, build.message);
   if (!build.ok())
     return finish(r, build.outcome == BuildOutcome::kRefused ? Verdict::kRejected : Verdict::kCompileError,
                   build.message);
+  if (!pp.ok) return finish(r, Verdict::kRejected, "the gate could not preprocess a source that builds: " + pp.message);
 
   auto syms = CUTEGEN_TRY(read_library_symbols(build.library_path));
   for (auto& f : check_symbols(syms.undefined, syms.defined, syms.strings)) r.gate.push_back(f);

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <regex>
+#include <set>
 
 #include "core/strings.h"
+#include "eval/static_gate_reach.h"
+#include "eval/static_gate_text.h"
 #include "sys/fs.h"
 #include "sys/subprocess.h"
 
@@ -32,24 +35,50 @@ struct Rule {
   const char* why;
 };
 
+// Headers, matched against every file the candidate's #include lines bring in.
+const char* const kForbiddenHeader = R"((^|/)(torch|ATen|c10)/|cublas|cudnn|cutlass/library/)";
+const char* const kForbiddenHeaderWhy = "kernels may not call torch, cuBLAS, cuDNN or the CUTLASS library";
+
+// Judged on the candidate's own preprocessed lines, literals blanked: macros and token pasting are
+// expanded by then, so a name is caught however it was spelled. Names, not just calls, count:
+// taking a function's address hides the call. RTLD_* flags and paths like /proc/self are no
+// rules: the flags are macros gone by now and a path can be assembled at run time; the functions
+// that would use them are. The runner's sandbox is the real boundary; this is the first filter.
 const Rule kSourceRules[] = {
-    {"forbidden include", R"(#\s*include\s*[<"]\s*(torch/|ATen/|c10/|cublas|cublasLt|cudnn|cutlass/library/))",
-     "kernels may not call torch, cuBLAS, cuDNN or the CUTLASS library"},
-    {"dynamic loading", R"(\b(dlopen|dlsym|dlmopen)\s*\()", "kernels may not load libraries at run time"},
-    {"side stream", R"(\b(cudaStreamCreate\w*|cudaStreamPerThread|cudaStreamLegacy|cuStreamCreate\w*)\b)",
+    // cuBLAS is already mapped in the worker (torch loaded it), so finding it needs no dlopen:
+    // the loader's list of libraries and their ELF tables lead there too.
+    {"dynamic loading",
+     R"(\b(dlopen|dlmopen|dlsym|dlvsym|dladdr1?|dlinfo|dl_iterate_phdr|__libc_dl\w+|_dl_\w+|_r_debug|r_debug|link_map|_DYNAMIC|Elf(32|64)_\w+)\b)",
+     "kernels may not load or look up libraries at run time"},
+    {"library call", R"(\b(cublas\w*|cudnn\w*)\b|\b(at|torch|c10)\s*::)", "kernels may not call vendor libraries"},
+    {"python call", R"(\b_?Py[A-Z]\w*)", "kernels may not call into the Python interpreter running the worker"},
+    {"side stream", R"(\b(cudaStreamCreate\w*|cuStreamCreate\w*)\b)",
      "work must run on the stream passed to cutegen_forward"},
-    {"side stream", R"(<<<[^;]*?,\s*(0|nullptr|NULL|cudaStreamPerThread)\s*>>>)",
-     "a launch names the default stream; pass `stream`"},
-    {"library call", R"(\b(cublas\w+|cudnn\w+|at::\w+|torch::\w+)\s*\()", "kernels may not call vendor libraries"},
+    // cudaStreamPerThread and cudaStreamLegacy are macros for ((cudaStream_t)0x2) and 0x1; a
+    // kernel has no reason to make a stream handle from anything but the one passed in.
+    {"side stream",
+     R"(\(\s*(cudaStream_t|CUstream)\s*\)|\b\w+_cast\s*<\s*(cudaStream_t|CUstream)\s*>|\b(cudaStream_t|CUstream)\s*[({]|\b(cudaStream_t|CUstream)\s+\w+\s*=\s*(0|__null|nullptr)\b)",
+     "a stream handle made from an integer names the default, legacy or per-thread stream"},
+    {"side stream", R"(<<<[^;]*?,\s*(0|nullptr|__null)\s*>>>)", "a launch names the default stream; pass `stream`"},
+    // Work off the stream hides from its events, and may outlive the call.
+    {"host process or thread",
+     R"((?:^|[^.>\w])(fork|vfork|clone3?|exec[lv]\w*|posix_spawn\w*|system|popen|pthread_create|thrd_create)\b|\bstd\s*::\s*(j?thread|async)\b)",
+     "kernels may not start processes or host threads"},
+    // Raw system calls and page protection get past every name above (mprotect could patch the
+    // reference); a kernel reads no files or environment, so no cached or test-aware answer.
+    {"system access",
+     R"((?:^|[^.>\w])(syscall|mprotect|mmap|ptrace|prctl|process_vm_\w+|fopen|freopen|open|openat|creat|\w*fstream|getenv|secure_getenv|setenv|putenv|environ)\b)",
+     "kernels may not make system calls or touch files or the environment"},
 };
 
-int line_of(const std::string& text, size_t pos) {
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
+std::string located(int line, const std::string& what, const std::string& why) {
+  return "line " + std::to_string(line) + ": " + what + " (" + why + ")";
 }
 
 // Launches with fewer than four configuration arguments run on the default stream.
-void check_launch_arity(const std::string& src, std::vector<GateFinding>& out) {
-  static const std::regex launch(R"(<<<([^>]*)>>>)");
+void check_launch_arity(const OwnCode& own, std::vector<GateFinding>& out) {
+  static const std::regex launch(R"(<<<([\s\S]*?)>>>)");
+  auto& src = own.text;
   for (auto it = std::sregex_iterator(src.begin(), src.end(), launch); it != std::sregex_iterator(); ++it) {
     std::string args = (*it)[1];
     int depth = 0, commas = 0;
@@ -57,25 +86,34 @@ void check_launch_arity(const std::string& src, std::vector<GateFinding>& out) {
       depth += (c == '(' || c == '{' || c == '<') - (c == ')' || c == '}' || c == '>');
       commas += c == ',' && depth == 0;
     }
-    if (commas < 3)
-      out.push_back({"side stream", "line " + std::to_string(line_of(src, it->position())) +
-                                        ": launch <<<" + trim(args) + ">>> has no stream argument; pass `stream`"});
+    if (commas < 3) {
+      out.push_back({"side stream", located(own.line_at(it->position()), "launch <<<" + trim(args) + ">>>",
+                                            "no stream argument; pass `stream`")});
+      return;
+    }
   }
 }
 
-// Comments and string literals are not code; blank them (keeping newlines for line numbers).
-std::string strip_comments(const std::string& s) {
-  std::string out = s;
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (out.compare(i, 2, "//") == 0) {
-      while (i < out.size() && out[i] != '\n') out[i++] = ' ';
-    } else if (out.compare(i, 2, "/*") == 0) {
-      size_t end = out.find("*/", i + 2);
-      end = end == std::string::npos ? out.size() : end + 2;
-      for (; i < end; ++i)
-        if (out[i] != '\n') out[i] = ' ';
+// One pass's findings, each rule at its first match.
+std::vector<GateFinding> check_pass(const OwnCode& own) {
+  std::vector<GateFinding> out;
+  static const std::regex header(kForbiddenHeader);
+  for (auto& inc : own.includes)
+    if (std::regex_search(inc.path, header)) {
+      out.push_back({"forbidden include", located(inc.line, "#include brings in " + inc.path, kForbiddenHeaderWhy)});
+      break;
     }
+  for (auto& r : kSourceRules) {
+    std::regex re(r.regex);
+    std::smatch m;
+    // Located by the match's last character: a match may begin with the one before a name.
+    if (std::regex_search(own.text, m, re))
+      out.push_back({r.rule, located(own.line_at(m.position() + m.length() - 1), trim(m.str()), r.why)});
   }
+  check_launch_arity(own, out);
+  if (auto host_asm = host_assembly(own.text); !host_asm.empty())
+    out.push_back({"host assembly", located(own.line_at(host_asm[0]), "asm outside device code",
+                                            "host-side assembly could make system calls no name shows")});
   return out;
 }
 
@@ -95,8 +133,7 @@ bool allowed_undefined(const std::string& versioned) {
 
 }  // namespace
 
-CuteUsage cute_usage(const std::string& source) {
-  std::string code = strip_comments(source);
+CuteUsage cute_usage(const std::string& code) {
   CuteUsage usage;
   for (auto& k : kCuteKinds) {
     std::regex re(k.regex);
@@ -113,20 +150,37 @@ std::string describe_usage(const CuteUsage& usage) {
   return join(parts, ", ");
 }
 
-std::vector<GateFinding> check_source(const std::string& source, bool require_cute) {
-  std::string code = strip_comments(source);
+std::vector<GateFinding> check_written_source(const std::string& source) {
+  std::string code = blank(source, Blank::kComments);
+  static const std::regex include(R"(#\s*include\s*[<"]\s*([^>"\n]*))");
+  static const std::regex header(kForbiddenHeader);
+  static const std::regex line_directive(R"((^|\n)[ \t]*#[ \t]*(line\b|[0-9]))");
   std::vector<GateFinding> out;
-  for (auto& r : kSourceRules) {
-    std::regex re(r.regex);
-    std::smatch m;
-    if (std::regex_search(code, m, re))
-      out.push_back({r.rule, "line " + std::to_string(line_of(code, m.position())) + ": " + trim(m.str()) +
-                                 " (" + r.why + ")"});
-  }
-  check_launch_arity(code, out);
-  if (require_cute && cute_usage(code).empty())
-    out.push_back({"no CuTe", "the kernel uses no CuTe layouts, tensors, copies or MMA atoms beyond the include"});
+  auto line_of = [&](size_t pos) { return 1 + static_cast<int>(std::count(code.begin(), code.begin() + long(pos), '\n')); };
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), include); it != std::sregex_iterator(); ++it)
+    if (std::regex_search(it->str(1), header)) {
+      out.push_back({"forbidden include", located(line_of(it->position()), it->str(), kForbiddenHeaderWhy)});
+      break;
+    }
+  if (std::smatch m; std::regex_search(code, m, line_directive))
+    out.push_back({"line directive", located(line_of(m.position() + m.length(1)), "#line",
+                                             "line directives would pass the candidate's code off as a header's")});
   return out;
+}
+
+SourceGate check_preprocessed(const Preprocessed& pp, bool require_cute) {
+  SourceGate gate;
+  std::set<std::string> seen;  // the passes mostly agree: each rule once, from the first pass that breaks it
+  for (auto& pass : pp.passes) {
+    OwnCode own = own_code(pass.text, pp.source_path);
+    for (auto& f : check_pass(own))
+      if (seen.insert(f.rule).second) gate.findings.push_back(f);
+    for (auto& [kind, n] : cute_usage(reachable_code(own.text))) gate.cute[kind] = std::max(gate.cute[kind], n);
+  }
+  if (require_cute && gate.cute.empty())
+    gate.findings.push_back({"no CuTe", "the code cutegen_forward reaches uses no CuTe layouts, tensors, copies or "
+                                        "MMA atoms (strings, comments, #if 0 and uncalled functions do not count)"});
+  return gate;
 }
 
 std::vector<GateFinding> check_symbols(const std::vector<std::string>& undefined,
