@@ -227,6 +227,19 @@ TEST(StaticGatePreprocessed, CuteInStringsOrDeadCodeDoesNotCount) {
   EXPECT_EQ(first_rule(gate(fixture("cheat_uncalled_cute.cu"))), "no CuTe");
 }
 
+// The adversarial suite (tests/gpu/adversarial): what the gate can decide before a run. The rest of
+// the suite passes the gate and is judged by running it in the sandboxed runner (scripts/gpu).
+TEST(StaticGatePreprocessed, AdversarialSuiteStaticHolesAreClosed) {
+  auto adv = [](const char* k) { return suite(k, "adversarial"); };
+  EXPECT_EQ(first_rule(gate(adv("adv_cute_in_string.cu"))), "no CuTe");
+  EXPECT_EQ(first_rule(gate(adv("adv_cute_dead_code.cu"))), "no CuTe");
+  EXPECT_EQ(first_rule(gate(adv("adv_dlopen_cublas.cu"))), "dynamic loading");
+  EXPECT_EQ(first_rule(gate(adv("adv_per_thread_stream.cu"))), "side stream");
+  EXPECT_EQ(first_rule(gate(adv("adv_slow_eager.cu"))), "side stream");
+  EXPECT_EQ(first_rule(gate(adv("adv_pyrun_compare.cu"))), "dynamic loading");
+  EXPECT_EQ(first_detail(gate(adv("control_relu.cu"))), "");
+}
+
 TEST(StaticGate, SymbolProvenanceComesFromVersionTags) {
   std::vector<std::string> defined = {"cutegen_forward"};
   EXPECT_TRUE(check_symbols({"memcpy@GLIBC_2.14", "_ZNSt8ios_base4InitC1Ev@GLIBCXX_3.4", "__gmon_start__",
