@@ -3,7 +3,10 @@
 
 #include "build/source_check.h"
 #include "cli/commands.h"
+#include "eval/invoke_shim.h"
 #include "sys/fs.h"
+#include "sys/python.h"
+#include "task/loader.h"
 
 namespace cutegen {
 namespace {
@@ -12,6 +15,7 @@ struct BuildArgs {
   std::string source;
   std::string arch;
   std::string header;
+  std::string task;
 };
 
 void print_result(const BuildResult& r, const std::string& name, bool as_json) {
@@ -48,12 +52,19 @@ void define_build(CLI::App& sub, Context& ctx) {
   sub.add_option("source", args->source, "the .cu file")->required();
   sub.add_option("--arch", args->arch, "GPU target, e.g. sm_90a (default: build.arch)");
   sub.add_option("--header", args->header, "a header to force-include (e.g. a task's ABI)");
+  sub.add_option("--task", args->task, "build as `cutegen eval` would for this task (its ABI header and glue), "
+                                       "so a later evaluation finds it in the cache")
+      ->excludes("--header");
   sub.callback([&ctx, args]() {
     if (auto st = ctx.resolve(); !st) fail(st.message());
     if (!args->arch.empty())
       if (auto st = ctx.config.set("build.arch", args->arch); !st) fail(st.message());
     BuildRequest req{.source = must(read_cuda_source(args->source)), .display_name = args->source};
     if (!args->header.empty()) req.force_include = must(read_file(args->header));
+    if (!args->task.empty())
+      req.force_include = evaluation_header(must(load_task_spec(
+          args->task, python_executable(ctx.config.str("eval.python")), ctx.config.integer("eval.seed"),
+          std::chrono::seconds(ctx.config.integer("task.timeout_s")))));
     req.target = must(ctx.target());
     auto r = must(must(ctx.builder()).build(req));
     print_result(r, args->source, ctx.json);

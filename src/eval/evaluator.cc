@@ -67,7 +67,7 @@ std::vector<double> doubles(const nlohmann::json& j) {
 
 BuildRequest Evaluator::build_request(const TaskSpec& spec, const std::string& source, const std::string& name) const {
   return {.source = source, .display_name = name, .target = target_,
-          .force_include = abi_header(spec) + invoke_shim(spec)};
+          .force_include = evaluation_header(spec)};
 }
 
 void Evaluator::prebuild(const TaskSpec& spec, const std::vector<std::string>& sources) const {

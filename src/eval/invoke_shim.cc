@@ -26,4 +26,6 @@ std::string invoke_shim(const TaskSpec& spec) {
          args + "      stream);\n}\n";
 }
 
+std::string evaluation_header(const TaskSpec& spec) { return abi_header(spec) + invoke_shim(spec); }
+
 }  // namespace cutegen

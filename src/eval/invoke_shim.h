@@ -12,4 +12,7 @@ namespace cutegen {
 
 std::string invoke_shim(const TaskSpec& spec);
 
+// What an evaluation build force-includes: the task's ABI header, then the glue.
+std::string evaluation_header(const TaskSpec& spec);
+
 }  // namespace cutegen
