@@ -4,6 +4,7 @@
 
 #include "agent/edits.h"
 #include "agent/workload.h"
+#include "eval/evaluator.h"
 #include "core/strings.h"
 #include "sys/fs.h"
 #include "task/abi.h"
@@ -11,8 +12,10 @@
 namespace cutegen {
 namespace {
 
+constexpr const char* kUnmeasured = "unknown (no GPU measurement cached)";
+
 std::string ms(double v) {
-  if (v <= 0) return "unknown";
+  if (v <= 0) return kUnmeasured;
   char b[64];
   std::snprintf(b, sizeof b, "%.4f ms", v);
   return b;
@@ -29,6 +32,47 @@ std::string shapes(const TaskSpec& t) {
   return out;
 }
 
+// The model's Python numbers as the ABI names them: "- `cutegen_abi::multiplier` = 2.0 (double; constructor argument multiplier)".
+std::string numbers(const TaskSpec& t) {
+  std::vector<std::string> lines;
+  for (auto& c : abi_constants(t))
+    if (!c.is_size()) lines.push_back("- `cutegen_abi::" + c.c_name + "` = " + c.value + " (" + c.c_type + "; " + c.origin + ")");
+  return lines.empty() ? "(none)" : join(lines, "\n");
+}
+
+std::string number(const char* format, double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, format, v);
+  return b;
+}
+
+// What tensor-core math means for the accuracy rule, by the dtype whose math bounds the task.
+struct TensorCoreNote {
+  const char* dtype;
+  const char* text;
+};
+constexpr TensorCoreNote kTensorCoreNotes[] = {
+    {"float32",
+     "Tensor cores on a float32 task: eager's float32 matmuls and convolutions run in full float32 (PyTorch "
+     "leaves TF32 off), so plain TF32 MMA (10-bit mantissa, errors around 1e-4 to 1e-3) usually passes allclose "
+     "but fails the accuracy rule. Use float32 FMA, or 3xTF32 (each operand split into a TF32 high part and "
+     "a TF32 remainder, three MMAs: hi*hi + hi*lo + lo*hi, float32 accumulators), which keeps float32 accuracy."},
+    {"float16",
+     "Tensor cores on a float16 task: use float16 MMA with float32 accumulators, as eager does, and round "
+     "once when storing; accumulating in float16 fails the accuracy rule."},
+    {"bfloat16",
+     "Tensor cores on a bfloat16 task: use bfloat16 MMA with float32 accumulators, as eager does, and round "
+     "once when storing; accumulating in bfloat16 fails the accuracy rule."},
+    {"float64",
+     "Tensor cores on a float64 task: only float64 MMA (DMMA) keeps eager's accuracy; never round to float32."},
+};
+
+std::string tensor_core_note(const std::string& dtype) {
+  for (auto& n : kTensorCoreNotes)
+    if (dtype == n.dtype) return n.text;
+  return kTensorCoreNotes[0].text;  // math_dtype falls back to float32 too
+}
+
 std::string reference(const TaskSpec& t) {
   auto text = read_file(t.path);
   return text ? *text : "(reference source not readable: " + t.path + ")";
@@ -42,12 +86,14 @@ struct TemplateVars {
 
 const std::vector<TemplateVars>& template_vars() {
   static const std::vector<TemplateVars> table = {
-      {"generate", {"task", "reference", "abi_header", "shapes", "ops", "workload", "eager", "floor", "step"}},
-      {"repair_compile", {"task", "abi_header", "source", "diagnostics", "memory", "step"}},
-      {"repair_wrong", {"task", "reference", "abi_header", "source", "report", "memory", "step"}},
-      {"optimize_", {"task", "reference", "abi_header", "shapes", "source", "best", "statics", "memory", "profile",
-                     "eager", "floor", "step"}},
-      {"tune", {"task", "abi_header", "source", "best", "statics", "memory", "profile", "step"}},
+      {"generate", {"task", "reference", "abi_header", "numbers", "shapes", "ops", "workload", "precision", "eager",
+                    "floor", "step"}},
+      {"repair_compile", {"task", "abi_header", "numbers", "source", "diagnostics", "memory", "step"}},
+      {"repair_wrong", {"task", "reference", "abi_header", "numbers", "precision", "source", "report", "memory",
+                        "step"}},
+      {"optimize_", {"task", "reference", "abi_header", "numbers", "shapes", "precision", "source", "best", "statics",
+                     "memory", "profile", "eager", "floor", "step"}},
+      {"tune", {"task", "abi_header", "numbers", "source", "best", "statics", "memory", "profile", "step"}},
   };
   return table;
 }
@@ -65,13 +111,29 @@ std::string template_for(const StepContext& ctx) {
   return "generate";
 }
 
-PromptVars prompt_vars(const StepContext& ctx, const std::string& name) {
+std::string knowledge_arch(const std::string& build_arch) { return build_arch.starts_with("sm_8") ? "sm80" : "sm90"; }
+
+Result<PromptVars> LlmProposer::prompt_vars(const StepContext& ctx, const std::string& name) const {
   const TaskSpec& t = *ctx.task;
-  std::string floor = ctx.baseline.floor_ms > 0 ? ms(ctx.baseline.floor_ms) + " (" + ctx.baseline.bound + "-bound)" : "unknown";
+  const Tolerance& tol = opt_.tolerance;
+  double eager_err = ctx.baseline.eager_rel_err;
+  std::string dtype = math_dtype(t);
+  std::string precision = CUTEGEN_TRY(prompts_.render(
+      "precision", {{"dtype", dtype},
+                    {"atol", number("%g", tol.atol)},
+                    {"rtol", number("%g", tol.rtol)},
+                    {"factor", number("%g", tol.accuracy_factor)},
+                    {"eager_error", eager_err > 0 ? number("%.2e", eager_err) + ", so the limit is " +
+                                                        number("%.2e", tol.accuracy_factor * std::max(eager_err, 1e-6))
+                                                  : std::string(kUnmeasured)},
+                    {"tensor_cores", tensor_core_note(dtype)}}));
+  std::string floor = ctx.baseline.floor_ms > 0 ? ms(ctx.baseline.floor_ms) + " (" + ctx.baseline.bound + "-bound)" : kUnmeasured;
   PromptVars all = {
       {"task", t.name},
       {"reference", reference(t)},
       {"abi_header", abi_header(t)},
+      {"numbers", numbers(t)},
+      {"precision", precision},
       {"shapes", shapes(t)},
       {"ops", t.ops.empty() ? "(none recorded)" : join(t.ops, ", ")},
       {"workload", ctx.workload},
@@ -105,7 +167,7 @@ Result<Request> LlmProposer::request_for(const StepContext& ctx) const {
   req.on_text = nullptr;
   std::string knowledge = CUTEGEN_TRY(prompts_.raw("knowledge/cute")) + "\n" + CUTEGEN_TRY(prompts_.raw("knowledge/" + opt_.arch));
   req.system = CUTEGEN_TRY(prompts_.render("system", {{"knowledge", knowledge}, {"arch", opt_.arch}}));
-  req.messages = {{"user", CUTEGEN_TRY(prompts_.render(name, prompt_vars(ctx, name)))}};
+  req.messages = {{"user", CUTEGEN_TRY(prompts_.render(name, CUTEGEN_TRY(prompt_vars(ctx, name))))}};
   return req;
 }
 

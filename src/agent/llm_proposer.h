@@ -8,6 +8,7 @@
 
 #include "agent/interfaces.h"
 #include "agent/prompts.h"
+#include "eval/verdict.h"
 #include "llm/client.h"
 
 namespace cutegen {
@@ -15,7 +16,11 @@ namespace cutegen {
 struct LlmProposerOptions {
   std::string arch = "sm90";  // which knowledge pack: prompts/knowledge/<arch>.md
   Request defaults;           // output tokens, temperature, reasoning from llm.*
+  Tolerance tolerance;        // eval.tolerance/atol/rtol/accuracy_factor: the prompt's precision contract
 };
+
+// The knowledge pack for a build.arch value: "sm80" for sm_8x, else "sm90".
+std::string knowledge_arch(const std::string& build_arch);
 
 struct LlmRoles {
   Client* generator = nullptr;
@@ -33,13 +38,13 @@ class LlmProposer : public Proposer {
 
  private:
   Client* client_for(Stage s) const;
+  Result<PromptVars> prompt_vars(const StepContext& ctx, const std::string& template_name) const;
   LlmRoles roles_;
   PromptLibrary prompts_;
   LlmProposerOptions opt_;
 };
 
-// The template a stage renders and the variables it takes.
+// The template a stage renders.
 std::string template_for(const StepContext& ctx);
-PromptVars prompt_vars(const StepContext& ctx, const std::string& template_name);
 
 }  // namespace cutegen

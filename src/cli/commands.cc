@@ -9,6 +9,7 @@ const std::vector<CommandDef>& commands() {
       {"task", "describe a task file: inputs, parameters, outputs, ops, FLOPs and its C ABI header", define_task},
       {"eval", "verify and time a candidate kernel against a task's reference on the GPU", define_eval},
       {"profile", "profile a candidate: static facts, and Nsight Compute counters where a GPU allows", define_profile},
+      {"prompt", "print the prompt the model would get for a task at a stage (no GPU, no model needed)", define_prompt},
       {"llm", "send a prompt (stdin or --prompt) to a model spec and print the answer and usage", define_llm},
       {"run", "generate, verify and optimize kernels for tasks (files or folders) into a new run folder; --agent expert|llm|hybrid", define_run},
       {"resume", "continue a run that was stopped, killed or is waiting for a model's answer", define_resume},

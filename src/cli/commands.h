@@ -23,6 +23,7 @@ void define_profile(CLI::App& sub, Context& ctx);
 void define_task(CLI::App& sub, Context& ctx);
 void define_eval(CLI::App& sub, Context& ctx);
 void define_llm(CLI::App& sub, Context& ctx);
+void define_prompt(CLI::App& sub, Context& ctx);
 void define_run(CLI::App& sub, Context& ctx);
 void define_resume(CLI::App& sub, Context& ctx);
 void define_replay(CLI::App& sub, Context& ctx);

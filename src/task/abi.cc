@@ -41,6 +41,15 @@ std::string comment(const std::string& text) {
   return line + "\n";
 }
 
+// JSON text of a number as a C++ literal; inf and NaN through builtins that are constant expressions.
+std::string cpp_literal(const std::string& c_type, const std::string& value) {
+  if (c_type != "double") return value;
+  if (value == "inf") return "__builtin_huge_val()";
+  if (value == "-inf") return "-__builtin_huge_val()";
+  if (value == "nan") return "__builtin_nan(\"\")";
+  return value;
+}
+
 std::string guard_name(const std::string& task) {
   std::string g = "CUTEGEN_ABI_" + c_identifier(task) + "_H_";
   for (auto& c : g) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -74,6 +83,31 @@ std::vector<AbiParam> abi_params(const TaskSpec& spec) {
   return params;
 }
 
+std::vector<AbiConstant> abi_constants(const TaskSpec& spec) {
+  std::vector<AbiConstant> out;
+  std::set<std::string> used;
+  auto add = [&](std::string id, std::string c_type, std::string value, std::string origin) {
+    std::string unique = id;
+    for (int n = 2; used.count(unique); ++n) unique = id + "_" + std::to_string(n);
+    used.insert(unique);
+    out.push_back({unique, c_type, value, cpp_literal(c_type, value), std::move(origin)});
+  };
+  auto params = abi_params(spec);
+  for (auto& p : params) {
+    if (!p.arg->is_tensor()) continue;
+    add(p.c_name + "_numel", "int64_t", std::to_string(p.arg->numel()), "size");
+    for (size_t d = 0; d < p.arg->shape.size(); ++d)
+      add(p.c_name + "_dim" + std::to_string(d), "int64_t", std::to_string(p.arg->shape[d]), "size");
+  }
+  for (auto& p : params)
+    if (!p.arg->is_tensor() && p.arg->fixed)
+      add(p.c_name, p.arg->ctype, p.arg->value, "scalar input " + p.arg->name + " (also passed by value)");
+  for (auto& c : spec.constants)
+    add(c_identifier(c.name), c.ctype, c.value,
+        (c.source == "init" ? "constructor argument " : "attribute ") + c.name);
+  return out;
+}
+
 std::string abi_header(const TaskSpec& spec) {
   std::string h;
   h += comment("CuTeGen ABI for task '" + spec.name + "' (generated from " + spec.path + ", seed " +
@@ -97,12 +131,11 @@ std::string abi_header(const TaskSpec& spec) {
   h += "    cudaStream_t stream);\n\n";
   // The sizes as constants, so a kernel never restates them by hand (and a task resized in its
   // file stays consistent with the kernel after a rebuild).
+  // The model's Python numbers too, so a kernel reads `multiplier` instead of copying 2.0 from a comment.
   h += "namespace cutegen_abi {\n";
-  for (auto& p : abi_params(spec)) {
-    if (!p.arg->is_tensor()) continue;
-    h += "constexpr int64_t " + p.c_name + "_numel = " + std::to_string(p.arg->numel()) + ";\n";
-    for (size_t d = 0; d < p.arg->shape.size(); ++d)
-      h += "constexpr int64_t " + p.c_name + "_dim" + std::to_string(d) + " = " + std::to_string(p.arg->shape[d]) + ";\n";
+  for (auto& c : abi_constants(spec)) {
+    std::string decl = "constexpr " + c.c_type + " " + c.c_name + " = " + c.literal + ";";
+    h += c.is_size() ? decl + "\n" : decl + "  " + comment(c.origin);
   }
   h += "}  // namespace cutegen_abi\n\n#endif  // " + guard + "\n";
   return h;

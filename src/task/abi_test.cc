@@ -69,5 +69,43 @@ TEST(AbiTest, ScalarsAndInitArgsStayInsideComments) {
   EXPECT_NE(h.find("#ifndef CUTEGEN_ABI_ODD_NAMES_H_"), std::string::npos);
 }
 
+TEST(AbiTest, ConstructorScalarsAreNamedConstants) {
+  auto h = abi_header(fixture("linear_multiply_leaky.json"));
+  for (auto needle : {"constexpr double multiplier = 2.0;  // constructor argument multiplier\n",
+                      "constexpr double negative_slope = 0.1;  // constructor argument negative_slope\n",
+                      "constexpr int64_t in_features = 2048;  // constructor argument in_features\n",
+                      "constexpr double leaky_relu_negative_slope = 0.1;  // attribute leaky_relu.negative_slope\n",
+                      "constexpr bool leaky_relu_inplace = false;  // attribute leaky_relu.inplace\n",
+                      "constexpr int64_t gemm_weight_dim1 = 2048;\n"})
+    EXPECT_NE(h.find(needle), std::string::npos) << needle << "\n" << h;
+  // Inside the namespace, after the sizes.
+  EXPECT_LT(h.find("namespace cutegen_abi {"), h.find("gemm_weight_dim1"));
+  EXPECT_LT(h.find("gemm_weight_dim1"), h.find("constexpr double multiplier"));
+  EXPECT_LT(h.find("constexpr double multiplier"), h.find("}  // namespace cutegen_abi"));
+}
+
+TEST(AbiTest, FixedScalarInputsAreConstantsToo) {
+  auto h = abi_header(fixture("mixed_io.json"));
+  EXPECT_NE(h.find("constexpr double stream_ = 0.5;  // scalar input stream (also passed by value)\n"),
+            std::string::npos) << h;
+  EXPECT_NE(h.find("constexpr bool use_mean = true;"), std::string::npos) << h;
+  EXPECT_NE(h.find("constexpr double momentum = 0.1;"), std::string::npos) << h;
+  // A scalar input the spec does not call fixed stays a run-time argument only.
+  auto odd = abi_header(fixture("odd_names.json"));
+  EXPECT_EQ(odd.find("_0start ="), std::string::npos) << odd;
+}
+
+TEST(AbiTest, ConstantNamesNeverClashAndNonFiniteValuesAreConstantExpressions) {
+  std::vector<std::string> names;
+  for (auto& c : abi_constants(fixture("odd_names.json"))) names.push_back(c.c_name);
+  EXPECT_EQ(names, (std::vector<std::string>{"int__numel", "int__dim0", "int__dim1", "a_b_numel", "a_b_2_numel",
+                                             "a_b_2_dim0", "blocks_0_weight_numel", "blocks_0_weight_dim0",
+                                             "blocks_0_weight_dim1", "out_numel", "out_dim0", "out_dim1",
+                                             "a_b_numel_2", "limit", "act_double", "act_inplace"}));
+  auto h = abi_header(fixture("odd_names.json"));
+  EXPECT_NE(h.find("constexpr double limit = -__builtin_huge_val();"), std::string::npos) << h;
+  EXPECT_NE(h.find("constexpr double act_double = __builtin_nan(\"\");"), std::string::npos) << h;
+}
+
 }  // namespace
 }  // namespace cutegen

@@ -9,6 +9,7 @@
 
 #include "core/strings.h"
 #include "sys/python.h"
+#include "task/abi.h"
 #include "cutegen_paths.h"
 
 namespace cutegen {
@@ -47,6 +48,7 @@ TEST(LoaderTest, DescribesEveryExampleTask) {
       {"softmax", {{16384, 16384}}, "float32", {16384, 16384}, "aten._softmax", 0, 0},
       {"layernorm", {{32768, 8192}}, "float32", {32768, 8192}, "aten.native_layer_norm", -1, 2},
       {"linear_bias_relu", {{K4, K4}}, "float32", {K4, K4}, "aten.addmm", 2 * K4 * K4 * K4, 2},
+      {"linear_multiply_leaky", {{1024, 2048}}, "float32", {1024, K4}, "aten.addmm", 2LL * 1024 * 2048 * K4, 2},
       // The CuTe expert's tasks (src/expert): elementwise chains, reductions, row normalizations.
       {"sigmoid", {{8192, 32768}}, "float32", {8192, 32768}, "aten.sigmoid", -1, 0},
       {"new_gelu", {{8192, 16384}}, "float32", {8192, 16384}, "aten.tanh", -1, 0},
@@ -111,6 +113,23 @@ TEST(LoaderTest, LinearParametersInStateDictOrder) {
   EXPECT_EQ(s->params[1].name, "linear.bias");
   EXPECT_EQ(s->init_args, (std::vector<std::string>{"4096", "4096"}));
   EXPECT_EQ(s->ops, (std::vector<std::string>{"aten.t.default", "aten.addmm.default", "aten.relu.default"}));
+}
+
+TEST(LoaderTest, ConstructorScalarsBecomeAbiConstants) {
+  auto s = load(kRoot + "/tasks/linear_multiply_leaky.py");
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::vector<std::string> got;
+  for (auto& c : s->constants) got.push_back(c.source + " " + c.ctype + " " + c.name + " = " + c.value);
+  // The constructor's arguments by name; then the attributes that say something new (the root's
+  // `multiplier` only repeats the argument, so it is left out).
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "init int64_t in_features = 2048", "init int64_t out_features = 4096",
+                     "init double multiplier = 2.0", "init double negative_slope = 0.1",
+                     "attribute int64_t gemm.in_features = 2048", "attribute int64_t gemm.out_features = 4096",
+                     "attribute double leaky_relu.negative_slope = 0.1", "attribute bool leaky_relu.inplace = false"}));
+  auto h = abi_header(*s);
+  EXPECT_NE(h.find("constexpr double multiplier = 2.0;"), std::string::npos) << h;
+  EXPECT_NE(h.find("constexpr double negative_slope = 0.1;"), std::string::npos) << h;
 }
 
 TEST(LoaderTest, GpuMindedCodeStillRunsOnMeta) {

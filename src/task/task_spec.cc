@@ -1,6 +1,7 @@
 #include "task/task_spec.h"
 
 #include <algorithm>
+#include <set>
 #include <nlohmann/json.hpp>
 
 namespace cutegen {
@@ -35,6 +36,12 @@ Result<ArgKind> parse_kind(const std::string& name, const std::string& where) {
   return error(where + ".kind: unknown kind '" + name + "'");
 }
 
+Status check_ctype(const std::string& ctype, const std::string& where) {
+  if (std::find(std::begin(kScalarCTypes), std::end(kScalarCTypes), ctype) == std::end(kScalarCTypes))
+    return error(where + ".ctype: unknown scalar type '" + ctype + "'");
+  return Ok{};
+}
+
 Result<TaskArg> parse_arg(const json& j, const std::string& where, ArgKind default_kind) {
   TaskArg a;
   a.name = CUTEGEN_TRY(field<std::string>(j, "name", where));
@@ -42,10 +49,10 @@ Result<TaskArg> parse_arg(const json& j, const std::string& where, ArgKind defau
                               : default_kind;
   if (a.kind == ArgKind::kScalar) {
     a.ctype = CUTEGEN_TRY(field<std::string>(j, "ctype", where));
-    if (std::find(std::begin(kScalarCTypes), std::end(kScalarCTypes), a.ctype) == std::end(kScalarCTypes))
-      return error(where + ".ctype: unknown scalar type '" + a.ctype + "'");
+    CUTEGEN_TRY(check_ctype(a.ctype, where));
     if (!j.contains("value")) return error(where + ": missing 'value'");
     a.value = j.at("value").dump();
+    if (j.contains("fixed")) a.fixed = CUTEGEN_TRY(field<bool>(j, "fixed", where));
     return a;
   }
   auto dtype = parse_dtype(CUTEGEN_TRY(field<std::string>(j, "dtype", where)));
@@ -57,6 +64,24 @@ Result<TaskArg> parse_arg(const json& j, const std::string& where, ArgKind defau
     return error(where + ": " + std::to_string(a.shape.size()) + " dims but " + std::to_string(a.strides.size()) +
                  " strides");
   return a;
+}
+
+Result<TaskConstant> parse_constant(const json& j, const std::string& where) {
+  TaskConstant c;
+  c.name = CUTEGEN_TRY(field<std::string>(j, "name", where));
+  c.source = CUTEGEN_TRY(field<std::string>(j, "source", where));
+  c.ctype = CUTEGEN_TRY(field<std::string>(j, "ctype", where));
+  CUTEGEN_TRY(check_ctype(c.ctype, where));
+  if (!j.contains("value")) return error(where + ": missing 'value'");
+  const json& v = j.at("value");
+  // JSON has no inf or NaN: the bridge sends those as strings.
+  static const std::set<std::string> non_finite = {"inf", "-inf", "nan"};
+  bool ok = c.ctype == "bool"      ? v.is_boolean()
+            : c.ctype == "int64_t" ? v.is_number_integer()
+                                   : v.is_number() || (v.is_string() && non_finite.count(v.get<std::string>()));
+  if (!ok) return error(where + ".value: " + v.dump().substr(0, 60) + " is not a " + c.ctype);
+  c.value = v.is_string() ? v.get<std::string>() : v.dump();
+  return c;
 }
 
 Result<std::vector<TaskArg>> parse_args(const json& doc, const std::string& key, ArgKind default_kind) {
@@ -109,6 +134,11 @@ Result<TaskSpec> parse_task_spec(const std::string& json_text) {
   s.inputs = CUTEGEN_TRY(parse_args(doc, "inputs", ArgKind::kTensor));
   s.params = CUTEGEN_TRY(parse_args(doc, "params", ArgKind::kParameter));
   s.outputs = CUTEGEN_TRY(parse_args(doc, "outputs", ArgKind::kOutput));
+  if (doc.contains("constants")) {
+    if (!doc["constants"].is_array()) return error("TaskSpec.constants: expected an array");
+    for (size_t i = 0; i < doc["constants"].size(); ++i)
+      s.constants.push_back(CUTEGEN_TRY(parse_constant(doc["constants"][i], "constants[" + std::to_string(i) + "]")));
+  }
   s.ops = CUTEGEN_TRY(field<std::vector<std::string>>(doc, "ops", where));
   s.flops = CUTEGEN_TRY(field<int64_t>(doc, "flops", where));
   s.min_bytes = CUTEGEN_TRY(field<int64_t>(doc, "min_bytes", where));

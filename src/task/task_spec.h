@@ -23,10 +23,20 @@ struct TaskArg {
   std::vector<int64_t> strides;  // in elements
   std::string ctype;             // scalars only: "int64_t", "double" or "bool"
   std::string value;             // scalars only: the value as JSON text ("3.5", "true")
+  bool fixed = false;            // scalars only: get_inputs() gives this value under every seed tried
 
   bool is_tensor() const { return kind != ArgKind::kScalar; }
   int64_t numel() const;
   int64_t bytes() const;  // numel * element size; 0 for scalars
+};
+
+// A Python number of the model: a constructor argument by parameter name ("multiplier") or a
+// scalar attribute of its module tree ("leaky_relu.negative_slope").
+struct TaskConstant {
+  std::string name;
+  std::string source;  // "init" or "attribute"
+  std::string ctype;   // "int64_t", "double" or "bool"
+  std::string value;   // JSON text ("2.0", "4096", "true"), or "inf", "-inf", "nan"
 };
 
 struct TaskSpec {
@@ -37,6 +47,7 @@ struct TaskSpec {
   std::vector<TaskArg> inputs;         // forward's arguments, in order
   std::vector<TaskArg> params;         // parameters and buffers, in state_dict order
   std::vector<TaskArg> outputs;        // "out", or "out0", "out1", ...
+  std::vector<TaskConstant> constants; // the model's Python numbers (optional in the schema)
   std::vector<std::string> ops;        // aten ops forward dispatched, in order
   int64_t flops = 0;
   int64_t min_bytes = 0;   // every input, parameter and output byte once

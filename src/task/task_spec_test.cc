@@ -2,6 +2,7 @@
 #include "task/task_spec.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "sys/fs.h"
 #include "cutegen_paths.h"
@@ -52,6 +53,49 @@ TEST(TaskSpecTest, ParsesParametersScalarsAndSeveralOutputs) {
   EXPECT_EQ(s->outputs[0].dtype, DType::kBFloat16);
   EXPECT_EQ(s->outputs[1].dtype, DType::kInt64);
   EXPECT_EQ(s->init_args, (std::vector<std::string>{"256", "0.1"}));
+}
+
+TEST(TaskSpecTest, ParsesConstantsAndFixedScalars) {
+  auto s = parse_task_spec(fixture("linear_multiply_leaky.json"));
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_GE(s->constants.size(), 4u);
+  EXPECT_EQ(s->constants[2].name, "multiplier");
+  EXPECT_EQ(s->constants[2].source, "init");
+  EXPECT_EQ(s->constants[2].ctype, "double");
+  EXPECT_EQ(s->constants[2].value, "2.0");
+  auto m = parse_task_spec(fixture("mixed_io.json"));
+  ASSERT_TRUE(m.ok()) << m.message();
+  EXPECT_TRUE(m->inputs[1].fixed);
+  auto odd = parse_task_spec(fixture("odd_names.json"));
+  ASSERT_TRUE(odd.ok()) << odd.message();
+  EXPECT_FALSE(odd->inputs[1].fixed) << "absent means not fixed";
+  EXPECT_EQ(odd->constants[1].value, "-inf");
+}
+
+TEST(TaskSpecTest, ConstantsOfTheWrongTypeNameTheField) {
+  std::string base = fixture("relu.json");
+  auto with = [&](const std::string& constants) {
+    auto j = nlohmann::json::parse(base);
+    j["constants"] = nlohmann::json::parse(constants);
+    return parse_task_spec(j.dump());
+  };
+  EXPECT_TRUE(with(R"([{"name": "k", "source": "init", "ctype": "int64_t", "value": 3}])").ok());
+  struct Case {
+    const char* constants;
+    const char* message;
+  };
+  for (auto& c : {Case{R"([{"name": "k", "source": "init", "ctype": "int64_t", "value": 2.5}])",
+                       "constants[0].value: 2.5 is not a int64_t"},
+                  Case{R"([{"name": "k", "source": "init", "ctype": "double", "value": "big"}])",
+                       "constants[0].value: \"big\" is not a double"},
+                  Case{R"([{"name": "k", "source": "init", "ctype": "float", "value": 1.0}])",
+                       "constants[0].ctype: unknown scalar type 'float'"},
+                  Case{R"([{"name": "k", "ctype": "bool", "value": true}])", "constants[0]: missing 'source'"},
+                  Case{R"({"k": 1})", "TaskSpec.constants: expected an array"}}) {
+    auto r = with(c.constants);
+    ASSERT_FALSE(r.ok()) << c.constants;
+    EXPECT_EQ(r.message(), c.message);
+  }
 }
 
 TEST(TaskSpecTest, ZeroDimTensorHasOneElement) {
