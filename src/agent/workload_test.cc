@@ -16,7 +16,7 @@ const std::map<std::string, std::string> kTaskClasses = {
     {"argmax_dim", "reduction"},       {"batched_matmul", "gemm"},          {"frobenius_norm", "reduction"},
     {"gelu_tanh", "elementwise"},      {"l1norm_odd_rows", "reduction"},    {"l2norm", "reduction"},
     {"l2norm_embeddings", "reduction"}, {"layernorm", "reduction"},         {"layernorm_long", "reduction"},
-    {"layernorm_long_ragged", "reduction"}, {"layernorm_rows_768", "reduction"}, {"linear_bias_relu", "gemm"},
+    {"layernorm_long_ragged", "reduction"}, {"layernorm_rows_768", "reduction"}, {"linear_bias_relu", "gemm"}, {"linear_multiply_leaky", "gemm"},
     {"log_softmax", "reduction"},      {"log_softmax_classes", "reduction"}, {"matmul_bf16", "gemm"},
     {"matmul_fp32", "gemm"},           {"new_gelu", "elementwise"},         {"relu", "elementwise"},
     {"rmsnorm", "reduction"},          {"scale_bias_leaky", "elementwise"}, {"selu", "elementwise"},
