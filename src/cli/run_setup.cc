@@ -133,8 +133,11 @@ Result<std::unique_ptr<AgentParts>> make_agent(Context& ctx, RunStore& store, co
     parts->proposer = std::make_unique<ExpertProposer>();
     return parts;
   }
-  std::string arch = c.str("build.arch");
-  LlmProposerOptions popt{.arch = arch.starts_with("sm_8") ? "sm80" : "sm90", .defaults = default_request(c)};
+  // The same tolerances the evaluator judges by, so the prompts' precision contract states them.
+  auto tolerance = CUTEGEN_TRY(tolerance_preset(c.str("eval.tolerance"), c.number("eval.atol"), c.number("eval.rtol"),
+                                                c.number("eval.accuracy_factor")));
+  LlmProposerOptions popt{.arch = knowledge_arch(c.str("build.arch")), .defaults = default_request(c),
+                          .tolerance = tolerance};
   auto model = std::make_unique<LlmProposer>(llm, PromptLibrary(prompts_dir(c.str("agent.prompts_dir"))), popt);
   if (mode == "llm") {
     parts->proposer = std::move(model);
