@@ -18,6 +18,7 @@ import torch
 from . import ceilings as ceilings_mod
 from .candidate import Candidate
 from .candidate_judge import CandidateJudge
+from .compare import compare
 from .params import vary_constant_parameters
 from .runner_link import RunnerError
 from .task_file import TaskError, call_user, load_task
@@ -59,7 +60,8 @@ def run(args):
     with open(args.spec) as f:
         spec = json.load(f)
     if args.mode == "baseline":
-        return {"device": device_facts(), "timing": Session(args, spec).timing()}
+        session = Session(args, spec)
+        return {"device": device_facts(), "timing": session.timing(), "eager_rel_err": session.eager_error()}
     session = Session(args, spec)
     doc = {"device": device_facts(), "varied_parameters": session.varied}
     if args.mode == "profile":
@@ -197,6 +199,18 @@ class Session:
         flush = l2_flusher(self.stream)
         samples = guarded("timing", lambda: interleaved(fns, runs, self.args.warmup, self.stream, flush))
         return samples, len(sets)
+
+    def eager_error(self):
+        """Eager's worst relative error against float64 over its outputs, on one input set (None when the
+        model has no float64 form): the yardstick of the accuracy rule, stated in the prompts."""
+        inputs = self.inputs(self.args.seed)
+        ref64 = guarded("reference", lambda: self.reference64(inputs))
+        if ref64 is None:
+            return None
+        eager = guarded("reference", lambda: self.eager(inputs))
+        errors = [compare(e, e, r, 0.0, 0.0).get("eager_rel_err") for e, r in zip(eager, ref64)
+                  if e.is_floating_point()]
+        return max(errors) if errors else None
 
     def timing(self):
         """Eager alone: the baseline before any kernel exists."""

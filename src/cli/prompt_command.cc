@@ -42,6 +42,7 @@ Baseline cached_baseline(const Context& ctx, const TaskSpec& spec) {
   if (!doc.is_object() || !doc.contains("timing") || !doc["timing"].contains("ms")) return b;
   try {
     b.eager_ms = summarize(doc["timing"]["ms"]["eager"].get<std::vector<double>>()).median;
+    b.eager_rel_err = eager_rel_err_of(doc);
     std::string device = doc.at("device").value("name", "");
     auto ceilings = read_file(ceilings_cache_path(ctx.cache_dir() + "/ceilings", device));
     if (!ceilings) return b;

@@ -104,7 +104,7 @@ TEST_F(PromptCommandTest, EagerAndFloorFromACachedBaseline) {
   std::filesystem::create_directories(cache() + "/eval");
   std::filesystem::create_directories(cache() + "/ceilings");
   file("cache/eval/baseline-" + hash_hex(spec->json) + ".json",
-       R"({"device": {"name": "NVIDIA H200"}, "timing": {"ms": {"eager": [2.0, 1.25, 1.5]}}})");
+       R"({"device": {"name": "NVIDIA H200"}, "timing": {"ms": {"eager": [2.0, 1.25, 1.5]}}, "eager_rel_err": 3e-6})");
   Ceilings c{.device = "NVIDIA H200", .copy_bytes_per_s = 4e12, .bf16_flops_per_s = 8e14, .fp16_flops_per_s = 8e14,
              .tf32_flops_per_s = 4e14, .fp32_flops_per_s = 5e13};
   ASSERT_TRUE(write_file_atomic(ceilings_cache_path(cache() + "/ceilings", c.device), to_json(c).dump()).ok());
@@ -114,6 +114,7 @@ TEST_F(PromptCommandTest, EagerAndFloorFromACachedBaseline) {
                 floor.floor_ms, floor.bound.c_str());
   auto j = prompt_json({kTask});
   EXPECT_TRUE(contains(j["user"].get<std::string>(), expected)) << expected << "\n" << j["user"];
+  EXPECT_TRUE(contains(j["user"].get<std::string>(), "Eager's measured error: 3.00e-06")) << j["user"];
   // Without the cache: unknown, said plainly.
   std::filesystem::remove_all(cache());
   auto none = prompt_json({kTask});

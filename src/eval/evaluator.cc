@@ -247,9 +247,15 @@ Result<EagerBaseline> Evaluator::baseline(const TaskSpec& spec) const {
   if (run.doc.contains("fault")) return error("CUDA error while timing eager: " + run.doc["fault"].get<std::string>());
   EagerBaseline b;
   b.eager = summarize(doubles(run.doc.at("timing").at("ms").at("eager")));
+  b.eager_rel_err = eager_rel_err_of(run.doc);
   if (auto c = ceilings(run.doc.at("device").value("name", "gpu")); c.ok())
     b.roofline = roofline(static_cast<double>(spec.min_bytes), static_cast<double>(spec.flops), math_dtype(spec), *c);
   return b;
+}
+
+double eager_rel_err_of(const nlohmann::json& doc) {
+  auto it = doc.find("eager_rel_err");
+  return it != doc.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
 Result<Ceilings> Evaluator::ceilings(const std::string& device) const {

@@ -71,7 +71,11 @@ struct EvalResult {
 struct EagerBaseline {
   Summary eager;
   std::optional<Roofline> roofline;  // absent when the GPU's ceilings could not be measured
+  double eager_rel_err = 0;          // eager's worst relative error against float64; 0: unknown
 };
+
+// Eager's error against float64 as a baseline answer states it; 0 when it does not.
+double eager_rel_err_of(const nlohmann::json& baseline_doc);
 
 class Evaluator {
  public:

@@ -269,7 +269,8 @@ TEST_F(EvaluatorTest, WorkerSeesNoApiKeys) {
 
 TEST_F(EvaluatorTest, BaselineTimesEagerAndGivesTheFloor) {
   put("baseline.json", json{{"device", {{"name", "Fake GPU"}}},
-                            {"timing", {{"ms", {{"eager", {0.51, 0.50, 0.52}}}}, {"input_sets", 2}}}}
+                            {"timing", {{"ms", {{"eager", {0.51, 0.50, 0.52}}}}, {"input_sets", 2}}},
+                            {"eager_rel_err", 3e-7}}
                            .dump());
   EvalOptions opt;
   opt.worker = {.python = std::string(CUTEGEN_SOURCE_DIR) + "/src/eval/testdata/fake_python.sh",
@@ -279,6 +280,7 @@ TEST_F(EvaluatorTest, BaselineTimesEagerAndGivesTheFloor) {
   auto b = Evaluator(*builder_, Target{}, opt).baseline(*parse_task_spec(kReluSpec));
   ASSERT_TRUE(b.ok()) << b.message();
   EXPECT_DOUBLE_EQ(b->eager.median, 0.51);
+  EXPECT_DOUBLE_EQ(b->eager_rel_err, 3e-7);
   ASSERT_TRUE(b->roofline.has_value());
   EXPECT_NEAR(b->roofline->floor_ms, 2147483648.0 / 4.238e12 * 1e3, 1e-9);
 }
