@@ -9,6 +9,7 @@
 #include "eval/static_gate_reach.h"
 #include "eval/static_gate_text.h"
 #include "sys/fs.h"
+#include "sys/subprocess.h"
 #include "sys/python.h"
 #include "task/abi.h"
 #include "task/loader.h"
@@ -187,10 +188,15 @@ TEST(StaticGatePreprocessed, HonestKernelsPassAndUseCute) {
 }
 
 TEST(StaticGatePreprocessed, ExpertKernelsPass) {
-  // Recorded with `cutegen expert tasks/TASK.py --emit`.
+  // The expert's kernels as the binary emits them now (`cutegen expert TASK --emit`).
+  const char* bin = std::getenv("CUTEGEN_BIN");
+  ASSERT_NE(bin, nullptr) << "CUTEGEN_BIN names the cutegen binary";
   for (auto task : {"relu", "layernorm_rows_768", "softmax", "log_softmax"}) {
+    auto emitted = run_process({.argv = {bin, "expert", std::string(CUTEGEN_SOURCE_DIR) + "/tasks/" + task + ".py", "--emit"},
+                                .timeout = std::chrono::seconds(300)});
+    ASSERT_TRUE(emitted.ok() && emitted->success()) << task << ": " << (emitted.ok() ? emitted->err : emitted.message());
     CuteUsage usage;
-    EXPECT_EQ(first_detail(gate(fixture(std::string("expert_") + task + ".cu"), task, &usage)), "") << task;
+    EXPECT_EQ(first_detail(gate(emitted->out, task, &usage)), "") << task;
     EXPECT_FALSE(usage.empty()) << task;
   }
 }
