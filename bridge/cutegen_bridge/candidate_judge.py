@@ -45,7 +45,7 @@ def vendor_dirs():
         nvidia = os.path.join(entry, "nvidia")
         if os.path.isdir(nvidia):
             for pkg in os.listdir(nvidia):
-                for sub in ("lib", os.path.join("lib64")):
+                for sub in ("lib", "lib64"):
                     if os.path.isdir(os.path.join(nvidia, pkg, sub)):
                         dirs.add(os.path.join(nvidia, pkg, sub))
     return sorted(dirs)

@@ -20,7 +20,10 @@
 //                         slots in ABI order, "pID" for buffer ID's address or "xHEX" for a raw value.
 //   quit
 #include <dlfcn.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -94,6 +97,7 @@ class Runner {
     for (std::string d; in >> d;) plan.mask_dirs.push_back(d);
     SandboxResult r = enter_sandbox(plan);
     if (!r.ok) return "err sandbox " + r.note;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // a change of uid clears it
     candidate_ = r.candidate;
     return "ok " + r.note;
   }
@@ -201,8 +205,9 @@ class Runner {
     for (std::string line; std::getline(in, line);) {
       calls_.emplace_back();
       if (!parse_call(line, calls_.back())) {
+        std::string which = std::to_string(calls_.size());
         calls_.clear();
-        return "err batch cannot read call " + std::to_string(calls_.size() + 1);
+        return "err batch cannot read call " + which;
       }
     }
     while (events_.size() < 3 * calls_.size()) {
@@ -220,7 +225,11 @@ class Runner {
   void issue_batch() {
     const volatile uint32_t* go = host_word_;
     for (unsigned spins = 0; *go < seq_; ++spins)
-      if (spins % 1024 == 0) sched_yield();
+      if (spins % 1024 == 0) {
+        pollfd judge{0, POLLIN, 0};
+        if (poll(&judge, 1, 0) > 0 && (judge.revents & (POLLHUP | POLLERR))) std::exit(1);  // the judge is gone
+        sched_yield();
+      }
     for (size_t i = 0; i < calls_.size(); ++i) {
       cu_.EventRecord(events_[3 * i], stream_);
       cu_.MemsetD8Async(flush_.ptr, static_cast<unsigned char>(i), flush_.bytes, stream_);
@@ -255,6 +264,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   close_range(3, ~0U, 0);  // nothing of the judge's but the socket and the standard streams
+  prctl(PR_SET_PDEATHSIG, SIGKILL);  // gone with the judge (set again after the sandbox's uid change)
   Runner runner(argv[1]);
   Message m;
   for (bool quit = false; !quit && receive(0, m);) {
