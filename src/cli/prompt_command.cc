@@ -8,7 +8,6 @@
 #include "agent/llm_proposer.h"
 #include "agent/workload.h"
 #include "cli/commands.h"
-#include "core/hash.h"
 #include "eval/evaluator.h"
 #include "sys/fs.h"
 #include "sys/python.h"
@@ -36,7 +35,7 @@ std::string placeholder(const std::string& what) { return "[placeholder: " + wha
 // baseline answer for this exact spec, and the GPU's cached ceilings. Unknown (0) when absent.
 Baseline cached_baseline(const Context& ctx, const TaskSpec& spec) {
   Baseline b;
-  auto text = read_file(ctx.cache_dir() + "/eval/baseline-" + hash_hex(spec.json) + ".json");
+  auto text = read_file(baseline_answer_path(ctx.cache_dir() + "/eval", spec));
   if (!text) return b;
   auto doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || !doc.contains("timing") || !doc["timing"].contains("ms")) return b;

@@ -241,7 +241,7 @@ Result<EagerBaseline> Evaluator::baseline(const TaskSpec& spec) const {
                                     {"--mode", "baseline", "--task", spec.path, "--spec", spec_path, "--seed",
                                      std::to_string(opt_.seed), "--timed-runs", std::to_string(opt_.timed_runs),
                                      "--warmup", std::to_string(opt_.warmup_runs)},
-                                    opt_.work_dir + "/baseline-" + hash_hex(spec.json) + ".json"));
+                                    baseline_answer_path(opt_.work_dir, spec)));
   if (run.doc.is_null()) return error("timing eager failed (" + run.process.describe() + ")");
   if (run.doc.contains("error")) return error(run.doc["error"].get<std::string>());
   if (run.doc.contains("fault")) return error("CUDA error while timing eager: " + run.doc["fault"].get<std::string>());
@@ -251,6 +251,10 @@ Result<EagerBaseline> Evaluator::baseline(const TaskSpec& spec) const {
   if (auto c = ceilings(run.doc.at("device").value("name", "gpu")); c.ok())
     b.roofline = roofline(static_cast<double>(spec.min_bytes), static_cast<double>(spec.flops), math_dtype(spec), *c);
   return b;
+}
+
+std::string baseline_answer_path(const std::string& work_dir, const TaskSpec& spec) {
+  return work_dir + "/baseline-" + hash_hex(spec.json) + ".json";
 }
 
 double eager_rel_err_of(const nlohmann::json& doc) {

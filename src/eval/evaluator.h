@@ -74,6 +74,8 @@ struct EagerBaseline {
   double eager_rel_err = 0;          // eager's worst relative error against float64; 0: unknown
 };
 
+// Where Evaluator::baseline leaves the judge's answer for a spec, under EvalOptions::work_dir.
+std::string baseline_answer_path(const std::string& work_dir, const TaskSpec& spec);
 // Eager's error against float64 as a baseline answer states it; 0 when it does not.
 double eager_rel_err_of(const nlohmann::json& baseline_doc);
 
