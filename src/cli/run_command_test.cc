@@ -241,6 +241,30 @@ TEST_F(RunCommandTest, ExpertRunKilledAtRandomPointsResumesToTheSameTrajectory) 
   }
 }
 
+// One task per workload class from its recorded spec: after a first verified kernel the model gets
+// its class's optimize template (the transcript holds every prompt it was sent).
+TEST_F(RunCommandTest, EachWorkloadClassGetsItsOptimizePrompt) {
+  std::string eval = dir_ + "/class_eval.json";
+  ASSERT_TRUE(write_file_atomic(eval, R"({"eager_ms": 1.0, "floor_ms": 0.5, "bound": "memory", "rules": [
+    {"match": "cutegen_forward", "verdict": "pass", "summary": "correct, 1.10x", "speedup": 1.1, "roofline_fraction": 0.5}]})")
+                  .ok());
+  for (auto [task, templ] : {std::pair{"matmul_fp32", "optimize_gemm"}, {"softmax", "optimize_reduction"},
+                             {"relu", "optimize_elementwise"}}) {
+    std::string id = std::string("class-") + task;
+    auto r = cutegen({"run", kSrc + "/tests/fixtures/specs/" + task + ".json", "--agent", "llm", "--llm",
+                      "command:sh " + kSrc + "/tests/agent/class_session/answer.sh " + kSrc +
+                          "/tests/gpu/relu/honest_relu.cu",
+                      "--max-steps", "2", "--run-id", id},
+                     60000, eval);
+    ASSERT_EQ(r.exit_code, 0) << task << ": " << r.err;
+    std::string transcript = *read_file(dir_ + "/" + id + "/transcript.jsonl");
+    EXPECT_TRUE(contains(transcript, "prompt: generate")) << task;
+    EXPECT_TRUE(contains(transcript, std::string("prompt: ") + templ)) << task << " wants " << templ;
+    for (auto other : {"optimize_gemm", "optimize_reduction", "optimize_elementwise"})
+      if (std::string(other) != templ) EXPECT_FALSE(contains(transcript, std::string("prompt: ") + other)) << task;
+  }
+}
+
 TEST_F(RunCommandTest, HybridGivesTheExpertsBestToTheModelAndReplaysTheSame) {
   auto r = cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--llm", "command:sh " + kSrc + "/tests/agent/expert/hybrid_answer.sh",
                     "--max-steps", "6", "--run-id", "h"}, 60000, kExpertEval);
