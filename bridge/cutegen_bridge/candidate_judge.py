@@ -62,6 +62,7 @@ class CandidateJudge:
         self.batch_size = int(max(1, min(MAX_BATCH, (0.3 * free) // per_call)))
         self.calibration = None
         self.runner = None
+        self.log_tail = ""  # the candidate's process's last output, once it has ended
 
     # --- processes -------------------------------------------------------------------------------
     def start(self, null):
@@ -71,6 +72,20 @@ class CandidateJudge:
         note = runner.start(vendor_dirs(), null=null, require_sandbox=self.args.require_sandbox)
         runner.set_flush(self.flush_bytes)
         return runner, note
+
+    @staticmethod
+    def end(runner):
+        """Ends a runner and removes its log; returns the log's last lines (what the candidate printed)."""
+        runner.close()
+        try:
+            with open(runner.log_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - 2000))
+                tail = f.read().decode(errors="replace")
+            os.remove(runner.log_path)
+        except OSError:
+            tail = ""
+        return tail
 
     def calibrate(self):
         """Batches of no-op calls in a runner that never sees the candidate."""
@@ -83,13 +98,13 @@ class CandidateJudge:
                 host_ms, intervals = runner.batch([[] for _ in range(self.batch_size)], timeout=60)
                 batches.append(self.batch_record(host_ms, intervals, self.probe(probe)))
         finally:
-            runner.close()
+            self.end(runner)
         self.calibration = {"batches": batches, "flush_after_write_ms": self.flush_after_write()}
 
     def flush_after_write(self):
-        """A flush right after writing the outputs' bytes (dirty lines to write back), timed in the judge."""
-        out_bytes = min(sum(o.get("bytes", 0) for o in self.spec["outputs"]), self.flush_bytes)
-        dirty = torch.empty(max(out_bytes, 1), dtype=torch.uint8, device="cuda")
+        """A flush right after a full L2 of writes (every line dirty, to be written back), timed in the
+        judge: the longest a flush after any call, outputs or workspace, may honestly take."""
+        dirty = torch.empty(self.flush_bytes // 2, dtype=torch.uint8, device="cuda")
         flush = torch.empty(self.flush_bytes, dtype=torch.uint8, device="cuda")
         times = []
         for _ in range(5):
@@ -115,7 +130,7 @@ class CandidateJudge:
     def close(self):
         """Ends the candidate's process; after this nothing of it runs on the GPU."""
         if self.runner is not None:
-            self.runner.close()
+            self.log_tail = self.end(self.runner)
             for s in self.slots:
                 s.free()
             for p in self.params:

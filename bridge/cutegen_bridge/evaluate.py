@@ -98,6 +98,8 @@ def run(args):
         doc.update(fault=first_line(exc), phase=exc.phase)
     finally:
         judge.close()
+    if "fault" in doc and judge.log_tail:
+        doc["runner_log"] = judge.log_tail
     return doc
 
 

@@ -27,6 +27,7 @@ class RunnerError(Exception):
 class Runner:
     def __init__(self, runner_path, library, env, log_path):
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.log_path = log_path
         self.log = open(log_path, "wb")
         self.proc = subprocess.Popen([runner_path, library], stdin=theirs, stdout=self.log, stderr=self.log,
                                      env=env, close_fds=True)
