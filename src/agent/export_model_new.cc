@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "agent/prompts.h"
+#include "build/builder.h"
 #include "core/strings.h"
 #include "export_model_new_py.h"
 
@@ -58,11 +59,9 @@ std::string table(const std::string& name, const std::vector<TaskArg>& args) {
 
 Result<std::string> model_new_python(const TaskSpec& spec, const std::string& reference,
                                      const std::string& kernel_source, const Target& target) {
-  // The harness's flags (build/builder.cc) less its diagnostics (-Xptxas -v); -I is added at build time.
-  std::vector<std::string> flags = {"-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", target.gencode_flag(),
-                                    "-Xcompiler", "-fPIC", "-shared", "-lineinfo"};
+  // The harness's own kernel flags; -I is added at build time.
   std::vector<std::string> quoted;
-  for (auto& f : flags) quoted.push_back(python_literal(f));
+  for (auto& f : kernel_flags(target)) quoted.push_back(python_literal(f));
   std::string data = "\n_TASK = " + python_literal(spec.name) + "\n";
   data += "_NVCC_FLAGS = (" + join(quoted, ", ") + ")\n";
   data += "# cutegen_forward(inputs..., parameters and buffers..., outputs..., stream), in this order.\n";

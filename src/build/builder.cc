@@ -90,9 +90,16 @@ double available_memory_gib() {
 
 Builder::Builder(Toolchain toolchain, BuilderOptions options) : tc_(std::move(toolchain)), opt_(std::move(options)) {}
 
+std::vector<std::string> kernel_flags(const Target& target) {
+  return {"-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", target.gencode_flag(),
+          "-Xcompiler", "-fPIC", "-shared", "-lineinfo"};
+}
+
 std::vector<std::string> Builder::flags(const Target& target) const {
-  return {"-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", "-I" + tc_.cutlass_include,
-          target.gencode_flag(), "-Xcompiler", "-fPIC", "-shared", "-lineinfo", "-Xptxas", "-v"};
+  auto f = kernel_flags(target);
+  f.insert(f.begin() + 4, "-I" + tc_.cutlass_include);  // where it always stood: cache keys stay the same
+  f.insert(f.end(), {"-Xptxas", "-v"});
+  return f;
 }
 
 std::string Builder::cache_key(const BuildRequest& req) const {

@@ -45,10 +45,15 @@ struct BuilderOptions {
   std::chrono::seconds timeout{600};
 };
 
+// How every kernel is compiled, wherever it is built (the harness, an exported ModelNew): language,
+// optimization, target and shared-library flags, without include paths or diagnostics.
+std::vector<std::string> kernel_flags(const Target& target);
+
 class Builder {
  public:
   Builder(Toolchain toolchain, BuilderOptions options);
-  // Flags the harness owns; the kernel author never sets flags.
+  // Flags the harness owns (kernel_flags, CUTLASS's include, ptxas's resource report); the kernel
+  // author never sets flags.
   std::vector<std::string> flags(const Target& target) const;
   std::string cache_key(const BuildRequest& req) const;
   // Errors only for setup problems (unwritable cache); a failed compile is a BuildResult.
