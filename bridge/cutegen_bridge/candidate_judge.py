@@ -5,7 +5,7 @@ the reference model, eager's and float64's outputs, the answer and the clock. Ev
 makes is the same: a batch queued behind the host page's `go` word, each call with fresh inputs in
 its own buffers and an L2 flush before it. Every call's outputs are compared with eager's on the same
 inputs, and its inputs and the parameters checked for changes; correctness trials add the float64
-reference to every call, timed batches to one call each, chosen after the batch ran.
+reference to every call, timed calls on a few calls chosen at random after their batch ran.
 
 Timing: the runner reports each call's flush and call intervals from its own events; the judge
 measures each batch from writing `go` to seeing `done` on its own clock. Before the candidate's
@@ -14,10 +14,12 @@ handshake) and what a clean flush takes, so the C++ side can check that the repo
 account for the whole batch. Eager and torch.compile are timed after the candidate's process has
 exited, so nothing of it can still be running on the GPU.
 """
+import contextlib
 import os
 import random
 import sys
 import time
+from collections import defaultdict
 
 import torch
 
@@ -28,6 +30,27 @@ from .slots import SharedTensor, Slot, slot_bytes
 
 MAX_BATCH = 16
 CALIBRATION_BATCHES = 3
+REF64_TIMED_SAMPLES = 4  # timed calls also checked against float64, chosen at random after they ran
+QUIET_TOLERANCE = 1.03  # a copy within 3% of its time before any runner started: the GPU is quiet again
+QUIET_WAIT_S = 5.0
+
+
+class PhaseClock:
+    """Wall seconds the judge spends per phase, reported with the answer (the evaluator's own cost)."""
+
+    def __init__(self):
+        self.seconds = defaultdict(float)
+
+    @contextlib.contextmanager
+    def phase(self, name):
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] += time.perf_counter() - t0
+
+    def totals(self):
+        return {k: round(v, 3) for k, v in self.seconds.items()}
 
 
 def runner_environment():
@@ -61,6 +84,8 @@ class CandidateJudge:
         per_call = 2 * slot_bytes(self.spec) + 1
         self.batch_size = int(max(1, min(MAX_BATCH, (0.3 * free) // per_call)))
         self.calibration = None
+        self.quiet_copy_ms = None
+        self.clock = PhaseClock()
         self.runner = None
         self.log_tail = ""  # the candidate's process's last output, once it has ended
 
@@ -89,6 +114,11 @@ class CandidateJudge:
 
     def calibrate(self):
         """Batches of no-op calls in a runner that never sees the candidate."""
+        self.quiet_copy_ms = self.copy_ms()
+        with self.clock.phase("calibration"):
+            self.calibrate_batches()
+
+    def calibrate_batches(self):
         runner, _ = self.start(null=True)
         try:
             probe = torch.zeros(1, device="cuda")
@@ -116,6 +146,34 @@ class CandidateJudge:
             torch.cuda.synchronize()
             times.append(start.elapsed_time(end))
         return max(times)
+
+    def copy_ms(self):
+        """The best of a few 256 MB device copies: slow while the driver still tears down (and scrubs
+        the memory of) a process that just exited."""
+        src = torch.empty(1 << 28, dtype=torch.uint8, device="cuda")
+        dst = torch.empty_like(src)
+        times = []
+        for _ in range(3):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            dst.copy_(src)
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end))
+        return min(times)
+
+    def wait_until_quiet(self):
+        """After the candidate's process ended: wait until the GPU copies as fast as before it started,
+        so eager's second half is not timed beside the driver's cleanup. Returns the seconds waited."""
+        if self.quiet_copy_ms is None:
+            return 0.0
+        with self.clock.phase("quiet_wait"):
+            t0 = time.perf_counter()
+            while self.copy_ms() > QUIET_TOLERANCE * self.quiet_copy_ms and time.perf_counter() - t0 < QUIET_WAIT_S:
+                time.sleep(0.02)
+            waited = time.perf_counter() - t0
+        self.calibration["quiet_wait_s"] = waited
+        return waited
 
     def open_candidate(self):
         self.runner, note = self.start(null=False)
@@ -150,20 +208,27 @@ class CandidateJudge:
         return {"calls": len(intervals), "host_ms": host_ms, "flush_ms": [f for f, _ in intervals],
                 "call_ms": [c for _, c in intervals], "probe_ms": probe_ms}
 
-    def run_batch(self, seeds, ref64_every):
-        """One batch with fresh inputs per call; returns (batch record, per-call verdict inputs)."""
+    def run_batch(self, seeds, ref64_chance, ref64_at_least_one=False):
+        """One batch with fresh inputs per call; returns (batch record, per-call verdict inputs). Each
+        call is checked against float64 with probability `ref64_chance` (or, when asked, at least one),
+        drawn after the batch ran."""
         param_tokens = [p.token for p in self.params]
         pristine, calls = [], []
-        for slot, seed in zip(self.slots, seeds):
-            inputs = self.s.inputs(seed)
-            pristine.append(inputs)
-            calls.append(slot.fill(inputs, param_tokens))
-        torch.cuda.synchronize()
-        host_ms, intervals = self.runner.batch(calls, timeout=self.args.call_timeout)
-        record = self.batch_record(host_ms, intervals, self.probe(torch.zeros(1, device="cuda")))
-        checked_ref64 = set(range(len(seeds))) if ref64_every else {random.randrange(len(seeds))}
-        results = [self.verify(slot, inputs, seed, i in checked_ref64)
-                   for i, (slot, inputs, seed) in enumerate(zip(self.slots, pristine, seeds))]
+        with self.clock.phase("inputs"):
+            for slot, seed in zip(self.slots, seeds):
+                inputs = self.s.inputs(seed)
+                pristine.append(inputs)
+                calls.append(slot.fill(inputs, param_tokens))
+            torch.cuda.synchronize()
+        with self.clock.phase("batches"):
+            host_ms, intervals = self.runner.batch(calls, timeout=self.args.call_timeout)
+            record = self.batch_record(host_ms, intervals, self.probe(torch.zeros(1, device="cuda")))
+        checked = [random.random() < ref64_chance for _ in seeds]
+        if ref64_at_least_one and not any(checked):
+            checked[random.randrange(len(seeds))] = True
+        with self.clock.phase("verify"):
+            results = [self.verify(slot, inputs, seed, with_ref64)
+                       for slot, inputs, seed, with_ref64 in zip(self.slots, pristine, seeds, checked)]
         return record, results
 
     def verify(self, slot, pristine, seed, with_ref64):
@@ -172,7 +237,8 @@ class CandidateJudge:
         mutated += [e["name"] for e, shared, p in zip(self.spec["params"], self.params, self.s.params)
                     if not torch.equal(shared.tensor, p)]
         eager = self.s.eager(pristine)
-        ref64 = self.s.reference64(pristine) if with_ref64 else None
+        with self.clock.phase("verify_float64"):
+            ref64 = self.s.reference64(pristine) if with_ref64 else None
         outputs = [{"name": self.spec["outputs"][i]["name"],
                     **compare(o, e, ref64[i] if ref64 is not None else None, self.args.atol, self.args.rtol)}
                    for i, (o, e) in enumerate(zip(slot.output_tensors(), eager))]
@@ -183,17 +249,20 @@ class CandidateJudge:
         results = []
         for lo in range(0, count, self.batch_size):
             seeds = [first_seed + t for t in range(lo, min(count, lo + self.batch_size))]
-            _, batch_results = self.run_batch(seeds, ref64_every=True)
+            _, batch_results = self.run_batch(seeds, ref64_chance=1.0)
             results += batch_results
         return results
 
     def timed(self, count, first_seed):
         batches, calls = [], []
         warm_seeds = [first_seed - 1 - k for k in range(min(self.args.warmup, self.batch_size))]
-        _, calls = self.run_batch(warm_seeds, ref64_every=False)  # warms clocks and caches; checked, not timed
+        _, calls = self.run_batch(warm_seeds, ref64_chance=0.0)  # warms clocks and caches; checked, not timed
+        chance = min(1.0, REF64_TIMED_SAMPLES / max(count, 1))
         for lo in range(0, count, self.batch_size):
             seeds = [first_seed + k for k in range(lo, min(count, lo + self.batch_size))]
-            record, results = self.run_batch(seeds, ref64_every=False)
+            last = lo + self.batch_size >= count
+            sampled = any(c["ref64"] for c in calls[len(warm_seeds):])
+            record, results = self.run_batch(seeds, chance, ref64_at_least_one=last and not sampled)
             batches.append(record)
             calls += results
         return batches, calls

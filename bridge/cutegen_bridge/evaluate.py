@@ -77,10 +77,12 @@ def run(args):
     phase = "calibration"
     try:
         if timed:
-            before, _ = session.reference_samples(half, args.compare_compile)
+            with judge.clock.phase("references"):
+                before, _ = session.reference_samples(half, args.compare_compile)
             judge.calibrate()
         phase = "start"
-        doc["isolation"] = judge.open_candidate()
+        with judge.clock.phase("start"):
+            doc["isolation"] = judge.open_candidate()
         if args.mode in ("check", "full"):
             phase = "candidate"
             doc["trials"] = judge.trials(args.trials, args.seed)
@@ -90,7 +92,9 @@ def run(args):
             phase = "timing"
             batches, calls = judge.timed(args.timed_runs, args.seed + 1000)
             judge.close()
-            after, _ = session.reference_samples(args.timed_runs - half, args.compare_compile)
+            judge.wait_until_quiet()
+            with judge.clock.phase("references"):
+                after, _ = session.reference_samples(args.timed_runs - half, args.compare_compile)
             doc["timing"] = session.candidate_timing(before, after, judge.calibration, batches, calls)
     except RunnerError as exc:
         doc.update(fault=first_line(exc), phase=phase, fault_kind=exc.kind)
@@ -100,6 +104,7 @@ def run(args):
         judge.close()
     if "fault" in doc and judge.log_tail:
         doc["runner_log"] = judge.log_tail
+    doc["judge_seconds"] = judge.clock.totals()
     return doc
 
 
@@ -155,15 +160,20 @@ class Session:
         return xs
 
     def eager(self, inputs):
+        """Eager's outputs, complete: callers read them on other streams."""
         with torch.no_grad(), torch.cuda.stream(self.stream):
-            return flatten(self.model(*[clone(x) for x in inputs]))
+            out = flatten(self.model(*[clone(x) for x in inputs]))
+        self.stream.synchronize()
+        return out
 
     def reference64(self, inputs):
         """The model and its floating inputs in float64: the accuracy yardstick for both sides."""
         try:
             model64 = copy.deepcopy(self.model).double()
             with torch.no_grad(), torch.cuda.stream(self.stream):
-                return flatten(model64(*[to64(x) for x in inputs]))
+                out = flatten(model64(*[to64(x) for x in inputs]))
+            self.stream.synchronize()
+            return out
         except (RuntimeError, TypeError):
             return None
 
