@@ -79,6 +79,7 @@ def run(args):
         if timed:
             with judge.clock.phase("references"):
                 before, _ = session.reference_samples(half, args.compare_compile)
+            torch.cuda.empty_cache()  # eager's input sets, cached by torch: the shared buffers need the room
             judge.calibrate()
         phase = "start"
         with judge.clock.phase("start"):
