@@ -1,21 +1,21 @@
-# After the fixes of 2db4d08 (eager/float64 complete before compare; eager's second half after a quiet GPU):
-# issue 24's classes and export stages, then the kernels calls 1-2 judged wrong, the 3 ms task's cost, relu side by side.
-# Kernels were compiled on the CPU machine into the carried caches (.cache/xdg, .cache/xdg-old: same paths, nvcc, CUTLASS).
+# After the judge's fixes (2db4d08, 7d1c5cf): issue 24's classes stage and scale_bias_leaky's export (call 1
+# judged its kernel wrong), the 3 ms task's cost, relu's eager; then a first run of kernels/gemm (issue 27).
+# Kernels were compiled on the CPU machine into the carried cache .cache/xdg (same paths, nvcc and CUTLASS
+# there) and the GEMM bench library into build/gemm-bench (bench/gemm of the hopper-gemm branch, HEAD named in
+# build/gemm-bench/COMMIT).
 export PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1
 S=$(date +%s); R=$OUT/res; mkdir -p $R
-NEW=build/src/cutegen OLD=.old/build/src/cutegen
 pack() { tar czf $OUT/res.tgz.part -C $OUT res && mv $OUT/res.tgz.part $OUT/res.tgz; echo "t=$(( $(date +%s) - S )) s"; }
-XDG_CACHE_HOME=$PWD/.cache/xdg timeout ${B_S:-150} scripts/gpu $R/stages classes export > $R/stages.txt 2>&1
+export XDG_CACHE_HOME=$PWD/.cache/xdg
+EXPORT_TASKS=scale_bias_leaky timeout ${B_S:-140} scripts/gpu $R/stages classes export > $R/stages.txt 2>&1
 cp .gpu/classes.txt .gpu/export.txt .gpu/export_*.txt .gpu/class_*.txt $R/ 2>/dev/null; cat $R/classes.txt $R/export.txt; pack
-ev() { # label name task kernel
-  local b=$NEW c=$PWD/.cache/xdg; [ $1 = old ] && b=$OLD c=$PWD/.cache/xdg-old
-  XDG_CACHE_HOME=$c timeout 90 $b --json --set eval.timed_runs=30 --set eval.trials=2 --set eval.timeout_s=80 eval $3 $4 > $R/$1-$2.json 2> $R/$1-$2.err
-  python3 tests/gpu/verdict_row.py $R/$1-$2.json "$1 $2" pass | cut -c1-200
-  python3 -c 'import json,sys; w=json.load(open(sys.argv[1])).get("worker") or {}; print("   judge_s", w.get("judge_seconds"), "eager halves", (w.get("timing") or {}).get("reference_phases_ms"), "quiet", ((w.get("timing") or {}).get("calibration") or {}).get("quiet_wait_s"))' $R/$1-$2.json 2>/dev/null
+ev() { # name task kernel
+  timeout 80 build/src/cutegen --json --set eval.timed_runs=30 --set eval.trials=2 --set eval.timeout_s=75 eval $2 $3 > $R/new-$1.json 2> $R/new-$1.err
+  python3 tests/gpu/verdict_row.py $R/new-$1.json "new $1" pass | cut -c1-200
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); w=d.get("worker") or {}; t=w.get("timing") or {}; print("   eval_s", d.get("eval_seconds"), "judge_s", w.get("judge_seconds"), "eager halves", t.get("reference_phases_ms"), "quiet_s", (t.get("calibration") or {}).get("quiet_wait_s"))' $R/new-$1.json 2>/dev/null
 }
-mkdir -p /tmp/k3; $NEW expert tasks/scale_bias_leaky.py --emit > /tmp/k3/scale_bias_leaky.cu
-ev new scale_bias_leaky tasks/scale_bias_leaky.py /tmp/k3/scale_bias_leaky.cu
-ev new matmul_bf16 tasks/matmul_bf16.py tests/gpu/matmul_bf16/cute_gemm.cu; pack
-ev new bench3ms bench/relu_3ms.py tests/gpu/relu/honest_relu.cu; pack
-for b in old new; do ev $b relu tasks/relu.py tests/gpu/relu/honest_relu.cu; done; pack
-[ -x bench/gemm/run.sh ] && timeout ${C_S:-60} bench/gemm/run.sh > $R/gemm.txt 2>&1; tail -30 $R/gemm.txt 2>/dev/null; pack
+ev bench3ms bench/relu_3ms.py tests/gpu/relu/honest_relu.cu; pack
+ev relu tasks/relu.py tests/gpu/relu/honest_relu.cu; pack
+G=build/gemm-bench
+timeout ${C_S:-100} python3 $G/bench_gemm.py --lib $G/libcutegen_gemm_bench.so --samples 10 --json $R/gemm.json > $R/gemm.txt 2>&1
+echo "gemm exit $?"; tail -45 $R/gemm.txt; pack
