@@ -1,4 +1,4 @@
-# After the judge's fixes (2db4d08, 7d1c5cf): issue 24's classes stage and scale_bias_leaky's export (call 1
+# After the judge's fixes (2db4d08, abdfbbb): issue 24's classes stage and scale_bias_leaky's export (call 1
 # judged its kernel wrong), the 3 ms task's cost, relu's eager; then a first run of kernels/gemm (issue 27).
 # Kernels were compiled on the CPU machine into the carried cache .cache/xdg (same paths, nvcc and CUTLASS
 # there) and the GEMM bench library into build/gemm-bench (bench/gemm of the hopper-gemm branch, HEAD named in
