@@ -17,5 +17,5 @@ ev() { # name task kernel
 ev bench3ms bench/relu_3ms.py tests/gpu/relu/honest_relu.cu; pack
 ev relu tasks/relu.py tests/gpu/relu/honest_relu.cu; pack
 G=build/gemm-bench
-timeout ${C_S:-100} python3 $G/bench_gemm.py --lib $G/libcutegen_gemm_bench.so --samples 10 --json $R/gemm.json > $R/gemm.txt 2>&1
+LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-} timeout ${C_S:-100} python3 $G/bench_gemm.py --lib $G/libcutegen_gemm_bench.so --samples 10 --json $R/gemm.json > $R/gemm.txt 2>&1
 echo "gemm exit $?"; tail -45 $R/gemm.txt; pack
