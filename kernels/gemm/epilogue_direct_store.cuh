@@ -17,6 +17,7 @@ namespace cutegen::gemm {
 template <class Config, class Functor>
 struct EpilogueDirectStore {
   using ElementC = typename Config::ElementC;
+  using FunctorType = Functor;
 
   struct Params {
     ElementC* c;
