@@ -47,7 +47,7 @@ struct GemmPipelined {
     Pipeline pipeline(shared.pipeline, pipeline_params, typename Config::ClusterShape{});
     __syncthreads();
 
-    int k_tiles = (params.mainloop.shape.k + Config::TileK - 1) / Config::TileK;
+    int k_tiles = Mainloop::k_tile_count(params.mainloop.shape);
     typename Mainloop::TiledMma tiled_mma;
     auto write = cutlass::make_producer_start_state<Pipeline>();
     typename Mainloop::PipelineState read;

@@ -64,7 +64,7 @@ struct GemmWarpSpecialized {
       __syncthreads();
     }
 
-    int k_tiles = (params.mainloop.shape.k + Config::TileK - 1) / Config::TileK;
+    int k_tiles = Mainloop::k_tile_count(params.mainloop.shape);
     typename Scheduler::Walk walk(params.scheduler);
     if (warp_group == 0) {
       cutlass::arch::warpgroup_reg_dealloc<ProducerRegisters>();

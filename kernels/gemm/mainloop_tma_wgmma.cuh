@@ -74,19 +74,36 @@ struct MainloopTmaWgmma {
     TmaA tma_a;
     TmaB tma_b;
     ProblemShape shape;
+    bool broadcast_a, broadcast_b;  // one matrix for every batch: its descriptor has one batch
   };
 
   // Host side: the TMA descriptors. TMA needs 16-byte aligned base pointers and leading
-  // dimensions (the caller checks with `operands_are_tma_aligned`).
+  // dimensions (the caller checks with `tma_aligned`). A batch stride of 0 broadcasts the operand.
   static Params make_params(ProblemShape shape, ElementA const* a, StrideA stride_a, ElementB const* b, StrideB stride_b) {
-    auto tensor_a = cute::make_tensor(cute::make_gmem_ptr(a), cute::make_layout(cute::make_shape(shape.m, shape.k, shape.l), stride_a));
-    auto tensor_b = cute::make_tensor(cute::make_gmem_ptr(b), cute::make_layout(cute::make_shape(shape.n, shape.k, shape.l), stride_b));
+    bool broadcast_a = cute::get<2>(stride_a) == 0, broadcast_b = cute::get<2>(stride_b) == 0;
+    auto tensor_a = cute::make_tensor(cute::make_gmem_ptr(a), cute::make_layout(
+        cute::make_shape(shape.m, shape.k, broadcast_a ? 1 : shape.l), with_single_batch_stride(stride_a, shape.m, shape.k)));
+    auto tensor_b = cute::make_tensor(cute::make_gmem_ptr(b), cute::make_layout(
+        cute::make_shape(shape.n, shape.k, broadcast_b ? 1 : shape.l), with_single_batch_stride(stride_b, shape.n, shape.k)));
     return {cute::make_tma_copy_A_sm90(CopyOpA{}, tensor_a, SmemLayoutA{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}),
             cute::make_tma_copy_B_sm90(CopyOpB{}, tensor_b, SmemLayoutB{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}),
-            shape};
+            shape, broadcast_a, broadcast_b};
   }
 
-  static int k_tile_count(ProblemShape const& shape) { return (shape.k + Config::TileK - 1) / Config::TileK; }
+  // A zero batch stride means "one batch"; the descriptor then gets a harmless non-zero stride
+  // (one whole matrix) rather than a 0 that TMA's stride rules do not cover.
+  template <class Stride>
+  static Stride with_single_batch_stride(Stride stride, int rows, int k) {
+    if (cute::get<2>(stride) != 0) return stride;
+    if constexpr (cute::is_same_v<Stride, OperandStride<cute::GMMA::Major::K>>) {
+      cute::get<2>(stride) = cute::get<0>(stride) * rows;  // (rows, K) with rows ld apart
+    } else {
+      cute::get<2>(stride) = cute::get<1>(stride) * k;     // (rows, K) with K columns ld apart
+    }
+    return stride;
+  }
+
+  CUTE_HOST_DEVICE static int k_tile_count(ProblemShape const& shape) { return (shape.k + Config::TileK - 1) / Config::TileK; }
 
   CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
     cute::prefetch_tma_descriptor(params.tma_a.get_tma_descriptor());
@@ -101,10 +118,10 @@ struct MainloopTmaWgmma {
                                TensorStorage& smem) {
     using namespace cute;
     auto const& s = params.shape;
-    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, s.l));                       // (M,K,L)
-    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, s.k, s.l));                       // (N,K,L)
-    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(_, _, _, batch);  // (BM,BK,k)
-    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(_, _, _, batch);  // (BN,BK,k)
+    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));  // (M,K,L)
+    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, s.k, params.broadcast_b ? 1 : s.l));  // (N,K,L)
+    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(_, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
+    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(_, _, _, params.broadcast_b ? 0 : batch);  // (BN,BK,k)
     Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});                     // (BM,BK,PIPE)
     Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});                     // (BN,BK,PIPE)
 
