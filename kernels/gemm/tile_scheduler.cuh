@@ -10,8 +10,7 @@
 // instead of a full row of C that streams all of B for every few rows of A.
 #pragma once
 
-#include <cute/arch/cluster_sm90.hpp>
-#include <cute/tensor.hpp>
+#include <cute/config.hpp>
 
 namespace cutegen::gemm {
 
@@ -52,8 +51,11 @@ struct SwizzledTileScheduler {
 
   // The launch grid for `clusters` clusters: (ClusterM * clusters, ClusterN) CTAs in clusters of
   // (ClusterM, ClusterN, 1), so cluster i holds blockIdx.x in [i * ClusterM, (i + 1) * ClusterM).
+#if defined(__CUDACC__)
   static dim3 grid(int clusters) { return dim3(unsigned(ClusterM * clusters), unsigned(ClusterN), 1); }
+#endif
 
+#if defined(__CUDACC__)
   // Device-side walk over this cluster's tiles.
   struct Walk {
     Params params;
@@ -65,6 +67,7 @@ struct SwizzledTileScheduler {
     }
     CUTE_DEVICE void advance() { linear += int(gridDim.x) / ClusterM; }
   };
+#endif
 };
 
 }  // namespace cutegen::gemm
