@@ -22,6 +22,6 @@ run() {
 }
 run fallback --variants '^pipelined'
 run warp-specialized --variants '^ws\..*\.c1x1\.'
-run clusters --variants '^ws\..*\.c2x1\.'
+run clusters --variants '^ws\..*\.c(2x1|1x2)\.'
 run sweep "${sweep[@]}"
 "$py" "$here/bench_gemm.py" --summarize "$out"/fallback.json "$out"/warp-specialized.json "$out"/clusters.json "$out"/sweep.json
