@@ -148,7 +148,8 @@ def cases(lib, quick):
     out = []
     for dt in ["bf16", "fp16"]:
         for s in sizes:
-            for v in [pick(lib, "pipelined", dt, dt), pick(lib, "ws", dt, dt), pick(lib, "ws", dt, dt, cluster="2x1")]:
+            for v in [pick(lib, "pipelined", dt, dt), pick(lib, "ws", dt, dt), pick(lib, "ws", dt, dt, cluster="2x1"),
+                      pick(lib, "pingpong", dt, dt, tile="128x128", stages=6)]:
                 out.append(Case(f"{dt} square", v, s, s, s))
     ws = pick(lib, "ws", "bf16", "bf16")
     for m, n, k in [(4097, 3001, 2049), (1000, 1000, 1000), (8192, 512, 4096)]:
@@ -161,7 +162,8 @@ def cases(lib, quick):
                     epilogue="bias_relu"))
     tf32 = pick(lib, "ws", "3xtf32", "f32", "any")
     for v in [pick(lib, "pipelined", "3xtf32", "f32", "any"), tf32, pick(lib, "ws", "3xtf32", "f32", "any", cluster="2x1"),
-              pick(lib, "ws", "3xtf32", "f32", "any", tile="128x128", stages=6)]:
+              pick(lib, "ws", "3xtf32", "f32", "any", tile="128x128", stages=6),
+              pick(lib, "pingpong", "3xtf32", "f32", "any", tile="128x128", stages=6)]:
         out.append(Case("fp32 3xtf32", v, 4096, 4096, 4096))
     # KernelBench level-1 matmul shapes in fp32 (square, rectangular, batched, irregular, transposed,
     # small-K, large-K, tall-skinny), some scaled down to keep the run short.
@@ -173,7 +175,7 @@ def cases(lib, quick):
 
 
 def sweep_cases(lib, quick):
-    variants = [v for v in lib.variants if v.startswith("ws.bf16>bf16.rr.") and v.endswith(".identity")]
+    variants = [v for v in lib.variants if re.match(r"(ws|pingpong)\.bf16>bf16\.rr\.", v) and v.endswith(".identity")]
     out = []
     for s in ([8192] if quick else [4096, 8192]):
         for v in variants:

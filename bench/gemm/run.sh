@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GEMM benchmark on the GPU machine: builds every variant of kernels/gemm into one library,
 # then runs the cases in separate processes (a variant that hangs or faults only loses its own
-# group, each under a timeout): the fallback kernel, the warp-specialized kernel without and with
-# clusters, and the parameter sweep. Prints the best correct variant per case last.
+# group, each under a timeout): the fallback kernel, the warp-specialized kernels (cooperative and
+# ping-pong) without and with clusters, and the parameter sweep. Prints the best correct variant per case last.
 # Usage: bench/gemm/run.sh [--full-sweep]     (about 5 minutes on an H200)
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,7 +21,7 @@ run() {
     || echo "== $name exited with status $? (124: timed out)"
 }
 run fallback --variants '^pipelined'
-run warp-specialized --variants '^ws\..*\.c1x1\.'
-run clusters --variants '^ws\..*\.c(2x1|1x2)\.'
+run warp-specialized --variants '^(ws|pingpong)\..*\.c1x1\.'
+run clusters --variants '^(ws|pingpong)\..*\.c(2x1|1x2)\.'
 run sweep "${sweep[@]}"
 "$py" "$here/bench_gemm.py" --summarize "$out"/fallback.json "$out"/warp-specialized.json "$out"/clusters.json "$out"/sweep.json

@@ -1,6 +1,7 @@
 // The benchmark's table of GEMM variants: each translation unit of variants_*.cu registers the
 // kernels it instantiates under a name derived from their configuration, e.g.
 //   ws.bf16>bf16.rc.128x256x64.s4.c2x1.identity      (kernel.in>out.layouts.tile.stages.cluster.epilogue)
+// with kernel ws (warp-specialized, cooperative), pingpong (warp-specialized, ping-pong) or pipelined.
 // so the Python side picks variants by name and a name can never disagree with its kernel.
 #pragma once
 
@@ -43,7 +44,8 @@ template <> constexpr char const* functor_label<BiasReluEpilogue> = "bias_relu";
 template <class Kernel>
 std::string variant_name(std::string const& inputs, std::string const& layouts) {
   using C = typename Kernel::Config;
-  return std::string(Kernel::Persistent ? "ws" : "pipelined") + "." + inputs + ">" + type_label<typename C::ElementC> +
+  char const* kernel = !Kernel::Persistent ? "pipelined" : C::MmaWarpgroups == 1 ? "pingpong" : "ws";
+  return std::string(kernel) + "." + inputs + ">" + type_label<typename C::ElementC> +
          "." + layouts + "." + std::to_string(C::TileM) + "x" + std::to_string(C::TileN) + "x" +
          std::to_string(C::TileK) + ".s" + std::to_string(C::Stages) + ".c" + std::to_string(C::ClusterM) + "x" +
          std::to_string(C::ClusterN) + "." + functor_label<typename Kernel::Epilogue::FunctorType>;

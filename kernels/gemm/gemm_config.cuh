@@ -12,7 +12,7 @@ namespace cutegen::gemm {
 template <class ElementA_, class ElementB_, class ElementC_,  // cute::half_t, bfloat16_t or tfloat32_t in
           class LayoutA_, class LayoutB_,                    // RowMajor / ColMajor tags
           int TileM_, int TileN_, int Stages_,
-          int ClusterM_ = 1, int ClusterN_ = 1>
+          int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2>
 struct GemmConfig {
   using ElementA = ElementA_;
   using ElementB = ElementB_;
@@ -35,11 +35,13 @@ struct GemmConfig {
   using TileShape = cute::Shape<cute::Int<TileM>, cute::Int<TileN>, cute::Int<TileK>>;
   using ClusterShape = cute::Shape<cute::Int<ClusterM>, cute::Int<ClusterN>, cute::_1>;
 
-  // Two consumer warpgroups split the tile's M between them (CUTLASS's "cooperative" split).
-  static constexpr int ConsumerWarpgroups = 2;
+  // Warpgroups computing one tile together: 2 split its M between them (CUTLASS's "cooperative"
+  // kernels), 1 gives every consumer warpgroup a tile of its own (the ping-pong kernel).
+  static constexpr int MmaWarpgroups = MmaWarpgroups_;
 
   static_assert(sizeof(ElementA) == sizeof(ElementB), "mixed-width inputs are not supported");
-  static_assert(TileM % (64 * ConsumerWarpgroups) == 0, "each consumer warpgroup takes whole 64-row wgmma atoms");
+  static_assert(MmaWarpgroups == 1 || MmaWarpgroups == 2, "one or two warpgroups per tile");
+  static_assert(TileM % (64 * MmaWarpgroups) == 0, "each consumer warpgroup takes whole 64-row wgmma atoms");
   static_assert(TileN % 8 == 0 && TileN <= 256, "wgmma N is a multiple of 8, at most 256");
   static_assert(Stages >= 2, "a pipeline needs at least two stages");
   static_assert(ClusterM * ClusterN <= 4, "TMA multicast masks here cover clusters of up to 4 CTAs");

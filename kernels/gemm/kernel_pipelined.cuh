@@ -22,9 +22,10 @@ struct GemmPipelined {
   using Scheduler = typename Params::Scheduler;
   using Pipeline = typename Mainloop::Pipeline;
   static_assert(Config::ClusterM == 1 && Config::ClusterN == 1, "the fallback kernel runs without clusters");
+  static_assert(Config::MmaWarpgroups == 2, "the fallback's two warpgroups share each tile");
 
   static constexpr bool Persistent = false;
-  static constexpr int Threads = Mainloop::ConsumerThreads;
+  static constexpr int Threads = Mainloop::MmaThreads;
 
   struct SharedStorage {
     typename Mainloop::TensorStorage tensors;

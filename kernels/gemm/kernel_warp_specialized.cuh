@@ -6,10 +6,18 @@
 //     pipeline's stages allow, across tile boundaries;
 //   warpgroups 1-2 (consumers): take the registers (setmaxnreg.inc), run wgmma over the stages
 //     and store each finished tile through the epilogue, while the producer already loads the next.
+// Config::MmaWarpgroups picks how the consumers share work:
+//   2 (cooperative): both compute every tile, each half of its rows;
+//   1 (ping-pong): they take turns, tile by tile. A named barrier hands the tensor cores over: a
+//     warpgroup starts its mainloop only once the other finished its own, so one's epilogue runs
+//     under the other's mainloop. That order is also what makes skipping the other's stages safe:
+//     by the time a warpgroup waits on a stage, every earlier fill of it has completed, so the
+//     barrier's phase parity cannot alias.
 #pragma once
 
 #include <cute/arch/cluster_sm90.hpp>
 #include <cute/tensor.hpp>
+#include <cutlass/arch/barrier.h>
 #include <cutlass/arch/reg_reconfig.h>
 #include <cutlass/pipeline/sm90_pipeline.hpp>
 
@@ -28,7 +36,9 @@ struct GemmWarpSpecialized {
   using Pipeline = typename Mainloop::Pipeline;
 
   static constexpr bool Persistent = true;
-  static constexpr int Threads = cutlass::NumThreadsPerWarpGroup + Mainloop::ConsumerThreads;
+  static constexpr int ConsumerWarpgroups = 2;
+  static constexpr int Teams = ConsumerWarpgroups / Config::MmaWarpgroups;  // consumer groups with tiles of their own
+  static constexpr int Threads = cutlass::NumThreadsPerWarpGroup * (1 + ConsumerWarpgroups);
   // 40 + 2 * 232 registers per thread-slot of the three warpgroups fill the SM's 64K registers;
   // the consumers need them for 128x256 fp32 accumulators (128 per thread) plus addressing.
   static constexpr uint32_t ProducerRegisters = 40;
@@ -53,7 +63,7 @@ struct GemmWarpSpecialized {
     pipeline_params.transaction_bytes = Mainloop::TransactionBytes;
     pipeline_params.role = warp_group == 0 ? Pipeline::ThreadCategory::Producer : Pipeline::ThreadCategory::Consumer;
     pipeline_params.is_leader = warp_group == 0 && thread_in_group == 0;
-    pipeline_params.num_consumers = Mainloop::ConsumerThreads;
+    pipeline_params.num_consumers = Mainloop::MmaThreads;
     Pipeline pipeline(shared.pipeline, pipeline_params, typename Config::ClusterShape{});  // warp 0 initializes the barriers
 
     // Every CTA of the cluster must see initialized barriers before a peer multicasts or arrives on them.
@@ -80,14 +90,25 @@ struct GemmWarpSpecialized {
       }
     } else {
       cutlass::arch::warpgroup_reg_alloc<ConsumerRegisters>();
-      int consumer_thread = int(threadIdx.x) - cutlass::NumThreadsPerWarpGroup;
+      int team = (warp_group - 1) / Config::MmaWarpgroups;
+      int team_thread = (int(threadIdx.x) - cutlass::NumThreadsPerWarpGroup) % Mainloop::MmaThreads;
       typename Mainloop::TiledMma tiled_mma;
       typename Mainloop::PipelineState read;
-      for (; walk.valid(); walk.advance()) {
+      for (int position = 0; walk.valid(); walk.advance(), ++position) {
+        if (position % Teams != team) {  // the other team's tile: its stages are not ours to read
+          read.advance(k_tiles);
+          continue;
+        }
         TileCoord tile = walk.tile();
         Tensor accum = partition_fragment_C(tiled_mma, take<0, 2>(typename Config::TileShape{}));  // (MMA,MMA_M,MMA_N)
-        Mainloop::mma(pipeline, read, accum, k_tiles, consumer_thread, shared.tensors, [](int) {});
-        Epilogue::store(params.epilogue, tiled_mma, accum, tile, consumer_thread);
+        if constexpr (Teams > 1) {
+          if (position > 0) cutlass::arch::NamedBarrier::sync(2 * Mainloop::MmaThreads, team);
+        }
+        Mainloop::mma(pipeline, read, accum, k_tiles, team_thread, shared.tensors, [](int) {});
+        if constexpr (Teams > 1) {
+          if (walk.has_next()) cutlass::arch::NamedBarrier::arrive(2 * Mainloop::MmaThreads, 1 - team);
+        }
+        Epilogue::store(params.epilogue, tiled_mma, accum, tile, team_thread);
       }
     }
   }

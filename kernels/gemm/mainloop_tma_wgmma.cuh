@@ -41,9 +41,9 @@ struct MainloopTmaWgmma {
 
   using TiledMma = decltype(cute::make_tiled_mma(
       cute::GMMA::ss_op_selector<ElementA, ElementB, float, TileShape, Config::MajorA, Config::MajorB>(),
-      cute::Layout<cute::Shape<cute::Int<Config::ConsumerWarpgroups>, cute::_1, cute::_1>>{}));
-  static constexpr int ConsumerThreads = Config::ConsumerWarpgroups * cutlass::NumThreadsPerWarpGroup;
-  static_assert(cute::size(TiledMma{}) == ConsumerThreads);
+      cute::Layout<cute::Shape<cute::Int<Config::MmaWarpgroups>, cute::_1, cute::_1>>{}));
+  static constexpr int MmaThreads = Config::MmaWarpgroups * cutlass::NumThreadsPerWarpGroup;  // per tile
+  static_assert(cute::size(TiledMma{}) == MmaThreads);
 
   using Pipeline = cutlass::PipelineTmaAsync<Config::Stages>;
   using PipelineState = typename Pipeline::PipelineState;

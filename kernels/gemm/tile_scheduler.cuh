@@ -65,7 +65,9 @@ struct SwizzledTileScheduler {
     CUTE_DEVICE TileCoord tile() const {
       return tile_of(params, linear, int(blockIdx.x) % ClusterM, int(blockIdx.y));
     }
-    CUTE_DEVICE void advance() { linear += int(gridDim.x) / ClusterM; }
+    CUTE_DEVICE int stride() const { return int(gridDim.x) / ClusterM; }
+    CUTE_DEVICE bool has_next() const { return linear + stride() < total_cluster_tiles(params); }
+    CUTE_DEVICE void advance() { linear += stride(); }
   };
 #endif
 };

@@ -17,9 +17,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
 EXPECTATIONS = [
-    ("warp-specialized bf16, the four layouts", r"GemmWarpSpecialized<.*GemmConfig<cutlass::bfloat16_t", 4,
+    ("warp-specialized bf16, the four layouts", r"GemmWarpSpecialized<.*GemmConfig<cutlass::bfloat16_t.*, 256, 4, 1, 1, 2>", 4,
      ["HGMMA.64x256x16.F32.BF16", "UTMALDG", "USETMAXREG"], []),
-    ("warp-specialized fp16, 2x1 cluster, bias+relu", r"GemmWarpSpecialized<.*half_t.*, 2, 1>, .*BiasReluEpilogue", 1,
+    ("warp-specialized ping-pong", r"GemmWarpSpecialized<.*, 128, 128, 6, 1, 1, 1>", 1,
+     ["HGMMA.64x128x16.F32.BF16", "UTMALDG", "USETMAXREG", "BAR.ARV", "BAR.SYNC"], []),
+    ("warp-specialized fp16, 2x1 cluster, bias+relu", r"GemmWarpSpecialized<.*half_t.*, 2, 1, 2>, .*BiasReluEpilogue", 1,
      ["HGMMA.64x256x16.F32", "UTMALDG.3D.MULTICAST", "USETMAXREG"], []),
     ("pipelined fallback", r"GemmPipelined<", 1, ["HGMMA", "UTMALDG"], ["USETMAXREG"]),
     ("3xTF32 GEMM", r"GemmWarpSpecialized<.*tfloat32_t", 1, ["HGMMA.64x256x8.F32.TF32", "UTMALDG"], []),

@@ -33,6 +33,11 @@ using Fp16Cluster = GemmConfig<half_t, half_t, float, RowMajor, ColMajor, 128, 2
 template cudaError_t launch<GemmWarpSpecialized<Fp16Cluster, BiasReluEpilogue>>(
     GemmWarpSpecialized<Fp16Cluster, BiasReluEpilogue>::Arguments const&);
 
+// The ping-pong schedule: each consumer warpgroup computes a tile of its own.
+using PingPong = GemmConfig<bfloat16_t, bfloat16_t, bfloat16_t, RowMajor, RowMajor, 128, 128, 6, 1, 1, 1>;
+template cudaError_t launch<GemmWarpSpecialized<PingPong, IdentityEpilogue>>(
+    GemmWarpSpecialized<PingPong, IdentityEpilogue>::Arguments const&);
+
 // The fallback: pipelined, not warp-specialized.
 template cudaError_t launch<GemmPipelined<Bf16<RowMajor, RowMajor>, IdentityEpilogue>>(
     GemmPipelined<Bf16<RowMajor, RowMajor>, IdentityEpilogue>::Arguments const&);
