@@ -237,6 +237,11 @@ def main():
     todo = sweep_cases(lib, args.quick) if args.sweep else cases(lib, args.quick)
     todo = [c for c in todo if args.only in c.group and re.search(args.variants, c.variant)]
     rows, cache, failed = [], {}, 0
+
+    def record():  # after every case, so a run killed by its timeout still leaves what it measured
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"rows": rows, "failed": failed}, f)
     for case in todo:
         try:
             rows.append(run_case(lib, case, args.samples, flush, cache))
@@ -246,13 +251,16 @@ def main():
         except Exception as e:  # one broken variant must not hide the others' numbers
             failed += 1
             print(f"FAILED {case.group} {case.variant} {case.m}x{case.n}x{case.k}: {e}", flush=True)
-            torch.cuda.synchronize()
+            try:
+                torch.cuda.synchronize()
+            except Exception:  # a fault poisons the CUDA context: nothing after it can run here
+                print("the CUDA context is lost; stopping this run", flush=True)
+                record()
+                break
+        record()
     if args.sweep:
         rows.sort(key=lambda r: (r["group"], -r["tflops"]))
     print_table(rows, "sweep (best first per size)" if args.sweep else "kernels/gemm vs torch.matmul")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"rows": rows, "failed": failed}, f)
     wrong = sum(not r["ok"] for r in rows)
     print(f"\n{len(rows)} cases, {wrong} wrong, {failed} failed to run")
     return 1 if wrong or failed else 0
