@@ -11,12 +11,16 @@
 
 namespace cutegen::gemm {
 
+// wgmma and setmaxnreg exist only in the arch-specific sm_90a target: any other device pass would
+// compile these kernels to nothing, so it is an error instead.
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "kernels/gemm needs sm_90a: compile with -gencode arch=compute_90a,code=sm_90a"
+#endif
+
 template <class Kernel>
 __global__ void __launch_bounds__(Kernel::Threads, 1) gemm_kernel(CUTE_GRID_CONSTANT typename Kernel::Params const params) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ __align__(1024) char smem[];
   Kernel{}(params, smem);
-#endif
 }
 
 // The launch shape of one kernel: its dynamic shared memory opted in and, for a persistent kernel,
