@@ -233,9 +233,10 @@ void define_reeval(CLI::App& sub, Context& ctx) {
     if (auto st = make_evaluator(ctx, parts); !st) fail(st.message());
     nlohmann::json j = nlohmann::json::array();
     int code = kExitOk, measured = 0;
-    for (auto& t : must(store.tasks())) {
+    auto view = must(RunView::open(store.dir()));  // a run in shards too; its events go to the run's own file
+    for (auto& t : must(view.tasks())) {
       if (t.best_step < 0) continue;
-      auto steps = must(store.steps(t.name));
+      auto steps = must(view.steps(t.name));
       auto spec = must(load_task(ctx, t.path));
       auto e = must(parts.evaluator->evaluate(spec, steps.at(t.best_step).source, t.name + "_reeval.cu"));
       ++measured;

@@ -65,9 +65,11 @@ class RunCommandTest : public ::testing::Test {
     EXPECT_TRUE(v.ok()) << v.message();
     std::vector<std::string> out;
     if (!v.ok()) return out;
-    for (auto& t : *v->tasks()) {
+    auto tasks = *v->tasks();
+    for (auto& t : tasks) {
       out.push_back(t.name + " " + t.status + " " + std::to_string(t.best_step) + " " + t.final_json);
-      for (auto& r : *v->steps(t.name))
+      auto steps = *v->steps(t.name);
+      for (auto& r : steps)
         out.push_back(t.name + " " + std::to_string(r.step) + " " + r.stage + " " + r.verdict + " " + r.outcome + " " +
                       r.edit + " " + r.source);
     }
@@ -409,7 +411,7 @@ TEST_F(RunCommandTest, GpusDealTasksOverTheGpusToTheStateOfOneProcess) {
   EXPECT_TRUE(contains(dealt.err, "[3/3 tasks] gpu3: idle | gpu5: idle | ETA 0s")) << dealt.err;
   std::set<std::string> used;  // both GPUs took a task at once, each with its own eval.gpu
   for (auto* name : {"relu_a", "relu_b", "relu_c"})
-    for (auto& line : split_lines(*RunStore::open_readonly(dir_ + "/d/shards/" + name)->meta()->config))
+    for (auto& line : split_lines(RunStore::open_readonly(dir_ + "/d/shards/" + name)->meta()->config))
       if (line.starts_with("eval.gpu = ")) used.insert(line.substr(11));
   EXPECT_EQ(used, (std::set<std::string>{"3", "5"}));
   auto md = *read_file(dir_ + "/d/summary.md");
@@ -467,7 +469,7 @@ TEST_F(RunCommandTest, SlurmArrayRunsTheTasksAndResubmitsACancelledJob) {
   }
   auto tasks = three_tasks(dir_ + "/tasks");
   ASSERT_EQ(cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "one"}, 60000, kExpertEval).exit_code, 0);
-  std::string slow = slowed(dir_, 400);  // nine evaluations of 400 ms a task: cancelled well inside
+  std::string slow = slowed(dir_, 1000);  // nine evaluations of a second a task: cancelled well inside
   auto sub = cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "s", "--slurm",
                       "--gpus-per-job", "0"}, 60000, slow);
   ASSERT_EQ(sub.exit_code, 0) << sub.err;
