@@ -2,6 +2,7 @@
 // einsum reach dispatch as these) with its operands read through views of inputs or parameters,
 // and the pointwise ops that follow it as an epilogue built by the elementwise expression machinery.
 // Also diag(d) @ B and B @ diag(d), which are scalings and go to the elementwise template.
+#include <algorithm>
 #include <numeric>
 #include <set>
 
@@ -60,37 +61,37 @@ std::vector<int64_t> sizes_of(const Modes& m) {
   return s;
 }
 
-// Nodes the output depends on, and among them those that depend on `from`.
+// The op nodes an argument (or a list of them) refers to.
+void referenced_ops(const GraphArg& a, std::vector<int>& ops) {
+  if (a.kind == GraphArg::kOp) ops.push_back(a.op);
+  for (auto& item : a.items) referenced_ops(item, ops);
+}
+std::vector<int> inputs_of(const GraphNode& n) {
+  std::vector<int> ops;
+  for (auto& a : n.args) referenced_ops(a, ops);
+  for (auto& [k, a] : n.kwargs) referenced_ops(a, ops);
+  return ops;
+}
+
+// Nodes the output depends on (`needed`), and those that depend on node `from` (`after`).
 struct Reach {
   std::vector<bool> needed, after;
 };
 Reach reach(const OpGraph& g, int from) {
   int n = static_cast<int>(g.nodes.size());
   Reach r{std::vector<bool>(n), std::vector<bool>(n)};
-  std::function<void(const GraphArg&)> mark = [&](const GraphArg& a) {
-    if (a.kind == GraphArg::kList)
-      for (auto& i : a.items) mark(i);
-    if (a.kind != GraphArg::kOp || a.op < 0 || a.op >= n || r.needed[a.op]) return;
-    r.needed[a.op] = true;
-    for (auto& x : g.nodes[a.op].args) mark(x);
-    for (auto& [k, x] : g.nodes[a.op].kwargs) mark(x);
-  };
-  for (auto& o : g.outputs) mark(o);
-  auto reads = [&](const GraphArg& a, auto& self) -> bool {
-    if (a.kind == GraphArg::kList) {
-      for (auto& i : a.items)
-        if (self(i, self)) return true;
-      return false;
-    }
-    return a.kind == GraphArg::kOp && a.op >= 0 && a.op < n && r.after[a.op];
-  };
-  for (int i = from; i < n; ++i) {
-    if (i == from) {
-      r.after[i] = true;
-      continue;
-    }
-    for (auto& x : g.nodes[i].args) r.after[i] = r.after[i] || reads(x, reads);
+  std::vector<int> todo;
+  for (auto& o : g.outputs) referenced_ops(o, todo);
+  while (!todo.empty()) {
+    int i = todo.back();
+    todo.pop_back();
+    if (i < 0 || i >= n || r.needed[i]) continue;
+    r.needed[i] = true;
+    for (int j : inputs_of(g.nodes[i])) todo.push_back(j);
   }
+  r.after[from] = true;
+  for (int i = from + 1; i < n; ++i)  // the graph is in execution order
+    for (int j : inputs_of(g.nodes[i])) r.after[i] = r.after[i] || (j >= 0 && j < n && r.after[j]);
   return r;
 }
 
@@ -391,7 +392,7 @@ class GemmBuilder {
 std::string operand_text(const char* which, const GemmOperand& o, bool batched) {
   std::string s = std::string(which) + " (" + o.name + "): " + to_string(o.layout) + " ld " + std::to_string(o.ld);
   if (o.transposed()) s += ", transposed";
-  if (batched) s += " batch strides " + dims_text(o.batch_strides);
+  if (batched) s += ", batch strides " + dims_text(o.batch_strides);
   if (o.offset) s += " offset " + std::to_string(o.offset);
   return s;
 }

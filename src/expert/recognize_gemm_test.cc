@@ -179,8 +179,9 @@ TEST(RecognizeGemm, DiagonalTimesMatrixIsAnElementwiseScaling) {
     ASSERT_TRUE(r.ok()) << name << ": " << r.message();
     EXPECT_EQ(r->kind, TemplateKind::kElementwise) << name;
     ASSERT_EQ(r->operands.size(), 2u) << name;
-    int d = r->operands[0].strides == d_strides ? 0 : 1;
-    EXPECT_EQ(r->operands[d].strides, d_strides) << name;
+    EXPECT_EQ(r->operands[0].strides, d_strides) << name << ": the diagonal, broadcast";
+    EXPECT_TRUE(r->operands[1].dense) << name;
+    EXPECT_FALSE(r->operands[0].c_name.empty()) << name << ": a view reads its base's ABI parameter";
     EXPECT_NEAR(eval_host(r->expr, {2.0, 3.0}), 6.0, 1e-12) << name;
   }
 }

@@ -98,8 +98,8 @@ Result<Recipe> recognize_elementwise(const TaskSpec& spec, const OpGraph& g) {
   Recipe r{.kind = TemplateKind::kElementwise};
   CUTEGEN_TRY(set_output(spec, g, r));
   std::map<std::string, int> leaf_index;  // by ABI name and strides: one input read two ways is two operands
-  auto operand = [&](const TaskArg& arg) -> Result<ExprPtr> {
-    std::string name = abi_name(spec, &arg);
+  // `arg` as read (a view's copy of its base, with the view's shape and strides); `name` its ABI parameter.
+  auto operand = [&](const TaskArg& arg, const std::string& name) -> Result<ExprPtr> {
     if (!is_float(arg.dtype)) return error(arg.name + " is " + dtype_info(arg.dtype).name + ", not a float tensor");
     auto strides = CUTEGEN_TRY(broadcast_strides(arg, r.out_shape));
     std::string key = name + dims_text(strides);
@@ -116,12 +116,12 @@ Result<Recipe> recognize_elementwise(const TaskSpec& spec, const OpGraph& g) {
     TaskArg view = *read.base;
     view.shape = read.shape;
     view.strides = CUTEGEN_TRY(read.strides());
-    return operand(view);
+    return operand(view, abi_name(spec, read.base));
   };
   ExprBuilder build{g, [&](const GraphArg& a) -> Result<ExprPtr> {
     auto* arg = CUTEGEN_TRY(referenced_arg(spec, a));
     if (!arg->is_tensor()) return scalar_arg(abi_name(spec, arg));
-    return operand(*arg);
+    return operand(*arg, abi_name(spec, arg));
   }};
   build.special = [&](int op) -> Result<ExprPtr> {
     if (is_view_op(g.nodes[op].op))
