@@ -146,7 +146,7 @@ Result<PromptVars> LlmProposer::prompt_vars(const StepContext& ctx, const std::s
       {"best", ctx.best.empty() ? "no verified kernel yet" : ctx.best},
       {"statics", ctx.statics.empty() ? "(none)" : ctx.statics},
       {"memory", ctx.memory.empty() ? "(nothing tried yet)" : ctx.memory},
-      {"profile", ctx.profile.empty() ? "" : "## Runtime profile of the current best kernel\n\n" + ctx.profile + "\n"},
+      {"profile", ctx.profile.text.empty() ? "" : "## Runtime profile of the current best kernel\n\n" + ctx.profile.text + "\n"},
   };
   PromptVars out;
   for (auto& row : template_vars())

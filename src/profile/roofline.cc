@@ -22,15 +22,6 @@ std::string fmt(const char* f, double a, double b = 0) {
 
 }  // namespace
 
-const char* to_string(Bound b) {
-  switch (b) {
-    case Bound::kMemory: return "memory-bound";
-    case Bound::kCompute: return "compute-bound";
-    case Bound::kLatency: return "latency-bound";
-  }
-  return "?";
-}
-
 RooflineCeilings ceilings_from_json_text(const std::string& text, const std::string& source) {
   RooflineCeilings c;
   c.source = source;

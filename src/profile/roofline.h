@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outcomes.h"
 #include "core/result.h"
 #include "profile/metrics.h"
 
@@ -28,9 +29,6 @@ struct TaskCost {
   double flops = 0;
   std::string dtype;  // selects the compute ceiling; "" when the task has no matmul-like work
 };
-
-enum class Bound { kMemory, kCompute, kLatency };
-const char* to_string(Bound b);
 
 struct KernelVerdict {
   Bound bound = Bound::kLatency;
