@@ -1,6 +1,7 @@
 // Drives the real binary: a recorded session, its replay killed with SIGKILL at random points and
 // resumed until done (same final state as the uninterrupted run), and the bad inputs.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -239,6 +240,37 @@ TEST_F(RunCommandTest, ExpertRunKilledAtRandomPointsResumesToTheSameTrajectory) 
     EXPECT_GT(kills, 0) << "round " << round << " was never interrupted";
     EXPECT_EQ(state(id), want) << "round " << round;
   }
+}
+
+// A run the schema-1 cutegen wrote and was killed in (tests/fixtures/runs/README.md) resumes on the
+// trajectory a run of this version takes from the start: its points and verdicts read back typed.
+TEST_F(RunCommandTest, ASchema1ExpertRunResumesOnTheSameTrajectory) {
+  std::filesystem::create_directories(dir_ + "/old");
+  std::filesystem::copy_file(kSrc + "/tests/fixtures/runs/schema1_expert_relu/run.db", dir_ + "/old/run.db");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_ + "/old/run.db").c_str(), &db), SQLITE_OK);
+  std::string here = "UPDATE tasks SET path = '" + kSrc + "/tests/fixtures/specs/relu.json'";
+  ASSERT_EQ(sqlite3_exec(db, here.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto resumed = cutegen({"resume", "old"}, 60000, kExpertEval);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  auto fresh = cutegen({"--set", "agent.profile_policy=always", "run", kSrc + "/tests/fixtures/specs/relu.json",
+                        "--agent", "expert", "--max-steps", "8", "--run-id", "new"}, 60000, kExpertEval);
+  ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+  auto trajectory = [&](const std::string& id) {
+    std::vector<std::string> out;
+    auto s = *RunStore::open_readonly(dir_ + "/" + id);
+    auto tasks = *s.tasks();
+    auto steps = *s.steps("relu");
+    for (auto& t : tasks) out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step));
+    for (auto& r : steps)
+      out.push_back(r.stage + " " + r.point + " " + step_verdict_name(r) + " " + name(r.outcome) +
+                    (r.profiled ? " profiled" : ""));
+    return out;
+  };
+  auto want = trajectory("new");
+  ASSERT_EQ(want.size(), 9u);  // the task and its eight steps
+  EXPECT_EQ(trajectory("old"), want);
 }
 
 // One task per workload class from its recorded spec: after a first verified kernel the model gets
