@@ -31,9 +31,12 @@ Result<Baseline> ScriptedEvaluator::baseline(const TaskSpec&) {
   if (std::string file = script_.value("baseline", ""); !file.empty()) {
     auto a = CUTEGEN_TRY(recorded(file));
     return Baseline{a.value("/timing/eager/median_ms"_json_pointer, 0.0), a.value("/roofline/floor_ms"_json_pointer, 0.0),
-                    a.value("/roofline/bound"_json_pointer, std::string())};
+                    parse_name<RooflineLimit>(a.value("/roofline/bound"_json_pointer, std::string()))};
   }
-  return Baseline{script_.value("eager_ms", 0.0), script_.value("floor_ms", 0.0), script_.value("bound", std::string("memory"))};
+  std::string bound = script_.value("bound", std::string(name(RooflineLimit::kMemory)));
+  auto limit = parse_name<RooflineLimit>(bound);
+  if (!limit) return error("evaluator script: unknown bound '" + bound + "' (" + names_list<RooflineLimit>() + ")");
+  return Baseline{script_.value("eager_ms", 0.0), script_.value("floor_ms", 0.0), limit};
 }
 
 namespace {
@@ -76,7 +79,7 @@ Result<KernelEval> ScriptedEvaluator::evaluate(const TaskSpec&, const std::strin
       return e;
     }
     KernelEval e;
-    std::string verdict = rule.value("verdict", "pass");
+    std::string verdict = rule.value("verdict", std::string(name(Verdict::kPass)));
     e.verdict = CUTEGEN_TRY(verdict_from(verdict, "evaluator script rule '" + rule.value("match", "") + "'"));
     e.summary = rule.value("summary", verdict);
     e.report = rule.value("report", "");

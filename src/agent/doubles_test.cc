@@ -41,7 +41,7 @@ TEST(ScriptedEvaluator, RecordedAnswersKeepTheirVerdictsReportsAndNumbers) {
   auto base = *eval.baseline(spec);
   EXPECT_NEAR(base.eager_ms, 0.5077, 1e-4);
   EXPECT_NEAR(base.floor_ms, 0.5048, 1e-4);
-  EXPECT_EQ(base.bound, "memory");
+  EXPECT_EQ(base.bound, RooflineLimit::kMemory);
 }
 
 TEST(ScriptedEvaluator, AMissingOrForeignAnswerFileIsAnError) {

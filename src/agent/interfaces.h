@@ -30,7 +30,7 @@ struct KernelEval {
 struct Baseline {
   double eager_ms = 0;  // 0: unknown
   double floor_ms = 0;  // roofline floor; 0: unknown
-  std::string bound;    // "memory" or "compute" or ""
+  std::optional<RooflineLimit> bound;  // which term sets the floor; none: unknown
   double eager_rel_err = 0;  // eager's error vs float64, worst output (the precision contract); 0: unknown
 };
 

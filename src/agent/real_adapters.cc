@@ -45,8 +45,8 @@ Result<Baseline> RealEvaluator::baseline(const TaskSpec& task) {
   // Eager timed alone, and the floor from the GPU's ceilings, for the first prompt. If that
   // measurement fails, the prompt says "unknown" and the candidates' own timings take over.
   auto b = eval_->baseline(task);
-  if (!b) return Baseline{eager_ms_, 0, ""};
-  Baseline out{b->eager.median, 0, "", b->eager_rel_err};
+  if (!b) return Baseline{eager_ms_, 0, std::nullopt};
+  Baseline out{b->eager.median, 0, std::nullopt, b->eager_rel_err};
   if (b->roofline) out.floor_ms = b->roofline->floor_ms, out.bound = b->roofline->bound;
   return out;
 }

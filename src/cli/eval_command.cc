@@ -65,7 +65,7 @@ void print_table(const EvalResult& r, const std::string& kernel) {
   if (r.roofline) {
     char buf[200];
     std::snprintf(buf, sizeof buf, "floor %.4f ms (%s-bound; %s rate); reached %.0f%% of it", r.roofline->floor_ms,
-                  r.roofline->bound.c_str(), r.roofline->math_rate.c_str(), 100 * r.roofline_fraction);
+                  name(r.roofline->bound), r.roofline->math_rate.c_str(), 100 * r.roofline_fraction);
     row("roofline", buf);
   }
   if (!r.isolation.empty()) row("isolation", r.isolation);

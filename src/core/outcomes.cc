@@ -52,6 +52,16 @@ std::span<const NameRow<Bound>> name_table() {
   return t;
 }
 
+// `cutegen eval --json` "roofline.bound", `cutegen profile --json` "ideal_limit", evaluator scripts' "bound".
+template <>
+std::span<const NameRow<RooflineLimit>> name_table() {
+  static const NameRow<RooflineLimit> t[] = {
+      {RooflineLimit::kMemory, "memory", "memory"},
+      {RooflineLimit::kCompute, "compute", "compute"},
+  };
+  return t;
+}
+
 int exit_code(Verdict v) {
   switch (v) {
     case Verdict::kPass: return 0;

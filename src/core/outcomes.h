@@ -26,6 +26,10 @@ enum class StepOutcome { kAccepted, kReverted, kFailed };
 // What bounds a kernel, by its runtime profile.
 enum class Bound { kMemory, kCompute, kLatency };
 
+// Which term of the roofline sets a task's floor: its bytes at the memory ceiling or its math at
+// the compute ceiling.
+enum class RooflineLimit { kMemory, kCompute };
+
 // The profile's verdict on a kernel: its bound and how busy the binding unit is.
 struct BoundVerdict {
   Bound bound = Bound::kLatency;

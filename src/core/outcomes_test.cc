@@ -30,6 +30,7 @@ TEST(Outcomes, EveryValueHasOneRowAndReadsBackFromEitherSpelling) {
   expect_whole_table(TaskStatus::kFailed);
   expect_whole_table(StepOutcome::kFailed);
   expect_whole_table(Bound::kLatency);
+  expect_whole_table(RooflineLimit::kCompute);
 }
 
 // These spellings are in run.db files and scripts: they may not change.

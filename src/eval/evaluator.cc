@@ -191,7 +191,7 @@ void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, Ev
     if (impossible(*r.roofline, tm.candidate.median)) {
       char buf[200];
       std::snprintf(buf, sizeof buf, "impossible: %.4f ms is below the %s-bound floor of %.4f ms", tm.candidate.median,
-                    r.roofline->bound.c_str(), r.roofline->floor_ms);
+                    name(r.roofline->bound), r.roofline->floor_ms);
       r.verdict = Verdict::kRejected;
       r.summary = buf;
       return;

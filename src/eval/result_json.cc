@@ -40,7 +40,7 @@ nlohmann::json eval_result_json(const EvalResult& r) {
   }
   if (r.roofline)
     j["roofline"] = {{"floor_ms", r.roofline->floor_ms}, {"memory_ms", r.roofline->memory_ms},
-                     {"compute_ms", r.roofline->compute_ms}, {"bound", r.roofline->bound},
+                     {"compute_ms", r.roofline->compute_ms}, {"bound", name(r.roofline->bound)},
                      {"math_rate", r.roofline->math_rate}, {"fraction", r.roofline_fraction}};
   j["isolation"] = r.isolation;
   j["eval_seconds"] = r.eval_seconds;

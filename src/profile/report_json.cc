@@ -54,7 +54,7 @@ nlohmann::json report_json(const ProfileReport& r) {
                   {"forward", {{"total_ns", f.total_ns}, {"dram_bytes", f.dram_bytes},
                                {"min_bytes", r.cost.min_bytes}, {"excess_traffic", neg_null(f.excess_traffic)},
                                {"ideal_ns", neg_null(f.ideal_ns)}, {"ceiling_fraction", neg_null(f.ceiling_fraction)},
-                               {"ideal_limit", f.ideal_limit}, {"dominant", name(f.dominant)}}}};
+                               {"ideal_limit", f.ideal_limit ? name(*f.ideal_limit) : ""}, {"dominant", name(f.dominant)}}}};
   return j;
 }
 

@@ -94,7 +94,7 @@ ForwardVerdict analyze_forward(const std::vector<KernelCounters>& kernels, const
     compute_ns = cost.flops / it->second * 1e9;
   if (mem_ns <= 0 && compute_ns <= 0) return f;
   f.ideal_ns = std::max(mem_ns, compute_ns);
-  f.ideal_limit = compute_ns > mem_ns ? "compute" : "memory";
+  f.ideal_limit = compute_ns > mem_ns ? RooflineLimit::kCompute : RooflineLimit::kMemory;
   f.ceiling_fraction = f.ideal_ns / f.total_ns;
   return f;
 }

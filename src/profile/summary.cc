@@ -194,7 +194,7 @@ std::string render_summary(const ProfileReport& r) {
            r.cost.min_bytes / 1e6, f.excess_traffic);
     if (f.ceiling_fraction >= 0)
       line(out, "  roofline       ideal %.2f us (%s-limited by the measured ceilings): %.0f%% of the achievable ceiling",
-           f.ideal_ns / 1e3, f.ideal_limit.c_str(), 100 * f.ceiling_fraction);
+           f.ideal_ns / 1e3, name(*f.ideal_limit), 100 * f.ceiling_fraction);
     else if (!r.ceilings.known())
       line(out, "  roofline       n/a: no measured ceilings for this GPU (profile.ceilings)");
     line(out, "  dominant       %s (the longest kernel)", name(f.dominant));

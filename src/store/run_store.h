@@ -50,7 +50,7 @@ struct StepRecord {
   std::string source;
   std::string edit;        // the model's edit text (blocks) or "" for a whole file
   std::string edit_how;    // exact, whitespace, whole_file, none
-  std::string point;       // an expert step's parameter point, as the expert serializes it; "" otherwise
+  std::string point;       // an expert step's parameter point as params.h writes it ("threads=256,..."); "" otherwise
   std::optional<Verdict> verdict;  // none: no candidate to evaluate (stored as "no_candidate")
   std::string summary;     // one line
   std::string report;      // failure report (diagnostics or localized mismatch)
