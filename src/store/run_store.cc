@@ -304,12 +304,14 @@ Status RunStore::save_profile(const std::string& task, int step, const ProfileSu
 
 Result<std::optional<ProfileSummary>> RunStore::profile(const std::string& task, int step) const {
   if (version_ < 2) return std::optional<ProfileSummary>();
-  Stmt st(db_.get(), "SELECT summary, bound, percent_of_peak FROM profiles WHERE task = ? AND step = ? AND bound IS NOT NULL");
+  Stmt st(db_.get(),
+          "SELECT summary, bound, percent_of_peak FROM profiles WHERE task = ? AND step = ? AND bound IS NOT NULL");
   st.bind(task, step);
   if (st.step() != SQLITE_ROW) return std::optional<ProfileSummary>();
   ProfileSummary p{.text = st.text(0)};
   if (!st.text(1).empty()) {
-    auto bound = CUTEGEN_TRY(parse_stored<Bound>(st.text(1), db_path() + ": profile of step " + std::to_string(step) + " of " + task + ": bound"));
+    std::string what = db_path() + ": profile of step " + std::to_string(step) + " of " + task + ": bound";
+    auto bound = CUTEGEN_TRY(parse_stored<Bound>(st.text(1), what));
     p.verdict = BoundVerdict{bound, st.real(2)};
   }
   return std::optional<ProfileSummary>(std::move(p));
