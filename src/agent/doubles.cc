@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <map>
 #include <regex>
 #include <set>
 #include <thread>
@@ -32,25 +31,36 @@ Result<Baseline> ScriptedEvaluator::baseline(const TaskSpec&) {
   if (std::string file = script_.value("baseline", ""); !file.empty()) {
     auto a = CUTEGEN_TRY(recorded(file));
     return Baseline{a.value("/timing/eager/median_ms"_json_pointer, 0.0), a.value("/roofline/floor_ms"_json_pointer, 0.0),
-                    a.value("/roofline/bound"_json_pointer, std::string())};
+                    parse_name<RooflineLimit>(a.value("/roofline/bound"_json_pointer, std::string()))};
   }
-  return Baseline{script_.value("eager_ms", 0.0), script_.value("floor_ms", 0.0), script_.value("bound", std::string("memory"))};
+  std::string bound = script_.value("bound", std::string(name(RooflineLimit::kMemory)));
+  auto limit = parse_name<RooflineLimit>(bound);
+  if (!limit) return error("evaluator script: unknown bound '" + bound + "' (" + names_list<RooflineLimit>() + ")");
+  return Baseline{script_.value("eager_ms", 0.0), script_.value("floor_ms", 0.0), limit};
 }
 
-KernelEval kernel_eval_from_answer(const nlohmann::json& a) {
+namespace {
+
+// A verdict as a script or an answer spells it: its name ("compile_error") or, as `cutegen eval`
+// writes it, its phrase ("compile error").
+Result<Verdict> verdict_from(const std::string& text, const std::string& where) {
+  if (auto v = parse_name<Verdict>(text)) return *v;
+  return error(where + ": unknown verdict '" + text + "' (" + names_list<Verdict>() + ")");
+}
+
+}  // namespace
+
+Result<KernelEval> kernel_eval_from_answer(const nlohmann::json& a) {
   using nlohmann::json;
-  // The answer names verdicts for people; the agent's names are identifiers.
-  static const std::map<std::string, std::string> names = {
-      {"compile error", "compile_error"}, {"CUDA fault", "fault"}, {"setup error", "setup_error"}};
-  std::string verdict = a.value("verdict", "");
-  KernelEval e{.verdict = names.contains(verdict) ? names.at(verdict) : verdict, .summary = a.value("summary", "")};
-  if (e.verdict == "compile_error") e.report = a.value("/build/diagnostics"_json_pointer, std::string());
+  KernelEval e{.verdict = CUTEGEN_TRY(verdict_from(a.value("verdict", ""), "recorded answer")),
+               .summary = a.value("summary", "")};
+  if (e.verdict == Verdict::kCompileError) e.report = a.value("/build/diagnostics"_json_pointer, std::string());
   for (auto& g : a.value("gate", json::array()))
     if (g.is_object()) e.report += g.value("rule", "") + ": " + g.value("detail", "") + "\n";
   for (auto& t : a.value("trials", json::array()))
     for (auto& f : t.is_object() ? t.value("failures", json::array()) : json::array())
       if (f.is_string()) e.report += "trial seed " + std::to_string(t.value("seed", 0)) + ": " + f.get<std::string>() + "\n";
-  if (e.report.empty() && e.verdict != "pass") e.report = e.summary;
+  if (e.report.empty() && !e.pass()) e.report = e.summary;
   e.speedup = a.value("/timing/speedup/point"_json_pointer, 0.0);
   e.speedup_low = a.value("/timing/speedup/low"_json_pointer, 0.0);
   e.speedup_high = a.value("/timing/speedup/high"_json_pointer, 0.0);
@@ -64,13 +74,14 @@ Result<KernelEval> ScriptedEvaluator::evaluate(const TaskSpec&, const std::strin
   for (auto& rule : script_["rules"]) {
     if (source.find(rule.value("match", std::string("\x01"))) == std::string::npos) continue;
     if (std::string file = rule.value("answer", ""); !file.empty()) {
-      KernelEval e = kernel_eval_from_answer(CUTEGEN_TRY(recorded(file)));
+      KernelEval e = CUTEGEN_TRY(kernel_eval_from_answer(CUTEGEN_TRY(recorded(file))));
       e.fingerprint = rule.value("fingerprint", structure_fingerprint(source, 1));
       return e;
     }
     KernelEval e;
-    e.verdict = rule.value("verdict", "pass");
-    e.summary = rule.value("summary", e.verdict);
+    std::string verdict = rule.value("verdict", std::string(name(Verdict::kPass)));
+    e.verdict = CUTEGEN_TRY(verdict_from(verdict, "evaluator script rule '" + rule.value("match", "") + "'"));
+    e.summary = rule.value("summary", verdict);
     e.report = rule.value("report", "");
     e.speedup = rule.value("speedup", 0.0);
     e.speedup_low = rule.value("speedup_low", e.speedup * 0.98);
@@ -80,14 +91,15 @@ Result<KernelEval> ScriptedEvaluator::evaluate(const TaskSpec&, const std::strin
     e.fingerprint = rule.value("fingerprint", structure_fingerprint(source, 1));
     return e;
   }
-  return KernelEval{.verdict = "wrong", .summary = "scripted evaluator: no rule matches this source",
+  return KernelEval{.verdict = Verdict::kWrong, .summary = "scripted evaluator: no rule matches this source",
                     .report = "no rule matched"};
 }
 
-Result<std::string> ScriptedProfiler::profile(const TaskSpec& task, const std::string& source) {
+Result<ProfileSummary> ScriptedProfiler::profile(const TaskSpec& task, const std::string& source) {
   ++calls;
-  return "scripted profile of " + task.name + " kernel " + hash_hex(source).substr(0, 8) +
-         ": memory-bound, 71% of DRAM bandwidth; lever: more bytes in flight per thread";
+  return ProfileSummary{"scripted profile of " + task.name + " kernel " + hash_hex(source).substr(0, 8) +
+                            ": memory-bound, 71% of DRAM bandwidth; lever: more bytes in flight per thread",
+                        BoundVerdict{Bound::kMemory, 71}};
 }
 
 std::string structure_fingerprint(const std::string& source, int kernel_count) {

@@ -13,16 +13,16 @@ namespace {
 TEST(ScriptedEvaluator, RecordedAnswersKeepTheirVerdictsReportsAndNumbers) {
   struct Case {
     const char* file;
-    const char* verdict;
+    Verdict verdict;
     const char* report;  // a piece of the report
   };
   const Case cases[] = {
-      {"relu_compile_error.json", "compile_error", "kernel.cu:33: expected a \";\""},
-      {"relu_wrong_half_written.json", "wrong", "trial seed 0: out: 134217728 of 268435456 wrong"},
-      {"relu_rejected_side_stream.json", "rejected", "side stream: line 19: cudaStreamCreateWithFlags"},
-      {"relu_fault_illegal_address.json", "fault", "an illegal memory access was encountered"},
-      {"relu_timeout_hang.json", "timeout", "evaluation timed out after 45.2 s"},
-      {"relu_pass_0.940x.json", "pass", ""},
+      {"relu_compile_error.json", Verdict::kCompileError, "kernel.cu:33: expected a \";\""},
+      {"relu_wrong_half_written.json", Verdict::kWrong, "trial seed 0: out: 134217728 of 268435456 wrong"},
+      {"relu_rejected_side_stream.json", Verdict::kRejected, "side stream: line 19: cudaStreamCreateWithFlags"},
+      {"relu_fault_illegal_address.json", Verdict::kFault, "an illegal memory access was encountered"},
+      {"relu_timeout_hang.json", Verdict::kTimeout, "evaluation timed out after 45.2 s"},
+      {"relu_pass_0.940x.json", Verdict::kPass, ""},
   };
   nlohmann::json script = {{"baseline", "relu_pass_0.940x.json"}, {"rules", nlohmann::json::array()}};
   for (auto& c : cases) script["rules"].push_back({{"match", c.file}, {"answer", c.file}});
@@ -41,7 +41,7 @@ TEST(ScriptedEvaluator, RecordedAnswersKeepTheirVerdictsReportsAndNumbers) {
   auto base = *eval.baseline(spec);
   EXPECT_NEAR(base.eager_ms, 0.5077, 1e-4);
   EXPECT_NEAR(base.floor_ms, 0.5048, 1e-4);
-  EXPECT_EQ(base.bound, "memory");
+  EXPECT_EQ(base.bound, RooflineLimit::kMemory);
 }
 
 TEST(ScriptedEvaluator, AMissingOrForeignAnswerFileIsAnError) {
@@ -50,6 +50,19 @@ TEST(ScriptedEvaluator, AMissingOrForeignAnswerFileIsAnError) {
   TaskSpec spec = recorded_spec("relu").value();
   EXPECT_TRUE(contains(eval.evaluate(spec, "A", "k.cu").message(), "no_such.json")) << eval.evaluate(spec, "A", "k.cu").message();
   EXPECT_TRUE(contains(eval.evaluate(spec, "B", "k.cu").message(), "not a recorded evaluator answer"));
+}
+
+// Rules spell verdicts by name, as recorded answers may by phrase; anything else is a typo to report.
+TEST(ScriptedEvaluator, RulesTakeEitherSpellingAndRefuseOthers) {
+  ScriptedEvaluator eval(nlohmann::json::parse(R"({"rules": [{"match": "A", "verdict": "compile_error"},
+    {"match": "B", "verdict": "CUDA fault"}, {"match": "C", "verdict": "compile-error"}]})"));
+  TaskSpec spec = recorded_spec("relu").value();
+  EXPECT_EQ(eval.evaluate(spec, "A", "k.cu")->verdict, Verdict::kCompileError);
+  EXPECT_EQ(eval.evaluate(spec, "B", "k.cu")->verdict, Verdict::kFault);
+  auto typo = eval.evaluate(spec, "C", "k.cu");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_TRUE(contains(typo.message(), "unknown verdict 'compile-error' (pass, wrong, rejected, timeout, compile_error"))
+      << typo.message();
 }
 
 }  // namespace

@@ -1,8 +1,6 @@
 #include "agent/expert_proposer.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
 
 #include "core/strings.h"
 #include "expert/params.h"
@@ -27,17 +25,18 @@ Proposal ending(std::string why) {
 std::string reason(const StepContext& ctx, const std::vector<Trial>& trials, bool is_default) {
   if (ctx.stage == Stage::kRepairCompile || ctx.stage == Stage::kRepairWrong) {
     for (auto it = ctx.history.rbegin(); it != ctx.history.rend(); ++it) {
-      if (it->verdict == "no_candidate") continue;
-      auto p = expert_point(it->edit);
-      return "step " + std::to_string(it->step + 1) + (p ? " (" + to_string(*p) + ")" : "") + " ended " + it->verdict +
-             ": an expert kernel should not; the expert moves to the next point rather than repair it";
+      if (!it->verdict) continue;
+      auto& p = it->point;
+      return "step " + std::to_string(it->step + 1) + (p ? " (" + to_string(*p) + ")" : "") + " ended " +
+             name(*it->verdict) + ": an expert kernel should not; the expert moves to the next point rather than repair it";
     }
   }
   if (is_default) return "the template's default point";
   auto best = best_trial(trials);
   if (!best) return "the next untried point of the space (no verified point yet)";
   std::string why = "a neighbour of the best point " + to_string(best->params);
-  if (!best->verdict.empty()) why += " (profile: " + best->verdict + ")";
+  if (auto& v = best->profile) why += " (profile: " + std::string(name(v->bound)) + " at " +
+                                     std::to_string(static_cast<int>(v->percent_of_peak)) + "% of peak)";
   return why;
 }
 
@@ -69,7 +68,7 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
     point = next.front();
   }
   Proposal p{.edit = std::string(kPointPrefix) + to_string(point) + "\n" + reason(ctx, trials, is_default),
-             .edit_how = kExpertEditHow};
+             .edit_how = kExpertEditHow, .point = point};
   auto source = generate_kernel(*recipe, *ctx.task, point);
   if (!source) {  // recorded as a tried point, so the next step moves on
     p.detail = "the template cannot take this point: " + source.message();
@@ -84,49 +83,19 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
   return p;
 }
 
-std::optional<Params> expert_point(const std::string& edit) {
-  if (!edit.starts_with(kPointPrefix)) return std::nullopt;
-  auto end = edit.find('\n');
-  auto p = parse_params(edit.substr(kPointPrefix.size(), end == std::string::npos ? end : end - kPointPrefix.size()));
-  if (!p) return std::nullopt;
-  return *p;
-}
-
 std::vector<Trial> expert_trials(const StepContext& ctx) {
   std::vector<Trial> out;
   for (auto& h : ctx.history) {
-    if (h.edit_how != kExpertEditHow) continue;
-    auto p = expert_point(h.edit);
-    if (!p) continue;
-    bool kept = h.outcome == "accepted" && h.speedup > 0;
-    out.push_back({.params = *p, .ok = kept, .ms = kept ? 1.0 / h.speedup : 0});
+    if (h.edit_how != kExpertEditHow || !h.point) continue;
+    bool kept = h.outcome == StepOutcome::kAccepted && h.speedup > 0;
+    out.push_back({.params = *h.point, .ok = kept, .ms = kept ? 1.0 / h.speedup : 0});
   }
   // The profile describes the loop's best kernel: the verdict belongs to that trial.
-  std::string verdict = profile_verdict(ctx.profile);
   Trial* best = nullptr;
   for (auto& t : out)
     if (t.ok && (!best || t.ms < best->ms)) best = &t;
-  if (best) best->verdict = verdict;
+  if (best) best->profile = ctx.profile.verdict;
   return out;
-}
-
-std::string profile_verdict(const std::string& profile) {
-  // The real summary's "verdict  memory-bound: memory at 62.3% of peak" line, else any line naming a bound.
-  std::string line;
-  for (auto& l : split_lines(profile))
-    if (contains(l, "-bound") && (line.empty() || (contains(l, "verdict") && !contains(line, "verdict")))) line = l;
-  size_t at = std::string::npos;
-  std::string bound;
-  for (const char* b : {"memory-bound", "latency-bound", "compute-bound"})
-    if (auto i = line.find(b); i != std::string::npos && i < at) at = i, bound = b;
-  if (bound.empty()) return "";
-  auto pct = line.find('%', at);
-  auto start = pct;
-  while (pct != std::string::npos && start > 0 &&
-         (std::isdigit(static_cast<unsigned char>(line[start - 1])) || line[start - 1] == '.'))
-    --start;
-  if (pct == std::string::npos || start == pct) return bound;
-  return bound + " at " + std::to_string(std::atoi(line.c_str() + start)) + "% of peak";
 }
 
 }  // namespace cutegen

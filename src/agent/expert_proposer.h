@@ -2,8 +2,9 @@
 // model, with the expert's templates as the author. Generate emits the recognized recipe's default
 // kernel; every later step (optimize, tune, and repair should an expert kernel ever fail) is the
 // next point of the expert's search over the template's parameters, given the points the task's
-// earlier steps evaluated. Each step's edit records its point ("expert point: threads=256,...")
-// so the history, and with it the search, is rebuilt exactly from the store on resume. The
+// earlier steps evaluated. Each proposal carries its point, which the store keeps with the step
+// (and the edit names, for people), so the history, and with it the search, is rebuilt exactly
+// from the store on resume. The
 // expert is deterministic: the same task and the same evaluations give the same trajectory.
 #pragma once
 
@@ -33,13 +34,9 @@ class ExpertProposer : public Proposer {
   std::map<std::string, Result<Recipe>> recipes_;  // by task name + spec JSON
 };
 
-// The parameter point an expert step's edit records; nullopt for other steps.
-std::optional<Params> expert_point(const std::string& edit);
 // The expert's trials from the task's history: every point an expert step evaluated. Only the
 // kernel the loop kept counts as verified-and-best material (a pass the loop reverted is tried,
 // not a base), so the search climbs from the loop's best; the profile verdict joins that trial.
 std::vector<Trial> expert_trials(const StepContext& ctx);
-// "memory-bound at 62% of peak" / "latency-bound" out of a profile summary; "" when it names none.
-std::string profile_verdict(const std::string& profile);
 
 }  // namespace cutegen

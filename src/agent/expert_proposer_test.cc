@@ -70,11 +70,9 @@ struct ExpertSession {
   std::vector<std::string> trajectory(const std::string& task) {
     std::vector<std::string> out;
     auto steps = *store->steps(task);
-    for (auto& r : steps) {
-      auto p = expert_point(r.edit);
-      out.push_back(r.stage + " " + (p ? to_string(*p).substr(0, to_string(*p).rfind(",split")) : "?") + " " +
-                    r.verdict + " " + r.outcome);
-    }
+    for (auto& r : steps)
+      out.push_back(r.stage + " " + (r.point.empty() ? "?" : r.point.substr(0, r.point.rfind(",split"))) + " " +
+                    step_verdict_name(r) + " " + name(r.outcome));
     return out;
   }
 };
@@ -114,12 +112,6 @@ TEST(ExpertProposer, SearchesFromTheDefaultKernelMovesPastFailuresAndKeepsTheBes
 }
 
 TEST(ExpertProposer, TheProfileVerdictOrdersTheMoves) {
-  EXPECT_EQ(profile_verdict("  verdict        memory-bound: memory at 62.3% of peak (SM 10.0%)\n  lever  more blocks"),
-            "memory-bound at 62% of peak");
-  EXPECT_EQ(profile_verdict("scripted profile: memory-bound, 71% of DRAM bandwidth; lever"), "memory-bound at 71% of peak");
-  EXPECT_EQ(profile_verdict("verdict latency-bound: neither unit busy"), "latency-bound");
-  EXPECT_EQ(profile_verdict("no verdict here"), "");
-
   ExpertSession s;
   s.options.profile_policy = "always";  // the scripted profile: memory-bound at 71% of peak
   s.options.max_steps = 3;
@@ -140,7 +132,7 @@ TEST(ExpertProposer, ADeclinedTaskEndsWithTheReasonAndTheNextTaskRuns) {
   EXPECT_TRUE(contains(out->detail, "no template for this task")) << out->detail;
   EXPECT_TRUE(contains(out->detail, "configure an LLM")) << out->detail;
   EXPECT_TRUE(s.store->steps("matmul_fp32")->empty());
-  EXPECT_EQ(s.store->tasks()->at(0).status, "failed");
+  EXPECT_EQ(s.store->tasks()->at(0).status, TaskStatus::kFailed);
   EXPECT_EQ(s.store->tasks()->at(0).stop_reason, out->detail);
   auto next = s.run(spec_from("relu"));
   ASSERT_TRUE(next.ok());
@@ -184,7 +176,7 @@ TEST(ExpertProposer, HybridHandsTheExpertsBestKernelToTheModel) {
   ASSERT_FALSE(model->asked.empty());
   std::string prompt = model->asked[0].messages.at(0).content;
   EXPECT_TRUE(contains(prompt, steps[2].source)) << "the model's base is the expert's best kernel";
-  EXPECT_EQ(steps[3].outcome, "accepted");
+  EXPECT_EQ(steps[3].outcome, StepOutcome::kAccepted);
   EXPECT_EQ(s.store->tasks()->at(0).best_step, 3);
 
   // A task the expert declines is the model's from the first step.

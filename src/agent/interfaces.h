@@ -3,32 +3,34 @@
 // the step's context into a candidate source (the LLM proposer; the CuTe expert plugs in here too).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/outcomes.h"
 #include "core/result.h"
+#include "expert/params.h"
 #include "task/task_spec.h"
 
 namespace cutegen {
 
-// What the agent reads off an evaluation. Verdicts are the evaluator's names ("pass", "wrong",
-// "compile_error", "rejected", "timeout", "fault", "setup_error").
+// What the agent reads off an evaluation.
 struct KernelEval {
-  std::string verdict;
+  Verdict verdict = Verdict::kSetupError;
   std::string summary;     // one line
   std::string report;      // condensed compile errors, or which output differs where and its pattern
   double speedup = 0, speedup_low = 0, speedup_high = 0;  // vs eager (pass only)
   double roofline_fraction = 0;
   std::string statics;     // registers, shared memory, spills per kernel
   std::string fingerprint; // structure: tile shapes, copy/MMA atoms, kernel count
-  bool pass() const { return verdict == "pass"; }
+  bool pass() const { return verdict == Verdict::kPass; }
 };
 
 // What the first prompt needs before any kernel exists.
 struct Baseline {
   double eager_ms = 0;  // 0: unknown
   double floor_ms = 0;  // roofline floor; 0: unknown
-  std::string bound;    // "memory" or "compute" or ""
+  std::optional<RooflineLimit> bound;  // which term sets the floor; none: unknown
   double eager_rel_err = 0;  // eager's error vs float64, worst output (the precision contract); 0: unknown
 };
 
@@ -47,18 +49,21 @@ class KernelEvaluator {
 class KernelProfiler {
  public:
   virtual ~KernelProfiler() = default;
-  // The ~25-line runtime profile summary of a verified kernel.
-  virtual Result<std::string> profile(const TaskSpec& task, const std::string& source) = 0;
+  // The ~25-line runtime profile summary of a verified kernel, and its verdict as numbers.
+  virtual Result<ProfileSummary> profile(const TaskSpec& task, const std::string& source) = 0;
 };
 
 enum class Stage { kGenerate, kRepairCompile, kRepairWrong, kOptimize, kTune };
 const char* to_string(Stage s);
 
 // What a proposer may know of an earlier step of the task (the expert reads its own parameter
-// points back from `edit`, so a resumed run continues the same search).
+// points back from `point`, so a resumed run continues the same search).
 struct PastStep {
   int step = 0;
-  std::string stage, edit, edit_how, verdict, outcome;
+  std::string stage, edit, edit_how;
+  std::optional<Params> point;     // an expert step's parameter point
+  std::optional<Verdict> verdict;  // none: the step had no candidate
+  StepOutcome outcome = StepOutcome::kFailed;
   double speedup = 0;
 };
 
@@ -75,7 +80,7 @@ struct StepContext {
   std::string best;         // "1.42x vs eager, 61% of roofline" or "" before the first pass
   std::string statics;      // static facts of the base kernel
   std::string memory;       // one line per earlier step: what was tried and what became of it
-  std::string profile;      // runtime profile summary; "" unless the profiling policy says so
+  ProfileSummary profile;   // runtime profile of the best kernel; empty text unless the profiling policy says so
   std::vector<PastStep> history;  // every earlier step of the task, in order
 };
 
@@ -85,6 +90,7 @@ struct Proposal {
   std::string source;    // kSource: the complete new kernel
   std::string edit;      // the edit blocks as answered ("" for a whole file)
   std::string edit_how;  // exact, whitespace, whole_file
+  std::optional<Params> point;  // the expert's parameter point, recorded with the step
   std::string detail;    // kWaiting: the file awaited; kBudget: the limit; kFailed: why
   long tokens = 0;
   // kFailed: nothing more to try for this task (the expert has no template for it, or its search

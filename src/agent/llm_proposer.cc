@@ -127,7 +127,9 @@ Result<PromptVars> LlmProposer::prompt_vars(const StepContext& ctx, const std::s
                                                         number("%.2e", tol.accuracy_factor * std::max(eager_err, 1e-6))
                                                   : std::string(kUnmeasured)},
                     {"tensor_cores", tensor_core_note(dtype)}}));
-  std::string floor = ctx.baseline.floor_ms > 0 ? ms(ctx.baseline.floor_ms) + " (" + ctx.baseline.bound + "-bound)" : kUnmeasured;
+  std::string floor = ctx.baseline.floor_ms <= 0 ? kUnmeasured
+                      : ctx.baseline.bound ? ms(ctx.baseline.floor_ms) + " (" + cutegen::name(*ctx.baseline.bound) + "-bound)"
+                                           : ms(ctx.baseline.floor_ms);
   PromptVars all = {
       {"task", t.name},
       {"reference", reference(t)},
@@ -146,7 +148,7 @@ Result<PromptVars> LlmProposer::prompt_vars(const StepContext& ctx, const std::s
       {"best", ctx.best.empty() ? "no verified kernel yet" : ctx.best},
       {"statics", ctx.statics.empty() ? "(none)" : ctx.statics},
       {"memory", ctx.memory.empty() ? "(nothing tried yet)" : ctx.memory},
-      {"profile", ctx.profile.empty() ? "" : "## Runtime profile of the current best kernel\n\n" + ctx.profile + "\n"},
+      {"profile", ctx.profile.text.empty() ? "" : "## Runtime profile of the current best kernel\n\n" + ctx.profile.text + "\n"},
   };
   PromptVars out;
   for (auto& row : template_vars())

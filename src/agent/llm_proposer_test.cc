@@ -16,7 +16,7 @@ TEST(LlmProposer, EveryTemplateRendersWithItsValues) {
   for (auto stage : {Stage::kGenerate, Stage::kRepairCompile, Stage::kRepairWrong, Stage::kOptimize, Stage::kTune})
     for (auto cls : {"gemm", "conv", "elementwise", "reduction", "loss", "other"}) {
       StepContext c{.stage = stage, .step = 2, .max_steps = 10, .task = &spec, .workload = cls,
-                    .baseline = {2.5, 1.0, "memory"}, .base_source = "SRC", .failure = "FAIL"};
+                    .baseline = {2.5, 1.0, RooflineLimit::kMemory}, .base_source = "SRC", .failure = "FAIL"};
       auto r = p.request_for(c);
       ASSERT_TRUE(r.ok()) << to_string(stage) << "/" << cls << ": " << r.message();
       auto& text = r->messages[0].content;
@@ -34,7 +34,7 @@ TEST(LlmProposer, EveryRecordedTaskRendersItsPrompts) {
     TaskSpec spec = recorded_spec(task).value();
     for (auto stage : {Stage::kGenerate, Stage::kOptimize}) {
       StepContext c{.stage = stage, .step = 0, .max_steps = 10, .task = &spec, .workload = classify_workload(spec.ops),
-                    .baseline = {1.0, 0.5, "memory"}, .base_source = "SRC"};
+                    .baseline = {1.0, 0.5, RooflineLimit::kMemory}, .base_source = "SRC"};
       auto r = p.request_for(c);
       ASSERT_TRUE(r.ok()) << task << "/" << to_string(stage) << ": " << r.message();
       if (stage == Stage::kGenerate) {

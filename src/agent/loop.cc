@@ -15,6 +15,14 @@ std::string best_line(const StepRecord& b) {
   return buf;
 }
 
+// The expert's point as the store holds it (params.h's "name=value,..."); none for other steps,
+// and for a point this version's parameters cannot read.
+std::optional<Params> stored_point(const StepRecord& r) {
+  if (r.point.empty()) return std::nullopt;
+  auto p = parse_params(r.point);
+  return p ? std::optional<Params>(*p) : std::nullopt;
+}
+
 StepContext context_for(const TaskState& s, const TaskEnv& env, const TaskSpec& spec, const std::string& workload,
                         const Baseline& baseline) {
   StepContext c{.stage = next_stage(s, env.options), .step = s.next_step(), .max_steps = env.options.max_steps,
@@ -28,18 +36,17 @@ StepContext context_for(const TaskState& s, const TaskEnv& env, const TaskSpec& 
   if (auto b = s.best_step()) c.best = best_line(*b);
   c.memory = render_memory(s);
   for (auto& r : s.steps)
-    c.history.push_back({.step = r.step, .stage = r.stage, .edit = r.edit, .edit_how = r.edit_how, .verdict = r.verdict,
-                         .outcome = r.outcome, .speedup = r.speedup});
+    c.history.push_back({.step = r.step, .stage = r.stage, .edit = r.edit, .edit_how = r.edit_how,
+                         .point = stored_point(r), .verdict = r.verdict, .outcome = r.outcome, .speedup = r.speedup});
   return c;
 }
 
-Result<std::string> profile_of_best(const TaskEnv& env, const TaskSpec& spec, const StepRecord& best) {
-  auto saved = CUTEGEN_TRY(env.store->profile(spec.name, best.step));
-  if (!saved.empty()) return saved;
-  auto p = env.profiler ? env.profiler->profile(spec, best.source) : Result<std::string>(error("no profiler configured"));
-  std::string text = p ? *p : "(no runtime profile: " + p.message() + ")";
-  CUTEGEN_TRY(env.store->save_profile(spec.name, best.step, text));
-  return text;
+Result<ProfileSummary> profile_of_best(const TaskEnv& env, const TaskSpec& spec, const StepRecord& best) {
+  if (auto saved = CUTEGEN_TRY(env.store->profile(spec.name, best.step))) return *saved;
+  auto p = env.profiler ? env.profiler->profile(spec, best.source) : Result<ProfileSummary>(error("no profiler configured"));
+  ProfileSummary summary = p ? *p : ProfileSummary{.text = "(no runtime profile: " + p.message() + ")"};
+  CUTEGEN_TRY(env.store->save_profile(spec.name, best.step, summary));
+  return summary;
 }
 
 void fill(StepRecord& r, const KernelEval& e) {
@@ -54,17 +61,17 @@ Result<TaskOutcome> finish(const TaskEnv& env, const TaskSpec& spec, TaskRow row
   row.stop_reason = why;
   if (auto b = s.best_step()) {
     auto again = CUTEGEN_TRY(env.evaluator->evaluate(spec, b->source, spec.name + "_final.cu"));
-    row.final_json = nlohmann::json{{"step", b->step}, {"verdict", again.verdict}, {"summary", again.summary},
+    row.final_json = nlohmann::json{{"step", b->step}, {"verdict", name(again.verdict)}, {"summary", again.summary},
                                     {"speedup", again.speedup}, {"speedup_low", again.speedup_low},
                                     {"speedup_high", again.speedup_high},
                                     {"roofline_fraction", again.roofline_fraction}}.dump();
-    row.best_step = b->step, row.status = "done";
+    row.best_step = b->step, row.status = TaskStatus::kDone;
   } else {
-    row.status = "failed";
+    row.status = TaskStatus::kFailed;
   }
   CUTEGEN_TRY(env.store->update_task(row));
-  CUTEGEN_TRY(env.store->event(spec.name, s.next_step(), "finish", row.status + ": " + why));
-  return TaskOutcome{row.status == "done" ? TaskEnd::kDone : TaskEnd::kNoKernel, why};
+  CUTEGEN_TRY(env.store->event(spec.name, s.next_step(), "finish", name(row.status) + (": " + why)));
+  return TaskOutcome{row.status == TaskStatus::kDone ? TaskEnd::kDone : TaskEnd::kNoKernel, why};
 }
 
 }  // namespace
@@ -74,7 +81,7 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
   TaskState s = fold(CUTEGEN_TRY(env.store->steps(spec.name)), o);
   std::string workload = classify_workload(spec.ops);
   Baseline baseline = CUTEGEN_TRY(env.evaluator->baseline(spec));
-  row.status = "running";
+  row.status = TaskStatus::kRunning;
   CUTEGEN_TRY(env.store->update_task(row));
   long tokens = 0;
   for (auto& r : s.steps) tokens += r.tokens;
@@ -86,7 +93,7 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
     Proposal p = CUTEGEN_TRY(env.proposer->propose(ctx));
     tokens += p.tokens;
     if (p.status == Proposal::Status::kWaiting) {
-      row.status = "waiting";
+      row.status = TaskStatus::kWaiting;
       CUTEGEN_TRY(env.store->update_task(row));
       CUTEGEN_TRY(env.store->event(spec.name, ctx.step, "waiting", p.detail));
       return TaskOutcome{TaskEnd::kWaiting, p.detail};
@@ -94,10 +101,10 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
     if (p.status == Proposal::Status::kBudget) return finish(env, spec, row, s, "budget: " + p.detail);
     if (p.status == Proposal::Status::kFailed && p.end_task) return finish(env, spec, row, s, p.detail);
     StepRecord r{.task = spec.name, .step = ctx.step, .stage = to_string(ctx.stage), .parent = ctx.base_step,
-                 .source = p.source, .edit = p.edit, .edit_how = p.edit_how, .profiled = !ctx.profile.empty(),
-                 .tokens = p.tokens};
+                 .source = p.source, .edit = p.edit, .edit_how = p.edit_how,
+                 .point = p.point ? to_string(*p.point) : "", .profiled = !ctx.profile.text.empty(), .tokens = p.tokens};
     if (p.status == Proposal::Status::kFailed) {
-      r.verdict = "no_candidate", r.summary = p.detail, r.note = "no usable answer: " + p.detail;
+      r.summary = p.detail, r.note = "no usable answer: " + p.detail;
     } else {
       if (!p.ahead.empty()) {  // this candidate and the next likely ones compile side by side
         p.ahead.insert(p.ahead.begin(), p.source);
@@ -109,12 +116,13 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
     CUTEGEN_TRY(env.store->commit_step(r));
     apply(s, o, r);
     if (env.progress)
-      env.progress({spec.name, r.stage, r.step, s.best_step() ? s.best_step()->speedup : 0, tokens, r.verdict + ", " + r.outcome});
+      env.progress({spec.name, r.stage, r.step, s.best_step() ? s.best_step()->speedup : 0, tokens,
+                    step_verdict_name(r) + (", " + std::string(name(r.outcome)))});
   }
 }
 
 Status fail_unloadable(RunStore& store, TaskRow row, const std::string& load_error) {
-  row.status = "failed";
+  row.status = TaskStatus::kFailed;
   row.stop_reason = "cannot load the task: " + load_error;
   CUTEGEN_TRY(store.update_task(row));
   return store.event(row.name, 0, "finish", "failed: " + row.stop_reason);

@@ -124,7 +124,7 @@ TEST(AgentLoop, RepairsRevertsProfilesOnPolicyReasksAndStopsOnBudget) {
 
   auto steps = *s.store->steps("relu");
   std::vector<std::string> got;
-  for (auto& r : steps) got.push_back(r.stage + "/" + r.verdict + "/" + r.outcome + "/" + r.edit_how);
+  for (auto& r : steps) got.push_back(r.stage + "/" + step_verdict_name(r) + "/" + name(r.outcome) + "/" + r.edit_how);
   EXPECT_EQ(got, (std::vector<std::string>{"generate/compile_error/failed/whole_file",
                                            "repair_compile/wrong/failed/exact",
                                            "repair_wrong/pass/accepted/whitespace",
@@ -150,7 +150,7 @@ TEST(AgentLoop, RepairsRevertsProfilesOnPolicyReasksAndStopsOnBudget) {
   EXPECT_FALSE(contains(s.prompt(6), "MARK_SLOW"));
   EXPECT_TRUE(contains(s.prompt(6), "regression"));
   auto task = s.store->tasks()->at(0);
-  EXPECT_EQ(task.status, "done");
+  EXPECT_EQ(task.status, TaskStatus::kDone);
   EXPECT_EQ(task.best_step, 5);
   EXPECT_TRUE(contains(task.final_json, "\"speedup\":1.0244")) << task.final_json;
 }
@@ -163,10 +163,10 @@ TEST(AgentLoop, UnusableAnswersBecomeFailedStepsNotCrashes) {
   ASSERT_TRUE(out.ok()) << out.message();
   auto steps = *s.store->steps("relu");
   ASSERT_EQ(steps.size(), 3u);
-  EXPECT_EQ(steps[0].verdict, "no_candidate");
+  EXPECT_EQ(steps[0].verdict, std::nullopt);
   EXPECT_TRUE(contains(steps[0].summary, "neither SEARCH/REPLACE blocks nor")) << steps[0].summary;
-  EXPECT_EQ(steps[1].verdict, "pass");
-  EXPECT_EQ(steps[2].verdict, "no_candidate");
+  EXPECT_EQ(steps[1].verdict, Verdict::kPass);
+  EXPECT_EQ(steps[2].verdict, std::nullopt);
   EXPECT_TRUE(contains(steps[2].summary, "does not occur in the current source")) << steps[2].summary;
   EXPECT_EQ(out->detail, "max steps (3)");
 }
@@ -220,7 +220,7 @@ TEST(AgentLoop, TheTasksClassPicksItsOptimizePromptAndWhenTheProfileJoins) {
     auto steps = *s.store->steps(c.task);
     ASSERT_EQ(steps.size(), 7u) << c.task;
     for (size_t i = 0; i < steps.size(); ++i) {
-      EXPECT_EQ(steps[i].outcome, "accepted") << c.task << " step " << i;
+      EXPECT_EQ(steps[i].outcome, StepOutcome::kAccepted) << c.task << " step " << i;
       EXPECT_EQ(steps[i].profiled, i >= c.first_profiled) << c.task << " step " << i;
       if (i > 0) {
         EXPECT_TRUE(contains(s.prompt(i), c.prompt_line)) << c.task << " step " << i << ": " << s.prompt(i);
@@ -232,13 +232,13 @@ TEST(AgentLoop, TheTasksClassPicksItsOptimizePromptAndWhenTheProfileJoins) {
 TEST(AgentLoop, PlateauAndRooflineTargetStop) {
   AgentOptions o;
   TaskState s;
-  StepRecord pass{.step = 0, .stage = "generate", .verdict = "pass", .speedup = 1.0, .roofline_fraction = 0.95};
+  StepRecord pass{.step = 0, .stage = "generate", .verdict = Verdict::kPass, .speedup = 1.0, .roofline_fraction = 0.95};
   judge(s, o, pass);
   apply(s, o, pass);
   EXPECT_EQ(stop_reason(s, o).value_or(""), "reached 95% of the roofline");
   o.target_roofline = 0;
   for (int i = 1; i <= 4; ++i) {
-    StepRecord slow{.step = i, .stage = "optimize", .verdict = "pass", .speedup = 0.9};
+    StepRecord slow{.step = i, .stage = "optimize", .verdict = Verdict::kPass, .speedup = 0.9};
     judge(s, o, slow);
     apply(s, o, slow);
   }
@@ -249,7 +249,7 @@ TEST(AgentLoop, ProfilePolicies) {
   AgentOptions o;
   TaskState s;
   auto accept = [&](const std::string& fp) {
-    StepRecord r{.step = s.next_step(), .stage = "optimize", .verdict = "pass", .speedup = 1.0 + s.next_step(),
+    StepRecord r{.step = s.next_step(), .stage = "optimize", .verdict = Verdict::kPass, .speedup = 1.0 + s.next_step(),
                  .fingerprint = fp};
     judge(s, o, r);
     apply(s, o, r);

@@ -13,22 +13,14 @@
 #include "task/abi.h"
 
 namespace cutegen {
-namespace {
-
-const char* verdict_name(Verdict v) {
-  static const char* names[] = {"pass", "wrong", "rejected", "timeout", "compile_error", "fault", "setup_error"};
-  return names[static_cast<int>(v)];
-}
-
-}  // namespace
 
 KernelEval to_kernel_eval(const EvalResult& r, const std::string& source, const std::string& name) {
-  KernelEval e{.verdict = verdict_name(r.verdict), .summary = r.summary};
+  KernelEval e{.verdict = r.verdict, .summary = r.summary};
   if (r.verdict == Verdict::kCompileError) e.report = render_diagnostics(r.build.diagnostics, name);
   for (auto& g : r.gate) e.report += g.rule + ": " + g.detail + "\n";
   for (auto& t : r.trials)
     for (auto& f : t.failures) e.report += "trial seed " + std::to_string(t.seed) + ": " + f + "\n";
-  if (e.report.empty() && e.verdict != "pass") e.report = r.summary;
+  if (e.report.empty() && !e.pass()) e.report = r.summary;
   if (r.timing) e.speedup = r.timing->speedup.point, e.speedup_low = r.timing->speedup.low, e.speedup_high = r.timing->speedup.high;
   e.roofline_fraction = r.roofline_fraction;
   for (auto& k : r.build.kernels) {
@@ -53,8 +45,8 @@ Result<Baseline> RealEvaluator::baseline(const TaskSpec& task) {
   // Eager timed alone, and the floor from the GPU's ceilings, for the first prompt. If that
   // measurement fails, the prompt says "unknown" and the candidates' own timings take over.
   auto b = eval_->baseline(task);
-  if (!b) return Baseline{eager_ms_, 0, ""};
-  Baseline out{b->eager.median, 0, "", b->eager_rel_err};
+  if (!b) return Baseline{eager_ms_, 0, std::nullopt};
+  Baseline out{b->eager.median, 0, std::nullopt, b->eager_rel_err};
   if (b->roofline) out.floor_ms = b->roofline->floor_ms, out.bound = b->roofline->bound;
   return out;
 }
@@ -69,7 +61,7 @@ Result<KernelEval> RealEvaluator::evaluate(const TaskSpec& task, const std::stri
   return to_kernel_eval(r, source, name);
 }
 
-Result<std::string> RealProfiler::profile(const TaskSpec& task, const std::string& source) {
+Result<ProfileSummary> RealProfiler::profile(const TaskSpec& task, const std::string& source) {
   auto build = CUTEGEN_TRY(builder_->build({source, task.name + "_profile.cu", target_, abi_header(task)}));
   if (!build.ok()) return error("the kernel does not build for profiling: " + build.message);
   ProfileRequest req;
@@ -85,7 +77,7 @@ Result<std::string> RealProfiler::profile(const TaskSpec& task, const std::strin
   } else {
     req.no_runtime_reason = "no NVIDIA GPU on this machine";
   }
-  return render_summary(profiler_->profile(req));
+  return profile_summary(profiler_->profile(req));
 }
 
 }  // namespace cutegen

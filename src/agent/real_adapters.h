@@ -38,7 +38,7 @@ class RealProfiler : public KernelProfiler {
                std::string work_dir)
       : builder_(builder), target_(std::move(target)), worker_(std::move(worker)), profiler_(std::move(profiler)),
         work_dir_(std::move(work_dir)) {}
-  Result<std::string> profile(const TaskSpec& task, const std::string& source) override;
+  Result<ProfileSummary> profile(const TaskSpec& task, const std::string& source) override;
 
  private:
   const Builder* builder_;

@@ -14,7 +14,8 @@ std::string fmt_x(double v) {
   return b;
 }
 
-bool is_candidate(const StepRecord& r) { return r.verdict != "no_candidate"; }
+bool is_candidate(const StepRecord& r) { return r.verdict.has_value(); }
+bool passed(const StepRecord& r) { return r.verdict == Verdict::kPass; }
 
 }  // namespace
 
@@ -52,22 +53,22 @@ Result<AgentOptions> agent_options(const Config& c) {
 
 void judge(const TaskState& s, const AgentOptions& o, StepRecord& r) {
   if (!is_candidate(r)) {
-    r.outcome = "failed";
+    r.outcome = StepOutcome::kFailed;
     return;
   }
-  if (r.verdict != "pass") {
-    r.outcome = "failed";
-    r.note = r.verdict + (r.summary.empty() ? "" : ": " + r.summary);
+  if (!passed(r)) {
+    r.outcome = StepOutcome::kFailed;
+    r.note = name(*r.verdict) + (r.summary.empty() ? "" : ": " + r.summary);
     if (s.failing_streak + 1 > o.repair_rounds) r.note += " (repair rounds used up; back to the best kernel)";
     return;
   }
   const StepRecord* best = s.best_step();
   if (!best || r.speedup > best->speedup * (1 + o.min_gain)) {
-    r.outcome = "accepted";
+    r.outcome = StepOutcome::kAccepted;
     r.note = fmt_x(r.speedup) + (best ? " beats " + fmt_x(best->speedup) : " first verified kernel");
     return;
   }
-  r.outcome = "reverted";
+  r.outcome = StepOutcome::kReverted;
   r.note = (r.speedup < best->speedup ? "regression: " : "no gain: ") + fmt_x(r.speedup) + " vs best " +
            fmt_x(best->speedup) + "; reverted to step " + std::to_string(best->step + 1);  // steps show 1-based
 }
@@ -81,10 +82,10 @@ void apply(TaskState& s, const AgentOptions& o, const StepRecord& r) {
   s.abandoned = false;
   if (is_candidate(r)) {
     s.last_candidate = idx;
-    if (r.verdict == "pass") s.failing_streak = 0;
+    if (passed(r)) s.failing_streak = 0;
     else if (++s.failing_streak > o.repair_rounds) s.failing_streak = 0, s.abandoned = true;
   }
-  if (r.outcome == "accepted") {
+  if (r.outcome == StepOutcome::kAccepted) {
     s.best = idx, ++s.accepted, s.since_improvement = 0;
   } else if (s.best >= 0) {
     ++s.since_improvement;
@@ -100,8 +101,8 @@ TaskState fold(const std::vector<StepRecord>& steps, const AgentOptions& o) {
 Stage next_stage(const TaskState& s, const AgentOptions& o) {
   if (s.last_candidate >= 0 && !s.abandoned) {
     const auto& last = s.steps[s.last_candidate];
-    if (last.verdict == "compile_error") return Stage::kRepairCompile;
-    if (last.verdict != "pass" && last.verdict != "setup_error") return Stage::kRepairWrong;
+    if (last.verdict == Verdict::kCompileError) return Stage::kRepairCompile;
+    if (last.verdict != Verdict::kPass && last.verdict != Verdict::kSetupError) return Stage::kRepairWrong;
   }
   if (s.best < 0) return Stage::kGenerate;
   return s.optimize_steps < o.optimize_steps ? Stage::kOptimize : Stage::kTune;
@@ -118,7 +119,7 @@ bool profile_due(const TaskState& s, const AgentOptions& o, const std::string& w
   // Stable: the last two accepted steps kept the structure, or the speedup has plateaued.
   std::vector<const StepRecord*> acc;
   for (auto& r : s.steps)
-    if (r.outcome == "accepted") acc.push_back(&r);
+    if (r.outcome == StepOutcome::kAccepted) acc.push_back(&r);
   bool same_structure = acc.size() >= 2 && !acc.back()->fingerprint.empty() &&
                         acc[acc.size() - 1]->fingerprint == acc[acc.size() - 2]->fingerprint;
   bool plateau = s.best >= 0 && s.since_improvement >= 2;
@@ -140,7 +141,7 @@ std::optional<std::string> stop_reason(const TaskState& s, const AgentOptions& o
 std::string render_memory(const TaskState& s) {
   std::string out;
   for (auto& r : s.steps) {
-    std::string line = "- step " + std::to_string(r.step + 1) + " (" + r.stage + "): " + r.outcome;
+    std::string line = "- step " + std::to_string(r.step + 1) + " (" + r.stage + "): " + name(r.outcome);
     if (!r.note.empty()) line += " — " + r.note;
     out += truncate_middle(line, 300) + "\n";
   }

@@ -3,8 +3,6 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "agent/expert_proposer.h"
-#include "expert/params.h"
 
 namespace cutegen {
 namespace {
@@ -31,27 +29,27 @@ std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>&
     auto sp = spend.count(t.name) ? spend.at(t.name) : Spend{};
     size_t n = steps.count(t.name) ? steps.at(t.name).size() : 0;
     std::snprintf(b, sizeof b, "| %s | %s | %s | %.2fx [%.2f, %.2f] | %.0f%% | %zu | %ld | $%.4f | %s |\n", t.name.c_str(),
-                  t.status.c_str(), f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
+                  name(t.status), f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
                   f.value("speedup_low", 0.0), f.value("speedup_high", 0.0), 100 * f.value("roofline_fraction", 0.0),
                   n, sp.tokens, sp.dollars, cell(t.stop_reason.substr(0, t.stop_reason.find('\n')), 300).c_str());
     out += b;
   }
   for (auto& t : tasks) {
     if (!steps.count(t.name) || steps.at(t.name).empty()) {  // e.g. a file that would not load: its error whole
-      out += "\n## " + t.name + "\n\nNo steps (status " + t.status + ").\n";
+      out += "\n## " + t.name + "\n\nNo steps (status " + name(t.status) + ").\n";
       if (!t.stop_reason.empty()) out += "\n```\n" + t.stop_reason + "\n```\n";
       continue;
     }
     out += "\n## " + t.name + "\n\n| step | stage | edit | verdict | speedup | roofline | outcome | note |\n|---|---|---|---|---|---|---|---|\n";
     for (auto& r : steps.at(t.name)) {
       std::string edit = r.edit_how.empty() ? "-" : r.edit_how;
-      if (auto point = expert_point(r.edit); point && r.edit_how == kExpertEditHow) {
+      if (!r.point.empty()) {
         edit += ' ';  // appended piecewise: GCC 12 reports a false -Wrestrict on `" " + string`
-        edit += to_string(*point);
+        edit += r.point;
       }
       std::snprintf(b, sizeof b, "| %d | %s%s | %s | %s | %.2fx | %.0f%% | %s | ", r.step + 1, r.stage.c_str(),
-                    r.profiled ? " +profile" : "", edit.c_str(), r.verdict.c_str(), r.speedup,
-                    100 * r.roofline_fraction, r.outcome.c_str());
+                    r.profiled ? " +profile" : "", edit.c_str(), step_verdict_name(r), r.speedup,
+                    100 * r.roofline_fraction, name(r.outcome));
       out += b + cell(r.note, 200) + " |\n";
     }
   }

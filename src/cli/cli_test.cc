@@ -154,15 +154,13 @@ TEST(ExitCodes, ReadmeShowsTheTable) {
 TEST(ExitCodes, VerdictsExitAsEvalSays) {
   struct Pair {
     Verdict v;
-    const char* name;
+    ExitCode code;
   };
-  for (auto [v, name] : {Pair{Verdict::kPass, "pass"}, Pair{Verdict::kWrong, "wrong"},
-                         Pair{Verdict::kRejected, "rejected"}, Pair{Verdict::kTimeout, "timeout"},
-                         Pair{Verdict::kCompileError, "compile_error"}, Pair{Verdict::kFault, "fault"},
-                         Pair{Verdict::kSetupError, "setup_error"}})
-    EXPECT_EQ(code_for_verdict(name), exit_code(v)) << name;
-  EXPECT_EQ(exit_code(Verdict::kRejected), kExitRejected);
-  EXPECT_EQ(exit_code(Verdict::kTimeout), kExitTimeout);
+  for (auto [v, code] : {Pair{Verdict::kPass, kExitOk}, Pair{Verdict::kWrong, kExitNegative},
+                         Pair{Verdict::kRejected, kExitRejected}, Pair{Verdict::kTimeout, kExitTimeout},
+                         Pair{Verdict::kCompileError, kExitNegative}, Pair{Verdict::kFault, kExitNegative},
+                         Pair{Verdict::kSetupError, kExitInput}})
+    EXPECT_EQ(code_for_verdict(v), code) << name(v);
 }
 
 TEST(ExitCodes, MissingPiecesOfTheMachineAreEnvironment) {

@@ -27,7 +27,7 @@ std::string self_exe() {
   return ec ? "cutegen" : p.string();
 }
 
-bool finished(const std::string& status) { return status == "done" || status == "failed"; }
+bool finished(TaskStatus s) { return s == TaskStatus::kDone || s == TaskStatus::kFailed; }
 
 // What one GPU is doing, for the progress line.
 struct Slot {
@@ -144,7 +144,7 @@ std::string progress_text(Table& t, const std::string& run_dir) {
       if (auto steps = st->steps(s.task); steps.ok()) {
         double best = 0;
         for (auto& r : *steps)
-          if (r.outcome == "accepted") best = std::max(best, r.speedup);
+          if (r.outcome == StepOutcome::kAccepted) best = std::max(best, r.speedup);
         char b[64];
         std::snprintf(b, sizeof b, " step %zu best %.2fx", steps->size(), best);
         line += b;

@@ -27,7 +27,7 @@ std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 
 void row(const std::string& what, const std::string& value) { std::printf("  %-20s %s\n", what.c_str(), value.c_str()); }
 
 void print_table(const EvalResult& r, const std::string& kernel) {
-  std::printf("%s: %s\n", kernel.c_str(), to_string(r.verdict));
+  std::printf("%s: %s\n", kernel.c_str(), phrase(r.verdict));
   row("compile", r.build.key.empty() ? "-"
                  : std::string(to_string(r.build.outcome)) + (r.build.cache_hit ? " (cached)" : fmt(" in %.1f s", r.build.compile_seconds)));
   for (auto& k : r.build.kernels)
@@ -65,7 +65,7 @@ void print_table(const EvalResult& r, const std::string& kernel) {
   if (r.roofline) {
     char buf[200];
     std::snprintf(buf, sizeof buf, "floor %.4f ms (%s-bound; %s rate); reached %.0f%% of it", r.roofline->floor_ms,
-                  r.roofline->bound.c_str(), r.roofline->math_rate.c_str(), 100 * r.roofline_fraction);
+                  name(r.roofline->bound), r.roofline->math_rate.c_str(), 100 * r.roofline_fraction);
     row("roofline", buf);
   }
   if (!r.isolation.empty()) row("isolation", r.isolation);

@@ -33,12 +33,6 @@ ExitCode code_for_error(const std::string& message) {
   return kExitInput;
 }
 
-ExitCode code_for_verdict(const std::string& verdict) {
-  static const std::pair<const char*, ExitCode> codes[] = {
-      {"pass", kExitOk}, {"setup_error", kExitInput}, {"rejected", kExitRejected}, {"timeout", kExitTimeout}};
-  for (auto& [name, code] : codes)
-    if (verdict == name) return code;
-  return kExitNegative;  // wrong, compile_error, fault
-}
+ExitCode code_for_verdict(Verdict v) { return static_cast<ExitCode>(exit_code(v)); }
 
 }  // namespace cutegen

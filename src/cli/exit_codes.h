@@ -1,10 +1,12 @@
 // The one table of exit codes every command uses (README.md "Exit codes" holds the same table).
-// `cutegen eval`'s verdicts keep the codes eval::exit_code gives them: pass 0, wrong 1, setup
+// `cutegen eval`'s verdicts keep the codes exit_code(Verdict) gives them: pass 0, wrong 1, setup
 // error 2, rejected 3, timeout 4 (cli_test checks that the two agree).
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include "core/outcomes.h"
 
 namespace cutegen {
 
@@ -33,7 +35,7 @@ const std::vector<ExitCodeRow>& exit_code_table();
 // The code for an error message from below cli: kExitEnvironment when it says a tool, GPU or
 // Python is missing (the messages of sys, build and task that mean so), else kExitInput.
 ExitCode code_for_error(const std::string& message);
-// The code for an agent verdict name ("pass", "wrong", "setup_error", ...), as `cutegen eval` exits.
-ExitCode code_for_verdict(const std::string& verdict);
+// The code for a verdict, as `cutegen eval` exits (core's exit_code(Verdict)).
+ExitCode code_for_verdict(Verdict v);
 
 }  // namespace cutegen

@@ -111,7 +111,7 @@ TEST_F(PromptCommandTest, EagerAndFloorFromACachedBaseline) {
   auto floor = roofline(static_cast<double>(spec->min_bytes), static_cast<double>(spec->flops), "float32", c);
   char expected[128];
   std::snprintf(expected, sizeof expected, "Eager PyTorch takes 1.5000 ms; the roofline floor for this task is %.4f ms (%s-bound).",
-                floor.floor_ms, floor.bound.c_str());
+                floor.floor_ms, name(floor.bound));
   auto j = prompt_json({kTask});
   EXPECT_TRUE(contains(j["user"].get<std::string>(), expected)) << expected << "\n" << j["user"];
   EXPECT_TRUE(contains(j["user"].get<std::string>(), "Eager's measured error: 3.00e-06")) << j["user"];

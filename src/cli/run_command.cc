@@ -57,8 +57,8 @@ void drive(Context& ctx, RunStore& store) {
   };
   int code = kExitOk;
   for (auto& row : must(store.tasks())) {
-    if (row.status == "done") continue;
-    if (row.status == "failed") {
+    if (row.status == TaskStatus::kDone) continue;
+    if (row.status == TaskStatus::kFailed) {
       code = kExitNegative;
       continue;
     }
@@ -241,13 +241,13 @@ void define_reeval(CLI::App& sub, Context& ctx) {
       auto e = must(parts.evaluator->evaluate(spec, steps.at(t.best_step).source, t.name + "_reeval.cu"));
       ++measured;
       if (code == kExitOk) code = code_for_verdict(e.verdict);
-      nlohmann::json row = {{"task", t.name}, {"step", t.best_step}, {"verdict", e.verdict}, {"speedup", e.speedup},
+      nlohmann::json row = {{"task", t.name}, {"step", t.best_step}, {"verdict", name(e.verdict)}, {"speedup", e.speedup},
                             {"recorded_speedup", steps.at(t.best_step).speedup}, {"roofline_fraction", e.roofline_fraction},
                             {"summary", e.summary}};
       must(Result<Ok>(store.event(t.name, t.best_step, "reeval", row.dump())));
       if (ctx.json) j.push_back(row);
       else std::printf("%-24s step %-3d %-10s %.2fx (recorded %.2fx)%s%s\n", t.name.c_str(), t.best_step + 1,
-                       e.verdict.c_str(), e.speedup, steps.at(t.best_step).speedup, e.pass() ? "" : "  ",
+                       name(e.verdict), e.speedup, steps.at(t.best_step).speedup, e.pass() ? "" : "  ",
                        e.pass() ? "" : first_line(e.summary).c_str());
     }
     if (measured == 0) fail("no verified kernel in " + store.dir() + " to re-measure", kExitNegative);
@@ -268,7 +268,7 @@ void define_export(CLI::App& sub, Context& ctx) {
     auto store = must(RunView::open(run_dir(ctx, (*a)[0])));
     for (auto& t : must(store.tasks())) {
       if (t.name != (*a)[1]) continue;
-      if (t.best_step < 0) fail(t.name + ": no verified kernel in this run (status " + t.status + ")");
+      if (t.best_step < 0) fail(t.name + ": no verified kernel in this run (status " + name(t.status) + ")");
       auto spec = must(load_task(ctx, t.path));
       auto arch = ctx.config.str("build.arch");
       auto [cu, py] = must(export_kernel(spec, must(store.steps(t.name)).at(t.best_step).source, (*a)[2],

@@ -1,6 +1,7 @@
 // Drives the real binary: a recorded session, its replay killed with SIGKILL at random points and
 // resumed until done (same final state as the uninterrupted run), and the bad inputs.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -53,9 +54,9 @@ class RunCommandTest : public ::testing::Test {
     auto tasks = *s->tasks();
     auto steps = *s->steps("relu");
     if (tasks.empty()) return out;
-    for (auto& t : tasks) out.push_back(t.name + " " + t.status + " " + std::to_string(t.best_step) + " " + t.final_json);
+    for (auto& t : tasks) out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step) + " " + t.final_json);
     for (auto& r : steps)
-      out.push_back(std::to_string(r.step) + " " + r.stage + " " + r.verdict + " " + r.outcome + " " +
+      out.push_back(std::to_string(r.step) + " " + r.stage + " " + step_verdict_name(r) + " " + name(r.outcome) + " " +
                     std::to_string(r.parent) + " " + (r.profiled ? "profiled " : "") + r.source);
     return out;
   }
@@ -67,10 +68,10 @@ class RunCommandTest : public ::testing::Test {
     if (!v.ok()) return out;
     auto tasks = *v->tasks();
     for (auto& t : tasks) {
-      out.push_back(t.name + " " + t.status + " " + std::to_string(t.best_step) + " " + t.final_json);
+      out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step) + " " + t.final_json);
       auto steps = *v->steps(t.name);
       for (auto& r : steps)
-        out.push_back(t.name + " " + std::to_string(r.step) + " " + r.stage + " " + r.verdict + " " + r.outcome + " " +
+        out.push_back(t.name + " " + std::to_string(r.step) + " " + r.stage + " " + step_verdict_name(r) + " " + name(r.outcome) + " " +
                       r.edit + " " + r.source);
     }
     return out;
@@ -229,12 +230,12 @@ TEST_F(RunCommandTest, ExpertNeedsNoModelDeclinesWhatItCannotDoAndMovesOn) {
   auto s = *RunStore::open_readonly(dir_ + "/e");
   auto tasks = *s.tasks();
   ASSERT_EQ(tasks.size(), 2u);
-  EXPECT_EQ(tasks[0].status, "failed");
+  EXPECT_EQ(tasks[0].status, TaskStatus::kFailed);
   EXPECT_TRUE(contains(tasks[0].stop_reason, "no template for this task")) << tasks[0].stop_reason;
   EXPECT_TRUE(contains(tasks[0].stop_reason, "configure an LLM")) << tasks[0].stop_reason;
   EXPECT_TRUE(contains(r.out, "no built-in template for this task; give a model with `--llm SPEC`")) << r.out;
   EXPECT_FALSE(contains(r.out, "elementwise:")) << "the recognizers' reasons stay in summary.md and --verbose";
-  EXPECT_EQ(tasks[1].status, "done");
+  EXPECT_EQ(tasks[1].status, TaskStatus::kDone);
   EXPECT_TRUE(contains(tasks[1].final_json, "\"speedup\":1.8")) << tasks[1].final_json;
   EXPECT_TRUE(contains(s.meta()->config, "agent.mode = expert"));
   auto md = *read_file(dir_ + "/e/summary.md");
@@ -259,6 +260,37 @@ TEST_F(RunCommandTest, ExpertRunKilledAtRandomPointsResumesToTheSameTrajectory) 
     EXPECT_GT(kills, 0) << "round " << round << " was never interrupted";
     EXPECT_EQ(state(id), want) << "round " << round;
   }
+}
+
+// A run the schema-1 cutegen wrote and was killed in (tests/fixtures/runs/README.md) resumes on the
+// trajectory a run of this version takes from the start: its points and verdicts read back typed.
+TEST_F(RunCommandTest, ASchema1ExpertRunResumesOnTheSameTrajectory) {
+  std::filesystem::create_directories(dir_ + "/old");
+  std::filesystem::copy_file(kSrc + "/tests/fixtures/runs/schema1_expert_relu/run.db", dir_ + "/old/run.db");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_ + "/old/run.db").c_str(), &db), SQLITE_OK);
+  std::string here = "UPDATE tasks SET path = '" + kSrc + "/tests/fixtures/specs/relu.json'";
+  ASSERT_EQ(sqlite3_exec(db, here.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto resumed = cutegen({"resume", "old"}, 60000, kExpertEval);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  auto fresh = cutegen({"--set", "agent.profile_policy=always", "run", kSrc + "/tests/fixtures/specs/relu.json",
+                        "--agent", "expert", "--max-steps", "8", "--run-id", "new"}, 60000, kExpertEval);
+  ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+  auto trajectory = [&](const std::string& id) {
+    std::vector<std::string> out;
+    auto s = *RunStore::open_readonly(dir_ + "/" + id);
+    auto tasks = *s.tasks();
+    auto steps = *s.steps("relu");
+    for (auto& t : tasks) out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step));
+    for (auto& r : steps)
+      out.push_back(r.stage + " " + r.point + " " + step_verdict_name(r) + " " + name(r.outcome) +
+                    (r.profiled ? " profiled" : ""));
+    return out;
+  };
+  auto want = trajectory("new");
+  ASSERT_EQ(want.size(), 9u);  // the task and its eight steps
+  EXPECT_EQ(trajectory("old"), want);
 }
 
 // One task per workload class from its recorded spec: after a first verified kernel the model gets
@@ -296,7 +328,7 @@ TEST_F(RunCommandTest, HybridGivesTheExpertsBestToTheModelAndReplaysTheSame) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(steps[i].edit_how, "expert") << i;
   EXPECT_EQ(steps[3].edit_how, "whole_file");
   EXPECT_EQ(steps[3].parent, 2);
-  EXPECT_EQ(steps[3].outcome, "accepted");
+  EXPECT_EQ(steps[3].outcome, StepOutcome::kAccepted);
   EXPECT_EQ(s.tasks()->at(0).best_step, 3);
   EXPECT_TRUE(contains(*read_file(dir_ + "/h/summary.md"), "Model: `expert, then command:sh"));
 
@@ -331,9 +363,9 @@ TEST_F(RunCommandTest, FolderRunRecordsEachBrokenFileAndFinishesWithASummary) {
   ASSERT_EQ(rows.size(), 4u);
   std::map<std::string, TaskRow> by;
   for (auto& t : rows) by[t.name] = t;
-  EXPECT_EQ(by["relu"].status, "done");  // after two broken files, before the third
+  EXPECT_EQ(by["relu"].status, TaskStatus::kDone);  // after two broken files, before the third
   for (auto* name : {"no_model", "raises", "syntax_error"}) {
-    EXPECT_EQ(by[name].status, "failed") << name;
+    EXPECT_EQ(by[name].status, TaskStatus::kFailed) << name;
     EXPECT_TRUE(by[name].stop_reason.starts_with("cannot load the task: ")) << by[name].stop_reason;
   }
   EXPECT_TRUE(contains(by["no_model"].stop_reason, "defines no `Model`")) << by["no_model"].stop_reason;
@@ -362,8 +394,8 @@ TEST_F(RunCommandTest, RunKilledBeforeABrokenFileResumesAfterTheFileIsGone) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto rows = *RunStore::open_readonly(dir_ + "/k")->tasks();
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0].status, "done");
-  EXPECT_EQ(rows[1].status, "failed");
+  EXPECT_EQ(rows[0].status, TaskStatus::kDone);
+  EXPECT_EQ(rows[1].status, TaskStatus::kFailed);
   EXPECT_TRUE(contains(rows[1].stop_reason, "syntax_error.py: no such file")) << rows[1].stop_reason;
   EXPECT_TRUE(contains(*read_file(dir_ + "/k/summary.md"), "| syntax_error | failed |"));
 }

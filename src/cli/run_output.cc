@@ -40,13 +40,13 @@ void print_table(const RunView& run, const Context& ctx) {
     auto f = nlohmann::json::parse(t.final_json.empty() ? "{}" : t.final_json, nullptr, false);
     size_t n = must(run.steps(t.name)).size();
     if (json) {
-      j.push_back({{"task", t.name}, {"status", t.status}, {"best_step", t.best_step}, {"final", f}, {"steps", n},
+      j.push_back({{"task", t.name}, {"status", name(t.status)}, {"best_step", t.best_step}, {"final", f}, {"steps", n},
                    {"stop_reason", t.stop_reason}});
       continue;
     }
     // A loader's error may go on with Python's detail: summary.md has it whole.
     std::string stop = decline_message(first_line(t.stop_reason), ctx.verbose);
-    std::printf("%-24s %-8s %-10s %8.2fx  %7.0f%%  %-6zu %s\n", t.name.c_str(), t.status.c_str(),
+    std::printf("%-24s %-8s %-10s %8.2fx  %7.0f%%  %-6zu %s\n", t.name.c_str(), name(t.status),
                 f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
                 100 * f.value("roofline_fraction", 0.0), n, stop.c_str());
   }

@@ -16,7 +16,7 @@
 namespace cutegen {
 namespace {
 
-bool finished(const std::string& status) { return status == "done" || status == "failed"; }
+bool finished(TaskStatus s) { return s == TaskStatus::kDone || s == TaskStatus::kFailed; }
 
 std::vector<TaskRow> unfinished(const RunView& view) {
   std::vector<TaskRow> out;
@@ -47,7 +47,7 @@ void finish(Context& ctx, const std::string& dir) {
   std::fprintf(stderr, "summary: %s/summary.md\n", dir.c_str());
   ctx.exit_code = kExitOk;
   for (auto& t : must(view.tasks()))
-    if (t.status != "done") ctx.exit_code = kExitNegative;
+    if (t.status != TaskStatus::kDone) ctx.exit_code = kExitNegative;
 }
 
 }  // namespace
@@ -125,8 +125,8 @@ void define_status(CLI::App& sub, Context& ctx) {
     for (auto& t : must(view.tasks())) {
       std::string element = elements.count(t.name) ? elements[t.name] : "";
       std::string slurm_state = states.count(element) ? states[element] : "";
-      std::string state = t.status;
-      if (!finished(state)) {
+      std::string state = name(t.status);
+      if (!finished(t.status)) {
         if (slurm_state == "PENDING") state = "queued";
         else if (slurm_state_live(slurm_state)) state = "running";
         else if (state == "running" && !(view.sharded(t.name) && shard_live(shard_dir(dir, t.name)))) state = "stopped";
@@ -135,7 +135,7 @@ void define_status(CLI::App& sub, Context& ctx) {
       auto steps = must(view.steps(t.name));
       double best = 0;  // so far: the winner is re-measured only at the end
       for (auto& r : steps)
-        if (r.outcome == "accepted") best = std::max(best, r.speedup);
+        if (r.outcome == StepOutcome::kAccepted) best = std::max(best, r.speedup);
       std::string where = element.empty() ? "-" : element + " " + (slurm_state.empty() ? "gone" : slurm_state);
       if (ctx.json) {
         j.push_back({{"task", t.name}, {"state", state}, {"slurm", where}, {"steps", steps.size()}, {"best_speedup", best}});

@@ -11,29 +11,6 @@
 
 namespace cutegen {
 
-const char* to_string(Verdict v) {
-  switch (v) {
-    case Verdict::kPass: return "pass";
-    case Verdict::kWrong: return "wrong";
-    case Verdict::kRejected: return "rejected";
-    case Verdict::kTimeout: return "timeout";
-    case Verdict::kCompileError: return "compile error";
-    case Verdict::kFault: return "CUDA fault";
-    case Verdict::kSetupError: return "setup error";
-  }
-  return "?";
-}
-
-int exit_code(Verdict v) {
-  switch (v) {
-    case Verdict::kPass: return 0;
-    case Verdict::kSetupError: return 2;
-    case Verdict::kRejected: return 3;
-    case Verdict::kTimeout: return 4;
-    default: return 1;
-  }
-}
-
 std::string math_dtype(const TaskSpec& spec) {
   // Ranked fastest math first: the floor must not exceed what any legitimate kernel could reach.
   static const std::vector<std::pair<DType, const char*>> rank = {
@@ -214,7 +191,7 @@ void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, Ev
     if (impossible(*r.roofline, tm.candidate.median)) {
       char buf[200];
       std::snprintf(buf, sizeof buf, "impossible: %.4f ms is below the %s-bound floor of %.4f ms", tm.candidate.median,
-                    r.roofline->bound.c_str(), r.roofline->floor_ms);
+                    name(r.roofline->bound), r.roofline->floor_ms);
       r.verdict = Verdict::kRejected;
       r.summary = buf;
       return;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "build/builder.h"
+#include "core/outcomes.h"
 #include "eval/batch_accounting.h"
 #include "eval/roofline.h"
 #include "eval/static_gate.h"
@@ -16,11 +17,6 @@
 #include "task/task_spec.h"
 
 namespace cutegen {
-
-enum class Verdict { kPass, kWrong, kRejected, kTimeout, kCompileError, kFault, kSetupError };
-const char* to_string(Verdict v);
-// 0 pass, 1 wrong/compile error/fault, 2 setup error, 3 rejected, 4 timeout.
-int exit_code(Verdict v);
 
 struct EvalOptions {
   Tolerance tolerance;

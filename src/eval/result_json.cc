@@ -12,7 +12,8 @@ nlohmann::json interval_json(const Interval& i) { return {{"point", i.point}, {"
 }  // namespace
 
 nlohmann::json eval_result_json(const EvalResult& r) {
-  nlohmann::json j = {{"verdict", to_string(r.verdict)}, {"exit_code", exit_code(r.verdict)}, {"summary", r.summary}};
+  // "verdict" is the phrase ("compile error"), as eval has always written it; the agent reads either.
+  nlohmann::json j = {{"verdict", phrase(r.verdict)}, {"exit_code", exit_code(r.verdict)}, {"summary", r.summary}};
   j["build"] = {{"outcome", to_string(r.build.outcome)}, {"key", r.build.key}, {"cache_hit", r.build.cache_hit},
                 {"library", r.build.library_path}, {"message", r.build.message},
                 {"diagnostics", render_diagnostics(r.build.diagnostics, "kernel.cu")}};
@@ -39,7 +40,7 @@ nlohmann::json eval_result_json(const EvalResult& r) {
   }
   if (r.roofline)
     j["roofline"] = {{"floor_ms", r.roofline->floor_ms}, {"memory_ms", r.roofline->memory_ms},
-                     {"compute_ms", r.roofline->compute_ms}, {"bound", r.roofline->bound},
+                     {"compute_ms", r.roofline->compute_ms}, {"bound", name(r.roofline->bound)},
                      {"math_rate", r.roofline->math_rate}, {"fraction", r.roofline_fraction}};
   j["isolation"] = r.isolation;
   j["eval_seconds"] = r.eval_seconds;

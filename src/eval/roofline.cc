@@ -54,7 +54,7 @@ Roofline roofline(double min_bytes, double flops, const std::string& math_dtype,
                                         : c.tf32_flops_per_s;
   r.compute_ms = rate > 0 ? flops / rate * 1e3 : 0;
   r.floor_ms = std::max(r.memory_ms, r.compute_ms);
-  r.bound = r.compute_ms > r.memory_ms ? "compute" : "memory";
+  r.bound = r.compute_ms > r.memory_ms ? RooflineLimit::kCompute : RooflineLimit::kMemory;
   return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/outcomes.h"
 #include "core/result.h"
 
 namespace cutegen {
@@ -24,7 +25,7 @@ struct Roofline {
   double memory_ms = 0;   // min_bytes / bandwidth
   double compute_ms = 0;  // flops / the fastest legitimate math rate for the dtype
   double floor_ms = 0;    // the larger of the two
-  std::string bound;      // "memory" or "compute"
+  RooflineLimit bound = RooflineLimit::kMemory;
   std::string math_rate;  // which peak was used ("tf32" for float32: the tolerance admits it)
 };
 

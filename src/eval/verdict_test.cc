@@ -77,13 +77,13 @@ TEST(Stats, SummaryAndSpeedupInterval) {
 TEST(Roofline, FloorAndImpossibleSpeed) {
   Ceilings c{"H200", 4.238e12, 7.9e14, 7.6e14, 3.8e14, 5.1e13};
   auto relu = roofline(2147483648.0, 0, "float32", c);
-  EXPECT_EQ(relu.bound, "memory");
+  EXPECT_EQ(relu.bound, RooflineLimit::kMemory);
   EXPECT_NEAR(relu.floor_ms, 0.5067, 1e-3);
   EXPECT_NEAR(roofline_fraction(relu, 0.54), 0.938, 1e-3);
   EXPECT_TRUE(impossible(relu, 0.3));
   EXPECT_FALSE(impossible(relu, 0.49));  // within measurement slack
   auto mm = roofline(3.0 * 8192 * 8192 * 2, 2.0 * 8192 * 8192 * 8192, "bfloat16", c);
-  EXPECT_EQ(mm.bound, "compute");
+  EXPECT_EQ(mm.bound, RooflineLimit::kCompute);
   EXPECT_EQ(mm.math_rate, "bf16");
   EXPECT_NEAR(mm.floor_ms, 2.0 * 8192 * 8192 * 8192 / 7.9e14 * 1e3, 1e-9);
   // float32 tasks are bounded by the TF32 rate: a tolerance of 1e-2 admits tensor-core math.

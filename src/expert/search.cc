@@ -1,9 +1,6 @@
 #include "expert/search.h"
 
 #include <algorithm>
-#include <cstdlib>
-
-#include "core/strings.h"
 
 namespace cutegen {
 namespace {
@@ -12,18 +9,12 @@ bool tried(const std::vector<Trial>& history, const Params& p) {
   return std::any_of(history.begin(), history.end(), [&](const Trial& t) { return t.params == p; });
 }
 
-// Percent of peak in "memory-bound at 62% of peak"; -1 when the verdict names none.
-int percent_of_peak(const std::string& verdict) {
-  auto at = verdict.find(" at ");
-  return at == std::string::npos ? -1 : std::atoi(verdict.c_str() + at + 4);
-}
-
 // Parameter order to try: the verdict decides whether parallelism-in-flight comes first.
-std::vector<const ParamDef*> parameter_order(const std::string& verdict) {
+std::vector<const ParamDef*> parameter_order(const std::optional<BoundVerdict>& profile) {
   std::vector<const ParamDef*> defs;
   for (auto& d : param_defs()) defs.push_back(&d);
-  bool starved = contains(verdict, "latency-bound") ||
-                 (contains(verdict, "memory-bound") && percent_of_peak(verdict) >= 0 && percent_of_peak(verdict) < 80);
+  bool starved = profile && (profile->bound == Bound::kLatency ||
+                             (profile->bound == Bound::kMemory && profile->percent_of_peak < 80));
   if (starved) {
     static const std::vector<std::string> first = {"unroll", "vec", "blocks_per_sm", "split"};
     std::stable_partition(defs.begin(), defs.end(), [](const ParamDef* d) {
@@ -55,7 +46,7 @@ std::vector<Params> next_candidates(const std::vector<Trial>& history, const std
     for (auto& p : space) take(p);
     return out;
   }
-  for (const ParamDef* d : parameter_order(best->verdict)) {
+  for (const ParamDef* d : parameter_order(best->profile)) {
     // Values of this parameter among space points equal to the best in every other parameter.
     std::vector<const Params*> line;
     for (auto& p : space) {
@@ -71,7 +62,7 @@ std::vector<Params> next_candidates(const std::vector<Trial>& history, const std
       if (w > v && (!higher || w < higher->*(d->field))) higher = p;
     }
     // Starved kernels try more of the resource first; otherwise the smaller step first.
-    bool up_first = contains(best->verdict, "bound");
+    bool up_first = best->profile.has_value();
     for (auto* p : up_first ? std::vector{higher, lower} : std::vector{lower, higher})
       if (p) take(*p);
   }

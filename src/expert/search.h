@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outcomes.h"
 #include "expert/params.h"
 
 namespace cutegen {
@@ -16,7 +17,7 @@ struct Trial {
   Params params;
   bool ok = false;        // built and verified
   double ms = 0;          // measured time when ok
-  std::string verdict;    // profile summary: "memory-bound at 62% of peak", "latency-bound", or ""
+  std::optional<BoundVerdict> profile;  // what the profile says bounds the kernel, when profiled
 };
 
 // The fastest verified trial, if any.

@@ -29,7 +29,7 @@ std::vector<Trial> evaluate(const std::vector<Params>& batch, int* calls) {
   for (auto& p : batch) {
     bool fails = p.unroll == 8 && p.threads == 1024;
     double ms = fake_ms(p);
-    out.push_back({p, !fails, fails ? 0 : ms, ms > 3 ? "latency-bound" : "memory-bound at " + std::to_string(int(100 / ms)) + "% of peak"});
+    out.push_back({p, !fails, fails ? 0 : ms, ms > 3 ? BoundVerdict{Bound::kLatency, 20} : BoundVerdict{Bound::kMemory, 100 / ms}});
   }
   return out;
 }
@@ -54,7 +54,7 @@ TEST(Search, NeverProposesATriedPointAndStartsFromTheSpace) {
   auto first = next_candidates({}, space, 3);
   ASSERT_EQ(first.size(), 3u);
   EXPECT_EQ(first[0], space[0]);  // the heuristic favourite
-  std::vector<Trial> history = {{space[0], true, 2.0, ""}, {space[1], false, 0, ""}};
+  std::vector<Trial> history = {{space[0], true, 2.0, {}}, {space[1], false, 0, {}}};
   for (auto& p : next_candidates(history, space, 50)) {
     EXPECT_FALSE(p == space[0]);
     EXPECT_FALSE(p == space[1]);
@@ -67,12 +67,18 @@ TEST(Search, NeverProposesATriedPointAndStartsFromTheSpace) {
 TEST(Search, AStarvedVerdictTriesMoreBytesInFlightFirst) {
   auto space = search_space(float_elementwise());
   Params best{.threads = 256, .vec = 4, .unroll = 2, .blocks_per_sm = 4};
-  auto memory_low = next_candidates({{best, true, 1.0, "memory-bound at 55% of peak"}}, space, 1);
+  auto memory_low = next_candidates({{best, true, 1.0, BoundVerdict{Bound::kMemory, 55}}}, space, 1);
   ASSERT_EQ(memory_low.size(), 1u);
   EXPECT_EQ(memory_low[0].vec, 8);  // in-flight parameters first (vec leads them in table order), upwards
-  auto plain = next_candidates({{best, true, 1.0, ""}}, space, 1);
+  auto plain = next_candidates({{best, true, 1.0, {}}}, space, 1);
   ASSERT_EQ(plain.size(), 1u);
   EXPECT_EQ(plain[0].threads, 128);  // no verdict: table order, smaller step first
+  auto memory_busy = next_candidates({{best, true, 1.0, BoundVerdict{Bound::kMemory, 80}}}, space, 1);
+  ASSERT_EQ(memory_busy.size(), 1u);
+  EXPECT_EQ(memory_busy[0].threads, 512);  // at 80% of peak not starved: table order, upwards
+  auto latency = next_candidates({{best, true, 1.0, BoundVerdict{Bound::kLatency, 30}}}, space, 1);
+  ASSERT_EQ(latency.size(), 1u);
+  EXPECT_EQ(latency[0].vec, 8);  // latency-bound is starved whatever its percent
 }
 
 // LayerNorm's 16 rows of 4M floats: too long for a cluster, so its strategies are a cooperative
@@ -95,8 +101,8 @@ TEST(Search, StrategySeedsAreValidAndOneMoveAway) {
 
   // Once every neighbour of the best is tried, the untried seeds follow, in order.
   auto space = search_space(long_rows());
-  std::vector<Trial> history = {{space[0], true, 1.0, ""}};
-  for (auto& p : next_candidates(history, space, 1000)) history.push_back({p, true, 2.0, ""});
+  std::vector<Trial> history = {{space[0], true, 1.0, {}}};
+  for (auto& p : next_candidates(history, space, 1000)) history.push_back({p, true, 2.0, {}});
   auto next = next_candidates(history, space, 1000, seeds);
   std::vector<Params> untried;
   for (auto& p : seeds)
@@ -206,7 +212,7 @@ TEST(Search, GridRegistersHoldARowInOneCtaPerSm) {
 
 TEST(Search, AllFailuresFallBackToUntriedSpacePoints) {
   auto space = search_space(float_elementwise());
-  std::vector<Trial> history = {{space[0], false, 0, ""}};
+  std::vector<Trial> history = {{space[0], false, 0, {}}};
   auto next = next_candidates(history, space, 2);
   ASSERT_EQ(next.size(), 2u);
   EXPECT_EQ(next[0], space[1]);

@@ -14,7 +14,7 @@ nlohmann::json kernel_json(const KernelCounters& k, const KernelVerdict& v) {
   for (auto& s : k.stalls) stalls.push_back({{"reason", s.reason}, {"cycles", s.cycles}});
   j["stalls"] = stalls;
   j["occupancy_limiter"] = occupancy_limiter(k);
-  j["verdict"] = {{"bound", to_string(v.bound)}, {"bound_pct", v.bound_pct}, {"why", v.why},
+  j["verdict"] = {{"bound", name(v.bound)}, {"bound_pct", v.bound_pct}, {"why", v.why},
                   {"dram_fraction_of_ceiling", v.dram_fraction < 0 ? nlohmann::json(nullptr) : nlohmann::json(v.dram_fraction)},
                   {"lever", lever_for(v.bound)}};
   return j;
@@ -54,7 +54,7 @@ nlohmann::json report_json(const ProfileReport& r) {
                   {"forward", {{"total_ns", f.total_ns}, {"dram_bytes", f.dram_bytes},
                                {"min_bytes", r.cost.min_bytes}, {"excess_traffic", neg_null(f.excess_traffic)},
                                {"ideal_ns", neg_null(f.ideal_ns)}, {"ceiling_fraction", neg_null(f.ceiling_fraction)},
-                               {"ideal_limit", f.ideal_limit}, {"dominant", to_string(f.dominant)}}}};
+                               {"ideal_limit", f.ideal_limit ? name(*f.ideal_limit) : ""}, {"dominant", name(f.dominant)}}}};
   return j;
 }
 

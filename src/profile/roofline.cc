@@ -22,15 +22,6 @@ std::string fmt(const char* f, double a, double b = 0) {
 
 }  // namespace
 
-const char* to_string(Bound b) {
-  switch (b) {
-    case Bound::kMemory: return "memory-bound";
-    case Bound::kCompute: return "compute-bound";
-    case Bound::kLatency: return "latency-bound";
-  }
-  return "?";
-}
-
 RooflineCeilings ceilings_from_json_text(const std::string& text, const std::string& source) {
   RooflineCeilings c;
   c.source = source;
@@ -103,7 +94,7 @@ ForwardVerdict analyze_forward(const std::vector<KernelCounters>& kernels, const
     compute_ns = cost.flops / it->second * 1e9;
   if (mem_ns <= 0 && compute_ns <= 0) return f;
   f.ideal_ns = std::max(mem_ns, compute_ns);
-  f.ideal_limit = compute_ns > mem_ns ? "compute" : "memory";
+  f.ideal_limit = compute_ns > mem_ns ? RooflineLimit::kCompute : RooflineLimit::kMemory;
   f.ceiling_fraction = f.ideal_ns / f.total_ns;
   return f;
 }

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/outcomes.h"
 #include "core/result.h"
 #include "profile/metrics.h"
 
@@ -29,9 +31,6 @@ struct TaskCost {
   std::string dtype;  // selects the compute ceiling; "" when the task has no matmul-like work
 };
 
-enum class Bound { kMemory, kCompute, kLatency };
-const char* to_string(Bound b);
-
 struct KernelVerdict {
   Bound bound = Bound::kLatency;
   double bound_pct = 0;       // throughput % of peak of the binding unit (ncu's peak)
@@ -49,7 +48,7 @@ struct ForwardVerdict {
   double excess_traffic = -1;      // measured DRAM bytes / the task's minimum; -1 when unknown
   double ideal_ns = -1;            // max(min_bytes / bandwidth, flops / compute ceiling)
   double ceiling_fraction = -1;    // ideal_ns / total_ns: 1.0 is at the achievable roofline
-  std::string ideal_limit;         // "memory" or "compute": which term sets ideal_ns
+  std::optional<RooflineLimit> ideal_limit;  // which term sets ideal_ns; none when ideal_ns is unknown
   Bound dominant = Bound::kLatency;  // the bound of the kernel that takes the most time
 };
 

@@ -36,7 +36,7 @@ TEST(Roofline, ReluIsMemoryBoundAtTheBandwidthCeiling) {
   TaskCost cost{.min_bytes = 2.0 * 4096 * 65536 * 4, .flops = 4096.0 * 65536, .dtype = "fp32"};
   auto f = analyze_forward(k, cost, h200());
   EXPECT_NEAR(f.excess_traffic, 1.0, 0.02);
-  EXPECT_EQ(f.ideal_limit, "memory");
+  EXPECT_EQ(f.ideal_limit, RooflineLimit::kMemory);
   EXPECT_NEAR(f.ceiling_fraction, 1.0, 0.03);
 }
 
@@ -45,7 +45,7 @@ TEST(Roofline, MatmulIsComputeBoundNearTheTensorCeiling) {
   EXPECT_EQ(classify(k[0], h200()).bound, Bound::kCompute);
   TaskCost cost{.min_bytes = 3.0 * 4096 * 4096 * 2, .flops = 2.0 * 4096 * 4096 * 4096, .dtype = "bf16"};
   auto f = analyze_forward(k, cost, h200());
-  EXPECT_EQ(f.ideal_limit, "compute");
+  EXPECT_EQ(f.ideal_limit, RooflineLimit::kCompute);
   EXPECT_GT(f.ceiling_fraction, 0.9);
   EXPECT_LT(f.ceiling_fraction, 1.05);
 }

@@ -122,7 +122,7 @@ void render_kernel(std::string& out, const ProfileReport& r, size_t i) {
        k.waves_per_sm, k.sm_count);
   line(out, "  duration       %.2f us (%.0f%% of the forward)", k.duration_ns / 1e3,
        rt.forward.total_ns > 0 ? 100 * k.duration_ns / rt.forward.total_ns : 100.0);
-  line(out, "  verdict        %s: %s", to_string(v.bound), v.why.c_str());
+  line(out, "  verdict        %s: %s", name(v.bound), v.why.c_str());
   line(out, "  throughput     SM %s, memory %s, DRAM %s of peak", pct(k.sm_throughput_pct).c_str(),
        pct(k.memory_throughput_pct).c_str(), pct(k.dram_throughput_pct).c_str());
   std::string rw = is_reported(k.dram_read_bytes) ? " (read " + std::to_string(static_cast<long long>(k.dram_read_bytes / 1e6)) +
@@ -160,7 +160,7 @@ void render_kernel(std::string& out, const ProfileReport& r, size_t i) {
 
 }  // namespace
 
-std::string lever_for(Bound b) { return find_lever(bound_levers(), to_string(b)); }
+std::string lever_for(Bound b) { return find_lever(bound_levers(), name(b)); }
 std::string lever_for_stall(const std::string& reason) { return find_lever(stall_levers(), reason); }
 
 std::string occupancy_limiter(const KernelCounters& k) {
@@ -194,10 +194,10 @@ std::string render_summary(const ProfileReport& r) {
            r.cost.min_bytes / 1e6, f.excess_traffic);
     if (f.ceiling_fraction >= 0)
       line(out, "  roofline       ideal %.2f us (%s-limited by the measured ceilings): %.0f%% of the achievable ceiling",
-           f.ideal_ns / 1e3, f.ideal_limit.c_str(), 100 * f.ceiling_fraction);
+           f.ideal_ns / 1e3, name(*f.ideal_limit), 100 * f.ceiling_fraction);
     else if (!r.ceilings.known())
       line(out, "  roofline       n/a: no measured ceilings for this GPU (profile.ceilings)");
-    line(out, "  dominant       %s (the longest kernel)", to_string(f.dominant));
+    line(out, "  dominant       %s (the longest kernel)", name(f.dominant));
     for (size_t i = 0; i < r.runtime->kernels.size(); ++i) render_kernel(out, r, i);
     line(out, "raw table: %s", r.runtime->raw_path.c_str());
     return out;
@@ -213,6 +213,15 @@ std::string render_summary(const ProfileReport& r) {
   }
   if (!r.statics.sass_note.empty()) line(out, "  (%s)", r.statics.sass_note.c_str());
   return out;
+}
+
+ProfileSummary profile_summary(const ProfileReport& r) {
+  ProfileSummary p{.text = render_summary(r)};
+  if (r.runtime && !r.runtime->verdicts.empty()) {
+    auto& v = r.runtime->verdicts.front();
+    p.verdict = BoundVerdict{v.bound, v.bound_pct};
+  }
+  return p;
 }
 
 }  // namespace cutegen

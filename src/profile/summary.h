@@ -16,6 +16,8 @@ std::string lever_for_stall(const std::string& reason);
 std::string occupancy_limiter(const KernelCounters& k);
 
 std::string render_summary(const ProfileReport& r);
+// The rendered summary with the first kernel's verdict as numbers (none without runtime counters).
+ProfileSummary profile_summary(const ProfileReport& r);
 nlohmann::json report_json(const ProfileReport& r);
 
 // "void at::foo<4>(int)" -> "foo": how runtime kernel names meet ptxas names.

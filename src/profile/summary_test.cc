@@ -60,7 +60,15 @@ TEST_F(ProfilerTest, ReluSummaryNamesTheBoundAndTheLever) {
   Profiler p(opt_, *load_ceilings(testdata("h200_ceilings.json")), "");
   req_.worker = worker("ok", "ncu_relu.csv");
   req_.cost = {.min_bytes = 2.0 * 4096 * 65536 * 4, .flops = 0, .dtype = "fp32"};
-  std::string text = render_summary(p.profile(req_));
+  auto summary = profile_summary(p.profile(req_));
+  const std::string& text = summary.text;
+  // The verdict the text states, as numbers.
+  ASSERT_TRUE(summary.verdict);
+  EXPECT_EQ(summary.verdict->bound, Bound::kMemory);
+  char stated[64];
+  std::snprintf(stated, sizeof stated, "verdict        memory-bound: memory at %.1f%% of peak", summary.verdict->percent_of_peak);
+  EXPECT_NE(text.find(stated), std::string::npos) << stated << "\n" << text;
+  EXPECT_GT(summary.verdict->percent_of_peak, 60);
   EXPECT_NE(text.find("memory-bound"), std::string::npos) << text;
   EXPECT_NE(text.find("excess-traffic ratio 0.99"), std::string::npos) << text;
   EXPECT_NE(text.find("of the achievable ceiling"), std::string::npos) << text;
@@ -74,6 +82,7 @@ TEST_F(ProfilerTest, CountersDeniedFallsBackSaysSoOnceAndStopsAsking) {
   req_.timing_ms = 0.512;
   auto first = p.profile(req_);
   EXPECT_FALSE(first.runtime);
+  EXPECT_EQ(profile_summary(first).verdict, std::nullopt);  // no counters, no verdict
   EXPECT_TRUE(first.first_notice);
   std::string text = render_summary(first);
   EXPECT_NE(text.find("ERR_NVGPUCTRPERM"), std::string::npos) << text;

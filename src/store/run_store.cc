@@ -23,17 +23,24 @@ CREATE TABLE IF NOT EXISTS tasks (name TEXT PRIMARY KEY, path TEXT NOT NULL, pos
   final_json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS candidates (task TEXT NOT NULL, step INTEGER NOT NULL, stage TEXT NOT NULL,
   parent INTEGER NOT NULL, source TEXT NOT NULL, edit TEXT NOT NULL, edit_how TEXT NOT NULL,
-  profiled INTEGER NOT NULL, tokens INTEGER NOT NULL, PRIMARY KEY (task, step));
+  profiled INTEGER NOT NULL, tokens INTEGER NOT NULL, point TEXT NOT NULL DEFAULT '', PRIMARY KEY (task, step));
 CREATE TABLE IF NOT EXISTS evaluations (task TEXT NOT NULL, step INTEGER NOT NULL, verdict TEXT NOT NULL,
   summary TEXT NOT NULL, report TEXT NOT NULL, speedup REAL NOT NULL, speedup_low REAL NOT NULL,
   speedup_high REAL NOT NULL, roofline_fraction REAL NOT NULL, fingerprint TEXT NOT NULL,
   statics TEXT NOT NULL, outcome TEXT NOT NULL, note TEXT NOT NULL, PRIMARY KEY (task, step));
 CREATE TABLE IF NOT EXISTS profiles (task TEXT NOT NULL, step INTEGER NOT NULL, summary TEXT NOT NULL,
-  PRIMARY KEY (task, step));
+  bound TEXT, percent_of_peak REAL NOT NULL DEFAULT 0, PRIMARY KEY (task, step));
 CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT,
   at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), task TEXT NOT NULL, step INTEGER NOT NULL,
   kind TEXT NOT NULL, detail TEXT NOT NULL);
 )";
+
+// Schema 1 kept an expert step's point only in its edit's first line, "expert point: NAME=V,...".
+constexpr const char* kSchema1Point =
+    "CASE WHEN edit_how = 'expert' AND substr(edit, 1, 14) = 'expert point: ' "
+    "THEN substr(edit, 15, instr(edit || char(10), char(10)) - 15) ELSE '' END";
+
+constexpr const char* kNoCandidate = "no_candidate";
 
 // A prepared statement with positional binding of text, integers and doubles.
 class Stmt {
@@ -91,7 +98,16 @@ Result<std::shared_ptr<int>> take_lock(const std::string& dir) {
   return std::shared_ptr<int>(new int(fd), [](int* p) { ::close(*p); delete p; });
 }
 
+// A name read back from the file as its enum; an unknown name is a damaged or foreign row.
+template <class E>
+Result<E> parse_stored(const std::string& text, const std::string& what) {
+  if (auto v = parse_name<E>(text)) return *v;
+  return error(what + " '" + text + "' is none of " + names_list<E>());
+}
+
 }  // namespace
+
+const char* step_verdict_name(const StepRecord& s) { return s.verdict ? name(*s.verdict) : kNoCandidate; }
 
 std::string new_run_id() {
   auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -142,7 +158,28 @@ Result<RunStore> RunStore::open_db(const std::string& dir, bool create, bool loc
                  std::to_string(kRunStoreSchemaVersion) + ")");
   if (version < 1) return error(path + ": not a CuTeGen run file (no schema version)");
   CUTEGEN_TRY(s.exec("PRAGMA journal_mode=WAL;"));
+  s.version_ = version;
+  if (lock && version == 1) {
+    CUTEGEN_TRY(s.migrate_from_1());
+    s.version_ = 2;
+  }
   return s;
+}
+
+Status RunStore::migrate_from_1() const {
+  // Schema 1 to 2: the expert's point gets its column, filled from the edits; profiles get the
+  // verdict's columns, NULL (never recorded) in the rows schema 1 wrote.
+  std::string sql = "BEGIN IMMEDIATE;"
+                    "ALTER TABLE candidates ADD COLUMN point TEXT NOT NULL DEFAULT '';"
+                    "UPDATE candidates SET point = " + std::string(kSchema1Point) + ";"
+                    "ALTER TABLE profiles ADD COLUMN bound TEXT;"
+                    "ALTER TABLE profiles ADD COLUMN percent_of_peak REAL NOT NULL DEFAULT 0;"
+                    "PRAGMA user_version=2; COMMIT;";
+  if (auto st = exec(sql); !st) {
+    (void)exec("ROLLBACK");
+    return error(st.message() + " (migrating the run from schema 1)");
+  }
+  return Ok{};
 }
 
 Result<RunStore> RunStore::create(const std::string& dir, const RunMeta& meta, const std::vector<TaskRow>& tasks) {
@@ -178,8 +215,8 @@ Status RunStore::add_task(const TaskRow& t) {
   Stmt st(db_.get(),
           "INSERT OR IGNORE INTO tasks (name, path, position, status, spec_json, stop_reason, best_step, final_json) "
           "VALUES (?,?,?,?,?,?,?,?)");
-  if (st.bind(t.name, t.path, t.position, t.status, t.spec_json, t.stop_reason, t.best_step, t.final_json).step() !=
-      SQLITE_DONE)
+  if (st.bind(t.name, t.path, t.position, name(t.status), t.spec_json, t.stop_reason, t.best_step, t.final_json)
+          .step() != SQLITE_DONE)
     return error(db_path() + ": cannot add task " + t.name + ": " + sqlite3_errmsg(db_.get()));
   return Ok{};
 }
@@ -188,16 +225,18 @@ Result<std::vector<TaskRow>> RunStore::tasks() const {
   Stmt st(db_.get(),
           "SELECT name, path, position, status, spec_json, stop_reason, best_step, final_json FROM tasks ORDER BY position");
   std::vector<TaskRow> out;
-  while (st.step() == SQLITE_ROW)
-    out.push_back({st.text(0), st.text(1), static_cast<int>(st.integer(2)), st.text(3), st.text(4), st.text(5),
+  while (st.step() == SQLITE_ROW) {
+    auto status = CUTEGEN_TRY(parse_stored<TaskStatus>(st.text(3), db_path() + ": task " + st.text(0) + ": status"));
+    out.push_back({st.text(0), st.text(1), static_cast<int>(st.integer(2)), status, st.text(4), st.text(5),
                    static_cast<int>(st.integer(6)), st.text(7)});
+  }
   return out;
 }
 
 Status RunStore::update_task(const TaskRow& t) {
   Stmt st(db_.get(),
           "UPDATE tasks SET status=?, spec_json=?, stop_reason=?, best_step=?, final_json=? WHERE name=?");
-  if (st.bind(t.status, t.spec_json, t.stop_reason, t.best_step, t.final_json, t.name).step() != SQLITE_DONE)
+  if (st.bind(name(t.status), t.spec_json, t.stop_reason, t.best_step, t.final_json, t.name).step() != SQLITE_DONE)
     return error(db_path() + ": cannot update task " + t.name + ": " + sqlite3_errmsg(db_.get()));
   return Ok{};
 }
@@ -205,18 +244,20 @@ Status RunStore::update_task(const TaskRow& t) {
 Status RunStore::commit_step(const StepRecord& s) {
   CUTEGEN_TRY(exec("BEGIN IMMEDIATE"));
   Stmt c(db_.get(),
-         "INSERT OR IGNORE INTO candidates (task, step, stage, parent, source, edit, edit_how, profiled, tokens) "
-         "VALUES (?,?,?,?,?,?,?,?,?)");
+         "INSERT OR IGNORE INTO candidates (task, step, stage, parent, source, edit, edit_how, profiled, tokens, point) "
+         "VALUES (?,?,?,?,?,?,?,?,?,?)");
   Stmt e(db_.get(),
          "INSERT OR IGNORE INTO evaluations (task, step, verdict, summary, report, speedup, speedup_low, speedup_high, "
          "roofline_fraction, fingerprint, statics, outcome, note) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
   Stmt ev(db_.get(), "INSERT INTO events (task, step, kind, detail) VALUES (?,?,?,?)");
-  bool ok = c.bind(s.task, s.step, s.stage, s.parent, s.source, s.edit, s.edit_how, s.profiled, s.tokens).step() ==
-                SQLITE_DONE &&
-            e.bind(s.task, s.step, s.verdict, s.summary, s.report, s.speedup, s.speedup_low, s.speedup_high,
-                   s.roofline_fraction, s.fingerprint, s.statics, s.outcome, s.note)
+  const char* verdict = step_verdict_name(s);
+  const char* outcome = name(s.outcome);
+  bool ok = c.bind(s.task, s.step, s.stage, s.parent, s.source, s.edit, s.edit_how, s.profiled, s.tokens, s.point)
                     .step() == SQLITE_DONE &&
-            ev.bind(s.task, s.step, "step", s.stage + ": " + s.verdict + ", " + s.outcome).step() == SQLITE_DONE;
+            e.bind(s.task, s.step, verdict, s.summary, s.report, s.speedup, s.speedup_low, s.speedup_high,
+                   s.roofline_fraction, s.fingerprint, s.statics, outcome, s.note)
+                    .step() == SQLITE_DONE &&
+            ev.bind(s.task, s.step, "step", s.stage + ": " + verdict + ", " + outcome).step() == SQLITE_DONE;
   if (!ok) {
     std::string why = sqlite3_errmsg(db_.get());
     (void)exec("ROLLBACK");
@@ -226,11 +267,12 @@ Status RunStore::commit_step(const StepRecord& s) {
 }
 
 Result<std::vector<StepRecord>> RunStore::steps(const std::string& task) const {
-  Stmt st(db_.get(),
-          "SELECT c.step, c.stage, c.parent, c.source, c.edit, c.edit_how, e.verdict, e.summary, e.report, e.speedup, "
-          "e.speedup_low, e.speedup_high, e.roofline_fraction, e.fingerprint, e.statics, e.outcome, e.note, c.profiled, "
-          "c.tokens FROM candidates c JOIN evaluations e ON c.task = e.task AND c.step = e.step WHERE c.task = ? "
-          "ORDER BY c.step");
+  std::string sql =
+      "SELECT c.step, c.stage, c.parent, c.source, c.edit, c.edit_how, e.verdict, e.summary, e.report, e.speedup, "
+      "e.speedup_low, e.speedup_high, e.roofline_fraction, e.fingerprint, e.statics, e.outcome, e.note, c.profiled, "
+      "c.tokens, " + std::string(version_ >= 2 ? "c.point" : kSchema1Point) +
+      " FROM candidates c JOIN evaluations e ON c.task = e.task AND c.step = e.step WHERE c.task = ? ORDER BY c.step";
+  Stmt st(db_.get(), sql.c_str());
   st.bind(task);
   std::vector<StepRecord> out;
   while (st.step() == SQLITE_ROW) {
@@ -238,25 +280,41 @@ Result<std::vector<StepRecord>> RunStore::steps(const std::string& task) const {
     r.task = task;
     r.step = static_cast<int>(st.integer(0));
     r.stage = st.text(1), r.parent = static_cast<int>(st.integer(2)), r.source = st.text(3), r.edit = st.text(4);
-    r.edit_how = st.text(5), r.verdict = st.text(6), r.summary = st.text(7), r.report = st.text(8);
+    std::string what = db_path() + ": step " + std::to_string(r.step) + " of " + task + ": ";
+    if (st.text(6) != kNoCandidate) r.verdict = CUTEGEN_TRY(parse_stored<Verdict>(st.text(6), what + "verdict"));
+    r.outcome = CUTEGEN_TRY(parse_stored<StepOutcome>(st.text(15), what + "outcome"));
+    r.edit_how = st.text(5), r.summary = st.text(7), r.report = st.text(8);
     r.speedup = st.real(9), r.speedup_low = st.real(10), r.speedup_high = st.real(11), r.roofline_fraction = st.real(12);
-    r.fingerprint = st.text(13), r.statics = st.text(14), r.outcome = st.text(15), r.note = st.text(16);
-    r.profiled = st.integer(17) != 0, r.tokens = st.integer(18);
+    r.fingerprint = st.text(13), r.statics = st.text(14), r.note = st.text(16);
+    r.profiled = st.integer(17) != 0, r.tokens = st.integer(18), r.point = st.text(19);
     out.push_back(std::move(r));
   }
   return out;
 }
 
-Status RunStore::save_profile(const std::string& task, int step, const std::string& summary) {
-  Stmt st(db_.get(), "INSERT OR REPLACE INTO profiles (task, step, summary) VALUES (?,?,?)");
-  if (st.bind(task, step, summary).step() != SQLITE_DONE) return error(db_path() + ": cannot save a profile");
+Status RunStore::save_profile(const std::string& task, int step, const ProfileSummary& p) {
+  Stmt st(db_.get(),
+          "INSERT OR REPLACE INTO profiles (task, step, summary, bound, percent_of_peak) VALUES (?,?,?,?,?)");
+  // The bound's name, or "" for a profile without counters (NULL is a schema-1 row: not recorded).
+  const char* bound = p.verdict ? name(p.verdict->bound) : "";
+  if (st.bind(task, step, p.text, bound, p.verdict ? p.verdict->percent_of_peak : 0.0).step() != SQLITE_DONE)
+    return error(db_path() + ": cannot save a profile");
   return Ok{};
 }
 
-Result<std::string> RunStore::profile(const std::string& task, int step) const {
-  Stmt st(db_.get(), "SELECT summary FROM profiles WHERE task = ? AND step = ?");
+Result<std::optional<ProfileSummary>> RunStore::profile(const std::string& task, int step) const {
+  if (version_ < 2) return std::optional<ProfileSummary>();
+  Stmt st(db_.get(),
+          "SELECT summary, bound, percent_of_peak FROM profiles WHERE task = ? AND step = ? AND bound IS NOT NULL");
   st.bind(task, step);
-  return st.step() == SQLITE_ROW ? st.text(0) : std::string();
+  if (st.step() != SQLITE_ROW) return std::optional<ProfileSummary>();
+  ProfileSummary p{.text = st.text(0)};
+  if (!st.text(1).empty()) {
+    std::string what = db_path() + ": profile of step " + std::to_string(step) + " of " + task + ": bound";
+    auto bound = CUTEGEN_TRY(parse_stored<Bound>(st.text(1), what));
+    p.verdict = BoundVerdict{bound, st.real(2)};
+  }
+  return std::optional<ProfileSummary>(std::move(p));
 }
 
 Status RunStore::event(const std::string& task, int step, const std::string& kind, const std::string& detail) {

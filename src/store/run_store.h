@@ -2,13 +2,17 @@
 // step (candidate source, parent, stage, edit, evaluation), profiles and events; the llm ledger
 // writes its llm_calls table into the same file. Every transition is one transaction, so a killed
 // process loses at most the step in flight. A flock on run.lock refuses a second process; the
-// file's application_id and user_version recognise foreign, corrupt and newer files.
+// file's application_id and user_version recognise foreign, corrupt and newer files; an older
+// schema is migrated when the run is opened for writing (a read-only open reads it as it is).
+// Outcomes are typed here and spelled by core/outcomes.h's names in the file.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/outcomes.h"
 #include "core/result.h"
 
 struct sqlite3;
@@ -16,7 +20,8 @@ struct sqlite3;
 namespace cutegen {
 
 constexpr int kRunStoreApplicationId = 0x43754747;  // "CuGG"
-constexpr int kRunStoreSchemaVersion = 1;
+// 2: candidates.point (the expert's parameter point), profiles.bound and percent_of_peak.
+constexpr int kRunStoreSchemaVersion = 2;
 
 struct RunMeta {
   std::string id;
@@ -29,7 +34,7 @@ struct TaskRow {
   std::string name;  // unique within the run
   std::string path;  // the task file
   int position = 0;
-  std::string status = "pending";  // pending, running, waiting, done, failed
+  TaskStatus status = TaskStatus::kPending;
   std::string spec_json;           // the TaskSpec as the bridge described it (saved once)
   std::string stop_reason;
   int best_step = -1;
@@ -45,14 +50,15 @@ struct StepRecord {
   std::string source;
   std::string edit;        // the model's edit text (blocks) or "" for a whole file
   std::string edit_how;    // exact, whitespace, whole_file, none
-  std::string verdict;     // pass, wrong, compile_error, ..., no_candidate
+  std::string point;       // an expert step's parameter point as params.h writes it ("threads=256,..."); "" otherwise
+  std::optional<Verdict> verdict;  // none: no candidate to evaluate (stored as "no_candidate")
   std::string summary;     // one line
   std::string report;      // failure report (diagnostics or localized mismatch)
   double speedup = 0, speedup_low = 0, speedup_high = 0;
   double roofline_fraction = 0;
   std::string fingerprint;
   std::string statics;     // static facts for the prompt
-  std::string outcome;     // accepted, reverted, failed
+  StepOutcome outcome = StepOutcome::kFailed;
   std::string note;        // why (for the memory)
   bool profiled = false;   // the prompt for this step carried the profile summary
   long tokens = 0;
@@ -86,8 +92,10 @@ class RunStore {
   // Idempotent by (task, step): a step recorded twice keeps the first record.
   Status commit_step(const StepRecord& s);
   Result<std::vector<StepRecord>> steps(const std::string& task) const;
-  Status save_profile(const std::string& task, int step, const std::string& summary);
-  Result<std::string> profile(const std::string& task, int step) const;  // "" when none
+  Status save_profile(const std::string& task, int step, const ProfileSummary& profile);
+  // The profile saved for a step; none when there is none, or when it was saved under schema 1,
+  // which kept no verdict (the loop profiles that step again).
+  Result<std::optional<ProfileSummary>> profile(const std::string& task, int step) const;
   Status event(const std::string& task, int step, const std::string& kind, const std::string& detail);
   Result<std::vector<EventRow>> events() const;
 
@@ -95,10 +103,15 @@ class RunStore {
   RunStore() = default;
   static Result<RunStore> open_db(const std::string& dir, bool create, bool lock);
   Status exec(const std::string& sql) const;
+  Status migrate_from_1() const;
   std::string dir_;
+  int version_ = kRunStoreSchemaVersion;  // of the file as opened
   std::shared_ptr<sqlite3> db_;
   std::shared_ptr<int> lock_fd_;
 };
+
+// A step's verdict as the file and the run summary spell it: its name, or "no_candidate".
+const char* step_verdict_name(const StepRecord& s);
 
 // A new run id: "<yyyymmdd-hhmmss>-<4 hex>".
 std::string new_run_id();

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "cutegen_paths.h"
 #include "sys/fs.h"
 
 namespace cutegen {
@@ -20,10 +21,10 @@ struct TempRun {
   std::string run() const { return dir + "/run"; }
 };
 
-StepRecord step(int n, const std::string& outcome) {
+StepRecord step(int n, StepOutcome outcome) {
   StepRecord s;
   s.task = "relu", s.step = n, s.stage = n == 0 ? "generate" : "optimize", s.parent = n - 1;
-  s.source = "// kernel " + std::to_string(n), s.verdict = "pass", s.speedup = 1.0 + n, s.outcome = outcome;
+  s.source = "// kernel " + std::to_string(n), s.verdict = Verdict::kPass, s.speedup = 1.0 + n, s.outcome = outcome;
   return s;
 }
 
@@ -34,13 +35,17 @@ TEST(RunStore, RoundTripsRunTasksStepsProfilesAndEvents) {
     ASSERT_TRUE(s.ok()) << s.message();
     ASSERT_TRUE(s->add_task({.name = "relu", .path = "/t/relu.py", .position = 0}).ok());
     ASSERT_TRUE(s->add_task({.name = "relu", .path = "/other.py", .position = 5}).ok());  // idempotent
-    ASSERT_TRUE(s->commit_step(step(0, "accepted")).ok());
-    ASSERT_TRUE(s->commit_step(step(1, "reverted")).ok());
-    auto again = step(1, "accepted");
+    ASSERT_TRUE(s->commit_step(step(0, StepOutcome::kAccepted)).ok());
+    ASSERT_TRUE(s->commit_step(step(1, StepOutcome::kReverted)).ok());
+    auto again = step(1, StepOutcome::kAccepted);
     ASSERT_TRUE(s->commit_step(again).ok());  // a redone step keeps the first record
-    ASSERT_TRUE(s->save_profile("relu", 0, "profile text").ok());
+    auto none = step(2, StepOutcome::kFailed);
+    none.verdict = std::nullopt, none.point = "threads=128,vec=4";
+    ASSERT_TRUE(s->commit_step(none).ok());
+    ASSERT_TRUE(s->save_profile("relu", 0, {"profile text", BoundVerdict{Bound::kMemory, 62.5}}).ok());
+    ASSERT_TRUE(s->save_profile("relu", 2, {"no counters", std::nullopt}).ok());
     auto rows = *s->tasks();
-    rows[0].status = "done", rows[0].best_step = 0;
+    rows[0].status = TaskStatus::kDone, rows[0].best_step = 0;
     ASSERT_TRUE(s->update_task(rows[0]).ok());
   }
   auto s = RunStore::open(t.run());
@@ -49,14 +54,127 @@ TEST(RunStore, RoundTripsRunTasksStepsProfilesAndEvents) {
   auto tasks = *s->tasks();
   ASSERT_EQ(tasks.size(), 1u);
   EXPECT_EQ(tasks[0].path, "/t/relu.py");
-  EXPECT_EQ(tasks[0].status, "done");
+  EXPECT_EQ(tasks[0].status, TaskStatus::kDone);
   auto steps = *s->steps("relu");
-  ASSERT_EQ(steps.size(), 2u);
-  EXPECT_EQ(steps[1].outcome, "reverted");
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[1].outcome, StepOutcome::kReverted);
+  EXPECT_EQ(steps[1].verdict, Verdict::kPass);
   EXPECT_DOUBLE_EQ(steps[1].speedup, 2.0);
-  EXPECT_EQ(*s->profile("relu", 0), "profile text");
-  EXPECT_EQ(*s->profile("relu", 1), "");
-  EXPECT_EQ(s->events()->size(), 3u);
+  EXPECT_EQ(steps[2].verdict, std::nullopt);
+  EXPECT_EQ(steps[2].point, "threads=128,vec=4");
+  auto p0 = *s->profile("relu", 0);
+  ASSERT_TRUE(p0);
+  EXPECT_EQ(p0->text, "profile text");
+  EXPECT_EQ(p0->verdict, (BoundVerdict{Bound::kMemory, 62.5}));
+  EXPECT_EQ(*s->profile("relu", 1), std::nullopt);
+  auto p2 = *s->profile("relu", 2);
+  ASSERT_TRUE(p2);
+  EXPECT_EQ(p2->verdict, std::nullopt);
+  auto events = *s->events();
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[3].detail, "optimize: no_candidate, failed");  // the file's spellings
+}
+
+// The verdicts, outcomes and statuses are stored by name: what an older cutegen wrote reads back.
+TEST(RunStore, StoredNamesAreTheOnesOlderRunsHold) {
+  TempRun t;
+  {
+    auto s = *RunStore::create(t.run(), {.id = "r1"}, {{.name = "relu", .path = "/t/relu.py"}});
+    auto r = step(0, StepOutcome::kFailed);
+    r.verdict = Verdict::kCompileError;
+    ASSERT_TRUE(s.commit_step(r).ok());
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((t.run() + "/run.db").c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "SELECT e.verdict, e.outcome, t.status FROM evaluations e, tasks t", -1, &st, nullptr);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  auto col = [&](int i) { return std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, i))); };
+  EXPECT_EQ(col(0), "compile_error");
+  EXPECT_EQ(col(1), "failed");
+  EXPECT_EQ(col(2), "pending");
+  sqlite3_finalize(st);
+  sqlite3_exec(db, "UPDATE evaluations SET verdict = 'compiled_badly'", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  auto s = *RunStore::open_readonly(t.run());
+  auto steps = s.steps("relu");
+  ASSERT_FALSE(steps.ok());
+  EXPECT_NE(steps.message().find("verdict 'compiled_badly' is none of pass, wrong,"), std::string::npos)
+      << steps.message();
+}
+
+// A copy of a run that the schema-1 cutegen wrote and was killed in (tests/fixtures/runs/README.md).
+struct Schema1Run : TempRun {
+  Schema1Run() {
+    std::filesystem::create_directories(run());
+    std::filesystem::copy_file(std::string(CUTEGEN_SOURCE_DIR) + "/tests/fixtures/runs/schema1_expert_relu/run.db",
+                               run() + "/run.db");
+  }
+  int user_version() const {
+    sqlite3* db = nullptr;
+    sqlite3_open((run() + "/run.db").c_str(), &db);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr);
+    sqlite3_step(st);
+    int v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+  }
+};
+
+constexpr const char* kSchema1Points[] = {
+    "threads=256,vec=4,unroll=1,blocks_per_sm=0,split=1,passes=2,cluster=0,regs=0",
+    "threads=256,vec=8,unroll=1,blocks_per_sm=0,split=1,passes=2,cluster=0,regs=0",
+    "threads=256,vec=4,unroll=2,blocks_per_sm=0,split=1,passes=2,cluster=0,regs=0",
+    "threads=256,vec=4,unroll=1,blocks_per_sm=2,split=1,passes=2,cluster=0,regs=0",
+    "threads=512,vec=4,unroll=1,blocks_per_sm=0,split=1,passes=2,cluster=0,regs=0"};
+
+// The five steps the schema-1 run recorded, then `more` steps recorded since.
+void expect_schema1_steps(const RunStore& s, size_t more = 0) {
+  auto tasks = s.tasks();
+  ASSERT_TRUE(tasks.ok()) << tasks.message();
+  ASSERT_EQ(tasks->size(), 1u);
+  EXPECT_EQ(tasks->at(0).status, TaskStatus::kRunning);
+  auto steps = s.steps("relu");
+  ASSERT_TRUE(steps.ok()) << steps.message();
+  ASSERT_EQ(steps->size(), 5u + more);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(steps->at(i).verdict, Verdict::kPass) << i;
+    EXPECT_EQ(steps->at(i).point, kSchema1Points[i]) << i;
+  }
+  EXPECT_EQ(steps->at(0).outcome, StepOutcome::kAccepted);
+  EXPECT_EQ(steps->at(1).outcome, StepOutcome::kReverted);
+  EXPECT_EQ(steps->at(4).outcome, StepOutcome::kAccepted);
+}
+
+TEST(RunStore, Schema1RunReadsAsItIsWithoutTheLock) {
+  Schema1Run t;
+  auto s = RunStore::open_readonly(t.run());
+  ASSERT_TRUE(s.ok()) << s.message();
+  expect_schema1_steps(*s);
+  EXPECT_EQ(t.user_version(), 1);  // a reader changes nothing
+}
+
+TEST(RunStore, Schema1RunIsMigratedWhenOpenedToResume) {
+  Schema1Run t;
+  {
+    auto s = RunStore::open(t.run());
+    ASSERT_TRUE(s.ok()) << s.message();
+    expect_schema1_steps(*s);
+    // Its profiles kept no verdict: none is offered, and the step's next profile replaces the row.
+    EXPECT_EQ(*s->profile("relu", 4), std::nullopt);
+    ASSERT_TRUE(s->save_profile("relu", 4, {"again", BoundVerdict{Bound::kLatency, 20}}).ok());
+    EXPECT_EQ((*s->profile("relu", 4))->verdict, (BoundVerdict{Bound::kLatency, 20}));
+    auto r = step(5, StepOutcome::kReverted);
+    r.point = "threads=512,vec=8";
+    ASSERT_TRUE(s->commit_step(r).ok());
+  }
+  EXPECT_EQ(t.user_version(), kRunStoreSchemaVersion);
+  auto s = RunStore::open(t.run());
+  ASSERT_TRUE(s.ok()) << s.message();
+  expect_schema1_steps(*s, 1);
+  EXPECT_EQ(s->steps("relu")->at(5).point, "threads=512,vec=8");
 }
 
 TEST(RunStore, SecondProcessOnOneRunIsRefused) {
