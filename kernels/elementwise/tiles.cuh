@@ -17,15 +17,17 @@ namespace cg_elementwise {
 template <class TensorT>
 struct Tiled {
   TensorT m;
-  // This thread's elements of tile t, in registers.
+  // Registers for this thread's elements of a tile, and tile t's loaded into them.
   template <int kThreads, int kVec, class TileShape>
-  __device__ __forceinline__ auto load(TileShape tile, int64_t t) const {
-    using T = typename TensorT::value_type;
-    auto copy_in = cg_expert::evict_last_tiled_copy<T, kThreads, kVec>();
+  __device__ __forceinline__ auto fragment(TileShape tile) const {
+    auto copy_in = cg_expert::evict_last_tiled_copy<typename TensorT::value_type, kThreads, kVec>();
+    return make_fragment_like(copy_in.get_thread_slice(threadIdx.x).partition_S(local_tile(m, tile, make_coord(0))));
+  }
+  template <int kThreads, int kVec, class TileShape, class Fragment>
+  __device__ __forceinline__ void load(TileShape tile, int64_t t, Fragment& tIrIn) const {
+    auto copy_in = cg_expert::evict_last_tiled_copy<typename TensorT::value_type, kThreads, kVec>();
     Tensor tIgIn = copy_in.get_thread_slice(threadIdx.x).partition_S(local_tile(m, tile, make_coord(t)));  // (CPY, kUnroll)
-    Tensor tIrIn = make_fragment_like(tIgIn);
     copy(copy_in, tIgIn, tIrIn);
-    return tIrIn;
   }
   template <class Fragment>
   __device__ __forceinline__ float at(Fragment const& r, int i, int64_t idx) const { (void)idx; return cg_expert::to_f(r(i)); }
@@ -37,7 +39,9 @@ template <class TensorT>
 struct Gathered {
   TensorT m;
   template <int kThreads, int kVec, class TileShape>
-  __device__ __forceinline__ int load(TileShape, int64_t) const { return 0; }
+  __device__ __forceinline__ int fragment(TileShape) const { return 0; }
+  template <int kThreads, int kVec, class TileShape>
+  __device__ __forceinline__ void load(TileShape, int64_t, int&) const {}
   __device__ __forceinline__ float at(int, int, int64_t idx) const { return cg_expert::to_f(m(idx)); }
   __device__ __forceinline__ float at(int64_t idx) const { return cg_expert::to_f(m(idx)); }
 };
@@ -46,6 +50,13 @@ template <class TensorT>
 __device__ __forceinline__ Tiled<TensorT> tiled(TensorT m) { return {m}; }
 template <class TensorT>
 __device__ __forceinline__ Gathered<TensorT> gathered(TensorT m) { return {m}; }
+
+// Tile t of every operand into its fragment.
+template <int kThreads, int kVec, class TileShape, class Fragments, size_t... K, class... Operands>
+__device__ __forceinline__ void load_tile(TileShape tile, int64_t t, Fragments& fragments, std::index_sequence<K...>,
+                                          Operands const&... in) {
+  (in.template load<kThreads, kVec>(tile, t, get<K>(fragments)), ...);
+}
 
 // expr(v) with v[k] operand k's value at element i of the tile (linear index idx), in operand order.
 template <class Expr, class Fragments, size_t... K, class... Operands>
@@ -71,7 +82,8 @@ __device__ __forceinline__ void tiles(Expr const& expr, TOut* out_ptr, int64_t n
     Tensor tOgOut = thr_out.partition_D(gOut);                          // (CPY, kUnroll)
     Tensor tOcOut = thr_out.partition_D(local_tile(cOut, make_shape(Tile{}), make_coord(t)));
     Tensor tOrOut = make_fragment_like(tOgOut);                         // registers
-    auto fragments = cute::make_tuple(in.template load<kThreads, kVec>(make_shape(Tile{}), t)...);
+    auto fragments = cute::make_tuple(in.template fragment<kThreads, kVec>(make_shape(Tile{}))...);  // registers
+    load_tile<kThreads, kVec>(make_shape(Tile{}), t, fragments, std::index_sequence_for<Operands...>{}, in...);
     CUTE_UNROLL
     for (int i = 0; i < size(tOrOut); ++i) {
       int64_t idx = get<0>(tOcOut(i));

@@ -17,6 +17,7 @@ enum class NormKind { kSoftmax, kLogSoftmax, kLayerNorm, kScale };
 
 const char* to_string(TemplateKind k);  // "elementwise", "reduce", "rownorm"
 const char* to_string(ReduceOp op);     // "sum", ..., "argmin"
+const char* to_string(NormKind k);      // "softmax", "log_softmax", "layer_norm", "scale"
 
 // A tensor an elementwise kernel reads.
 struct Operand {

@@ -17,6 +17,10 @@ const char* to_string(ReduceOp op) {
   static const char* names[] = {"sum", "mean", "max", "min", "argmax", "argmin"};
   return names[static_cast<int>(op)];
 }
+const char* to_string(NormKind k) {
+  static const char* names[] = {"softmax", "log_softmax", "layer_norm", "scale"};
+  return names[static_cast<int>(k)];
+}
 
 Result<const TaskArg*> referenced_arg(const TaskSpec& spec, const GraphArg& ref) {
   auto* group = ref.kind == GraphArg::kInput ? &spec.inputs : ref.kind == GraphArg::kParam ? &spec.params : nullptr;
