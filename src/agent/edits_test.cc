@@ -52,12 +52,5 @@ TEST(Edits, TheModelWritesNoIncludePathsOrFlags) {
   EXPECT_TRUE(contains(check_source_rules("#include \"/opt/abi.h\"\n").message(), "do not include files by path"));
 }
 
-TEST(Prompts, MissingAndUnusedVariablesAreErrors) {
-  EXPECT_EQ(*render_prompt_template("a {{x}} b", {{"x", "1"}}, "t"), "a 1 b");
-  EXPECT_EQ(render_prompt_template("a {{x}} {{y}}", {{"x", "1"}}, "t").message(), "t: no value for {{y}}");
-  EXPECT_EQ(render_prompt_template("a {{x}}", {{"x", "1"}, {"z", "2"}}, "t").message(),
-            "t: value 'z' given but the template has no {{z}}");
-}
-
 }  // namespace
 }  // namespace cutegen

@@ -70,7 +70,7 @@ Result<std::string> model_new_python(const TaskSpec& spec, const std::string& re
   data += "_REFERENCE_SOURCE = " + python_literal(reference, true) + "\n";
   data += "# The kernel with the task's ABI header at the top (also written beside this file as a .cu).\n";
   data += "_KERNEL_SOURCE = " + python_literal(kernel_source, true);
-  return render_prompt_template(kModelNewTemplate, {{"task", spec.name}, {"data", data}}, "export_model_new.py");
+  return render_template(kModelNewTemplate, {{"task", spec.name}, {"data", data}}, "export_model_new.py");
 }
 
 }  // namespace cutegen

@@ -1,18 +1,16 @@
 // Prompts are versioned text files under prompts/ with {{name}} placeholders, rendered with the
-// run's data. Rendering fails on a placeholder without a value and on a value without a
-// placeholder, so a template and the code that fills it cannot drift apart silently.
+// run's data by core's render_template (a missing or an unused value is an error).
 #pragma once
 
 #include <map>
 #include <string>
 
 #include "core/result.h"
+#include "core/text_template.h"
 
 namespace cutegen {
 
-using PromptVars = std::map<std::string, std::string>;
-
-Result<std::string> render_prompt_template(const std::string& text, const PromptVars& vars, const std::string& name);
+using PromptVars = TemplateVars;
 
 // The prompts folder: `configured` when set, else prompts/ found upwards from the executable,
 // else the source tree's.

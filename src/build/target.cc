@@ -13,6 +13,12 @@ std::string Target::gencode_flag() const {
   return "-gencode=arch=compute_" + cc + ",code=sm_" + cc;
 }
 
+ArchLimits Target::limits() const {
+  ArchLimits hw;
+  if (major < 9) hw.sm_count = 108, hw.smem_per_cta = 163 << 10;  // sm_80's A100
+  return hw;
+}
+
 Result<Target> parse_target(const std::string& text) {
   std::smatch m;
   static const std::regex sm(R"((?:sm_|compute_)?([0-9]{2,3})(a?))");

@@ -42,7 +42,7 @@ void write_points(const Recipe& r, const TaskSpec& spec, const std::vector<Param
 void define_expert(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<ExpertArgs>();
   sub.add_option("file", args->file, "a KernelBench-style task file")->required();
-  sub.add_option("--params", args->params, "a parameter point over the default, e.g. threads=512,vec=4,split=8");
+  sub.add_option("--params", args->params, "a parameter point over the default, e.g. strategy=norm_split,threads=512,group=8");
   sub.add_flag("--emit", args->emit, "print the generated .cu for --params (default point) to stdout");
   sub.add_flag("--space", args->space, "list every point of the template's parameter space");
   sub.add_option("--out-dir", args->out_dir, "write kernels for the first --count points of the space here");

@@ -240,7 +240,7 @@ TEST_F(RunCommandTest, ExpertNeedsNoModelDeclinesWhatItCannotDoAndMovesOn) {
   EXPECT_TRUE(contains(s.meta()->config, "agent.mode = expert"));
   auto md = *read_file(dir_ + "/e/summary.md");
   EXPECT_TRUE(contains(md, "Model: `expert (built-in CuTe templates)`")) << md;
-  EXPECT_TRUE(contains(md, "| 1 | generate | expert threads=256,vec=4,unroll=1,blocks_per_sm=0,split=1,passes=2,cluster=0,regs=0 | pass | 1.00x | 33% | accepted |")) << md;
+  EXPECT_TRUE(contains(md, "| 1 | generate | expert threads=256,vec=4,unroll=1,blocks_per_sm=0,split=1,group=1,strategy=elementwise | pass | 1.00x | 33% | accepted |")) << md;
 }
 
 TEST_F(RunCommandTest, ExpertRunKilledAtRandomPointsResumesToTheSameTrajectory) {

@@ -173,14 +173,6 @@ std::string describe(const ExprPtr& e) {
   return text;
 }
 
-ExprPtr substitute(const ExprPtr& e, const std::vector<ExprPtr>& subs) {
-  if (e->prim == Prim::kLeaf) return subs.at(e->leaf);
-  if (e->kids.empty()) return e;
-  std::vector<ExprPtr> kids;
-  for (auto& k : e->kids) kids.push_back(substitute(k, subs));
-  return call(e->prim, std::move(kids));
-}
-
 bool contains(const ExprPtr& e, const std::function<bool(Prim)>& pred) {
   if (pred(e->prim)) return true;
   for (auto& k : e->kids)
@@ -189,12 +181,6 @@ bool contains(const ExprPtr& e, const std::function<bool(Prim)>& pred) {
 }
 bool contains(const ExprPtr& e, Prim p) {
   return contains(e, [p](Prim q) { return q == p; });
-}
-
-int max_leaf(const ExprPtr& e) {
-  int m = e->prim == Prim::kLeaf ? e->leaf : -1;
-  for (auto& k : e->kids) m = std::max(m, max_leaf(k));
-  return m;
 }
 
 }  // namespace cutegen

@@ -47,9 +47,6 @@ std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names
 double eval_host(const ExprPtr& e, const std::vector<double>& leaves, const std::map<std::string, double>& scalars = {});
 // Readable form for logs: "max(x0, 0)".
 std::string describe(const ExprPtr& e);
-// Replaces each leaf k by subs[k] (building one expression out of another).
-ExprPtr substitute(const ExprPtr& e, const std::vector<ExprPtr>& subs);
-int max_leaf(const ExprPtr& e);  // -1 when the expression has no leaves
 // Whether some node of e has a primitive satisfying pred (or equal to p).
 bool contains(const ExprPtr& e, const std::function<bool(Prim)>& pred);
 bool contains(const ExprPtr& e, Prim p);

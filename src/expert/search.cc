@@ -16,7 +16,7 @@ std::vector<const ParamDef*> parameter_order(const std::optional<BoundVerdict>& 
   bool starved = profile && (profile->bound == Bound::kLatency ||
                              (profile->bound == Bound::kMemory && profile->percent_of_peak < 80));
   if (starved) {
-    static const std::vector<std::string> first = {"unroll", "vec", "blocks_per_sm", "split"};
+    static const std::vector<std::string> first = {"unroll", "vec", "blocks_per_sm", "group", "split"};
     std::stable_partition(defs.begin(), defs.end(), [](const ParamDef* d) {
       return std::find(first.begin(), first.end(), d->name) != first.end();
     });
@@ -68,17 +68,6 @@ std::vector<Params> next_candidates(const std::vector<Trial>& history, const std
   }
   for (auto& p : seeds) take(p);
   return out;
-}
-
-std::vector<Trial> run_search(const std::vector<Params>& space, const EvaluateFn& evaluate, int rounds, int per_round) {
-  std::vector<Trial> history;
-  for (int round = 0; round < rounds; ++round) {
-    auto batch = next_candidates(history, space, per_round);
-    if (batch.empty()) break;
-    auto trials = evaluate(batch);
-    history.insert(history.end(), trials.begin(), trials.end());
-  }
-  return history;
 }
 
 }  // namespace cutegen

@@ -3,7 +3,6 @@
 // one parameter changed at a time. Deterministic: the same history gives the same proposals.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,16 +26,8 @@ std::optional<Trial> best_trial(const std::vector<Trial>& history);
 // untried points of the space; otherwise neighbours of the best along one parameter (the next
 // smaller and larger value present in the space), ordered by what the best's verdict suggests
 // (memory-bound below ~80% of peak or latency-bound: more bytes in flight first — unroll,
-// vec, blocks_per_sm, split — then threads), then the untried `seeds` (other strategies' points).
+// vec, blocks_per_sm, group, split — then threads), then the untried `seeds` (other strategies' points).
 std::vector<Params> next_candidates(const std::vector<Trial>& history, const std::vector<Params>& space, int count,
                                     const std::vector<Params>& seeds = {});
-
-// Evaluates a batch of points (the real one compiles them in parallel, verifies and times them
-// with the evaluator, and attaches the profile verdict); one Trial per point, in order.
-using EvaluateFn = std::function<std::vector<Trial>(const std::vector<Params>&)>;
-
-// Hill-climbs from the space's first points: up to `rounds` batches of `per_round` proposals,
-// stopping early when every neighbour of the best has been tried. Returns the whole history.
-std::vector<Trial> run_search(const std::vector<Params>& space, const EvaluateFn& evaluate, int rounds, int per_round);
 
 }  // namespace cutegen

@@ -1,10 +1,13 @@
-// The templates: code generators that turn a Recipe at a parameter point into one complete .cu
-// source implementing the task's cutegen_forward (ABI header force-included by the Builder).
+// The generators: each turns a Recipe at a parameter point into one complete .cu implementing the
+// task's cutegen_forward (ABI header force-included by the Builder). A generator fills its instance
+// template (kernels/instances/*.cu.in) with types, shapes, the pointwise expression and the
+// strategy's constants; the kernels themselves are the library's headers, inlined into the output.
 #pragma once
 
 #include <string>
 
 #include "core/result.h"
+#include "core/text_template.h"
 #include "expert/params.h"
 #include "expert/recipe.h"
 #include "task/task_spec.h"
@@ -14,18 +17,14 @@ namespace cutegen {
 // Errors when the parameters do not fit the recipe (see invalid_reason).
 Result<std::string> generate_kernel(const Recipe& r, const TaskSpec& spec, const Params& p);
 
-// Per-template generators (called by generate_kernel after validation).
-std::string generate_elementwise(const Recipe& r, const TaskSpec& spec, const Params& p);
-std::string generate_reduce(const Recipe& r, const TaskSpec& spec, const Params& p);
-std::string generate_rownorm(const Recipe& r, const TaskSpec& spec, const Params& p);
+// Per-family instances (called by generate_kernel after validation), before inlining.
+Result<std::string> elementwise_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
+Result<std::string> reduce_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
+Result<std::string> rownorm_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
 
-// Shared pieces: the includes and device helpers every kernel starts with, and the entry point's
-// declaration exactly as the ABI header spells it.
-std::string kernel_prelude(const std::string& title);
+// The entry point's declaration exactly as the ABI header spells it.
 std::string entry_signature(const TaskSpec& spec);
-// Replaces each "$name" in `text` (longest names first).
-std::string fill_template(std::string text, const std::vector<std::pair<std::string, std::string>>& vars);
-// The variables every row-shaped template (reductions, row normalizations) fills the same way.
-std::vector<std::pair<std::string, std::string>> row_template_vars(const Recipe& r, const TaskSpec& spec, const Params& p);
+// The first line of every generated kernel: "summary [point]".
+std::string kernel_title(const Recipe& r, const Params& p);
 
 }  // namespace cutegen

@@ -21,7 +21,7 @@ struct Point {
   const char* params;  // over default_params(recipe)
 };
 
-// ~41 compiles: each template kind and code path (dense/broadcast/bf16 elementwise; row and
+// ~45 compiles: each strategy and code path (dense/broadcast/bf16 elementwise; row and
 // column reductions incl. argmax; row norms held in a cluster's shared memory (1, 8 and 16 CTAs,
 // odd rows, persistent clusters), in a cooperative grid's shared memory or registers (equal and
 // unequal shares), or in a block's registers (a warp or 8),
@@ -32,8 +32,8 @@ const std::vector<Point>& points() {
       {"relu", ""},
       {"relu", "threads=128,vec=8,unroll=1,blocks_per_sm=0"},
       {"relu", "threads=512,vec=4,unroll=8,blocks_per_sm=16"},
-      {"scale_bias_leaky", ""},                                   // bias read with the tiled copy
-      {"scale_bias_leaky", "threads=1024,vec=8,unroll=2"},        // tile > bias row: scalar reads
+      {"scale_bias_leaky", ""},                              // bias read with the tiled copy
+      {"scale_bias_leaky", "threads=1024,vec=8,unroll=2"},   // tile > bias row: gathered reads
       {"new_gelu", "unroll=2"},
       {"selu", ""},
       {"selu", "vec=4,threads=256,unroll=2"},
@@ -44,35 +44,35 @@ const std::vector<Point>& points() {
       {"argmax_dim", "threads=128,vec=1"},
       {"argmax_dim", "threads=1024,vec=2"},
       {"softmax", ""},
-      {"softmax", "cluster=0,threads=256,unroll=1"},
+      {"softmax", "strategy=norm_registers,threads=256,vec=4"},
       {"log_softmax", ""},  // held by a cooperative grid, up to four CTAs per SM
-      {"log_softmax", "cluster=0,split=8,passes=2,vec=4,threads=512,unroll=2,blocks_per_sm=0"},
-      {"log_softmax", "cluster=8,split=1,passes=2,threads=1024,blocks_per_sm=0"},
-      {"log_softmax", "cluster=8,split=1,passes=2,threads=1024,blocks_per_sm=2"},
-      {"softmax", "cluster=16,threads=256,blocks_per_sm=2"},  // non-portable size, named at launch
+      {"log_softmax", "strategy=norm_split,group=8,vec=4,threads=512,unroll=2"},
+      {"log_softmax", "strategy=norm_cluster,group=8,threads=1024,unroll=2,blocks_per_sm=0"},
+      {"log_softmax", "strategy=norm_cluster,group=8,threads=1024,unroll=2,blocks_per_sm=2"},
+      {"softmax", "group=16,threads=256,blocks_per_sm=2"},  // non-portable size, named at launch
       {"layernorm", ""},
       {"l1norm_odd_rows", ""},  // held by a cooperative grid, 4 CTAs per row
-      {"l1norm_odd_rows", "cluster=4,split=1,passes=2,threads=512,unroll=4,blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
+      {"l1norm_odd_rows", "strategy=norm_cluster,group=4,threads=512,unroll=4,blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
       {"softmax_small_odd", ""},  // 8 warps per row in registers, scalar loads
       {"softmax_small_odd", "threads=32"},  // a warp per row
-      {"softmax_small_odd", "threads=512,vec=4,unroll=4,cluster=1"},
+      {"softmax_small_odd", "strategy=norm_cluster,threads=512,vec=4,unroll=4,group=1"},
       {"layernorm_rows_768", ""},  // a warp per row, vectors, weight and bias
       {"layernorm_rows_768", "threads=256"},  // 8 warps per row, two reductions through shared memory
       {"log_softmax_classes", ""},  // rows in registers: max, then the sum of exponentials
       {"l2norm_embeddings", ""},  // rows in registers: the generic online statistic
       {"layernorm_long", ""},  // in the registers of 128 CTAs of a cooperative grid
-      {"layernorm_long", "regs=0,threads=256,unroll=4,split=32,passes=2"},  // two launches, pass 2 a chunk per block
-      {"layernorm_long", "regs=0,threads=1024,vec=2,split=16,unroll=1,passes=1"},
-      {"layernorm_long", "regs=0,threads=128,vec=4,unroll=4,split=1,passes=2"},
-      {"layernorm_long", "regs=0,split=128,passes=1,blocks_per_sm=2,threads=256,unroll=4"},  // held in their shared memory
-      {"log_softmax", "threads=1024,vec=4,unroll=8,split=8,passes=1,blocks_per_sm=0,regs=1"},  // a statistic without a count
-      {"l2norm", "threads=1024,vec=4,unroll=8,split=2,passes=1,blocks_per_sm=0,regs=1"},
-      {"layernorm_long_ragged", "threads=1024,vec=4,unroll=8,split=128,passes=1,regs=1"},  // unequal shares
+      {"layernorm_long", "strategy=norm_split,threads=256,vec=4,unroll=4,group=32"},  // two launches, pass 2 by columns
+      {"layernorm_long", "strategy=norm_split_ticket,threads=1024,vec=2,group=16,unroll=1"},
+      {"layernorm_long", "strategy=norm_streamed,threads=128,vec=4,unroll=4"},
+      {"layernorm_long", "strategy=norm_held_grid,group=128,blocks_per_sm=2,threads=256,vec=4,unroll=4"},  // held in their shared memory
+      {"log_softmax", "strategy=norm_grid_registers,threads=1024,vec=4,unroll=8,group=8"},  // a statistic without a count
+      {"l2norm", "strategy=norm_grid_registers,threads=1024,vec=4,unroll=8,group=2"},
+      {"layernorm_long_ragged", "strategy=norm_grid_registers,threads=1024,vec=4,unroll=8,group=128"},  // unequal shares
       {"layernorm_long_ragged", ""},  // two launches
       {"rmsnorm", ""},
       {"l2norm", ""},
-      {"l2norm", "cluster=4,split=1,passes=2,threads=512,unroll=4,blocks_per_sm=0"},  // a 4-CTA cluster per row
-      {"l2norm", "split=4,passes=2,blocks_per_sm=0"},  // streamed in chunks, two launches
+      {"l2norm", "strategy=norm_cluster,group=4,threads=512,unroll=4,blocks_per_sm=0"},  // a 4-CTA cluster per row
+      {"l2norm", "strategy=norm_split,group=4,threads=256,unroll=2"},  // streamed in chunks, two launches
       {"frobenius_norm", ""},  // two launches, pass 2 a tile per block
   };
   return p;
@@ -117,12 +117,14 @@ TEST(TemplatesCompile, InvalidPointsAreRefusedWithAReason) {
   auto recipe = recognize(*spec);
   ASSERT_TRUE(recipe.ok()) << recipe.message();
   // Middle-dim reductions read columns: vec does not apply.
-  auto r = generate_kernel(*recipe, *spec, Params{.vec = 2});
+  auto r = generate_kernel(*recipe, *spec, Params{.strategy = Strategy::kReduceColumns, .vec = 2});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.message().find("vec"), std::string::npos) << r.message();
+  EXPECT_NE(r.message().find("does not apply to reduce_columns"), std::string::npos) << r.message();
   auto argmax = recognize(*testing_support::task_spec("argmax_dim"));
   ASSERT_TRUE(argmax.ok());
-  EXPECT_FALSE(generate_kernel(*argmax, *testing_support::task_spec("argmax_dim"), Params{.vec = 8}).ok());  // 256 bits
+  EXPECT_FALSE(generate_kernel(*argmax, *testing_support::task_spec("argmax_dim"),
+                               Params{.strategy = Strategy::kReduceRows, .vec = 8})
+                   .ok());  // 256 bits
   for (auto& p : search_space(*recipe)) EXPECT_EQ(invalid_reason(*recipe, p), "");
 }
 
@@ -147,21 +149,23 @@ TEST(TemplatesCompile, DefaultsSpellDivisionStatisticsAndLoadsAsMeasured) {
   EXPECT_NE(default_kernel("selu").find("cg_expert::select_gt("), std::string::npos);
   // LayerNorm rows in registers: the mean, then squared deviations; weight and bias as vectors.
   std::string layernorm = default_kernel("layernorm_rows_768");
-  EXPECT_NE(layernorm.find("const float mean = reduce(s, [](float p, float q) { return p + q; }) * (1.0f / 768.0f);"),
+  EXPECT_NE(layernorm.find("const float mean = reduce(s, [](float p, float q) { return p + q; }) * Norm::kInvExtent;"),
             std::string::npos);
-  EXPECT_NE(layernorm.find("cg_norm::param_tiles(copy_param, weight, bias, extent,"), std::string::npos);
+  EXPECT_NE(layernorm.find("kInvExtent = (1.0f / 768.0f);"), std::string::npos);
+  EXPECT_NE(layernorm.find("cg_norm::param_tiles<Norm>(copy_param, weight, bias, extent,"), std::string::npos);
   EXPECT_NE(layernorm.find("constexpr bool kWeight = true, kBias = true;"), std::string::npos);
   // Split rows' pass 2 loads them as vectors too.
-  EXPECT_NE(default_kernel("layernorm_long_ragged").find("cg_norm::param_tiles(copy_param, weight, bias, size(mRow),"),
+  EXPECT_NE(default_kernel("layernorm_long_ragged").find("cg_norm::param_tiles<Norm>(copy_param, weight, bias, size(mRow),"),
             std::string::npos);
   // Inputs read once are loaded evict_last: rows in registers, elementwise operands.
-  EXPECT_NE(layernorm.find("auto copy_in = cg_expert::evict_last_tiled_copy<float, kThreads, kVec>();"), std::string::npos);
-  EXPECT_NE(default_kernel("scale_bias_leaky").find("auto copy_in1 = cg_expert::evict_last_tiled_copy<float, kThreads, kVec>();"),
-            std::string::npos);
+  EXPECT_NE(layernorm.find("auto copy_in = cg_expert::evict_last_tiled_copy<TIn, kThreads, kVec>();"), std::string::npos);
+  std::string bias = default_kernel("scale_bias_leaky");
+  EXPECT_NE(bias.find("cg_elementwise::tiled(make_tensor(make_gmem_ptr(in1),"), std::string::npos);  // the broadcast bias too
+  EXPECT_NE(bias.find("auto copy_in = cg_expert::evict_last_tiled_copy<T, kThreads, kVec>();"), std::string::npos);
   // Rows in a grid's registers publish (mean, squared deviations) in 8 bytes, the count left out.
   std::string grid = default_kernel("layernorm_long");
   EXPECT_NE(grid.find("float2 to_slot(Stat st) { return make_float2(st.b, st.c); }"), std::string::npos);
-  EXPECT_NE(grid.find("ws.partials[row * kGroup + rank] = cg_norm::to_slot(part);"), std::string::npos);
+  EXPECT_NE(grid.find("ws.partials[row * kGroup + rank] = Norm::to_slot(part);"), std::string::npos);
 }
 
 }  // namespace

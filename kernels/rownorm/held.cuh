@@ -1,12 +1,20 @@
-// Row-normalization kernel text: rows held in shared memory by a cluster or a cooperative grid.
-// rownorm_template.cc prepends the statistic's code (namespace cg_norm) and fills the $variables.
-#include "expert/rownorm_kernels.h"
+// Row normalization, each row held in shared memory by a group of CTAs and read from DRAM once: a
+// thread-block cluster (kInCluster) or CTAs of a persistent cooperative grid.
+#pragma once
 
-namespace cutegen {
-
-const char* const kRowNormHeld = R"(
 #include <cooperative_groups.h>
 #include <cutlass/arch/barrier.h>
+
+#include "rownorm/stats.cuh"
+
+// An instance whose clusters have up to 8 CTAs (the portable size) defines CG_HELD_NAMES_CLUSTER
+// to 1 before including this file, and the kernel names its cluster shape; larger clusters are named
+// at launch.
+#if defined(CG_HELD_NAMES_CLUSTER) && CG_HELD_NAMES_CLUSTER
+#define CG_HELD_CLUSTER_DIMS __cluster_dims__(kGroup, 1, 1)
+#else
+#define CG_HELD_CLUSTER_DIMS
+#endif
 
 // A group of kGroup CTAs holds a row in shared memory and reads it from DRAM once: CTA `rank` owns
 // elements [rank * chunk, ...). One thread starts a bulk copy (TMA) of every tile of the chunk's
@@ -18,18 +26,18 @@ const char* const kRowNormHeld = R"(
 // count (the grid is then launched cooperatively, so every CTA of a group is resident). With
 // kPersistent the groups walk rows rows apart by the grid, and a tile's next-row bulk copy starts as
 // soon as every thread has read the tile, so loads of row k+1 overlap the math and stores of row k.
-struct Workspace {
+struct HeldWorkspace {
   unsigned* arrived;  // [rows]: CTAs whose partial statistics are published
   Stat* partials;     // [rows * kGroup]
 };
 
-template <int kThreads, int kVec, int kUnroll, int kGroup, int kTiles, bool kPersistent, bool kInCluster>
-__global__ void $cluster_dims __launch_bounds__(kThreads)
-norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, float const* weight, float const* bias,
-               Workspace ws, int64_t rows, int64_t extent, int64_t chunk, bool vectorized) {
+template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kUnroll, int kGroup, int kTiles, bool kPersistent, bool kInCluster>
+__global__ void CG_HELD_CLUSTER_DIMS __launch_bounds__(kThreads)
+norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* weight, float const* bias,
+               HeldWorkspace ws, int64_t rows, int64_t extent, int64_t chunk, bool vectorized) {
   using Tile = Int<kThreads * kVec * kUnroll>;
-  constexpr uint32_t kTileBytes = Tile{} * sizeof($in_type);
-  static_assert(kVec * sizeof($in_type) == 16, "bulk copies move whole 16-byte vectors");
+  constexpr uint32_t kTileBytes = Tile{} * sizeof(TIn);
+  static_assert(kVec * sizeof(TIn) == 16, "bulk copies move whole 16-byte vectors");
   extern __shared__ __align__(128) unsigned char smem_bytes[];
   __shared__ Stat red[32];
   __shared__ Stat cta_stat[2];         // by row parity, so one cluster barrier per row suffices
@@ -38,9 +46,9 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
   static_assert(kTiles <= 64, "one phase bit per tile");
   uint64_t phase = 0;                  // the phase bit each tile's next wait expects
   const int rank = static_cast<int>(blockIdx.x % kGroup);  // a cluster's block rank too (1-D clusters)
-  Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<$in_type*>(smem_bytes)), make_shape(chunk + kVec));
-  auto copy_in = cg_expert::vec_tiled_copy<$in_type, kThreads, kVec>();
-  auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
+  Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<TIn*>(smem_bytes)), make_shape(chunk + kVec));
+  auto copy_in = cg_expert::vec_tiled_copy<TIn, kThreads, kVec>();
+  auto copy_out = cg_expert::vec_tiled_copy<TOut, kThreads, kVec>();
   auto thr_in = copy_in.get_thread_slice(threadIdx.x);
   auto thr_out = copy_out.get_thread_slice(threadIdx.x);
 
@@ -82,8 +90,8 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
       cg::cluster_group cluster = cg::this_cluster();
       if (threadIdx.x == 0) cta_stat[k & 1] = st;
       cluster.sync();
-      Stat all = cg_norm::identity();
-      for (int r = 0; r < kGroup; ++r) all = cg_norm::combine(all, cluster.map_shared_rank(cta_stat, r)[k & 1]);
+      Stat all = Norm::identity();
+      for (int r = 0; r < kGroup; ++r) all = Norm::combine(all, cluster.map_shared_rank(cta_stat, r)[k & 1]);
       return all;
     } else {
       // Warp 0 alone waits for the group and combines its partials (one barrier for the block, not
@@ -97,10 +105,10 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
           __threadfence();
         }
         __syncwarp();
-        Stat all = cg_norm::identity();
+        Stat all = Norm::identity();
         for (int r = threadIdx.x; r < kGroup; r += 32)
-          all = cg_norm::combine(all, cg_norm::load_cg(&ws.partials[row * kGroup + r]));
-        all = cg_expert::warp_reduce(all, cg_norm::combine);
+          all = Norm::combine(all, cg_norm::load_cg(&ws.partials[row * kGroup + r]));
+        all = cg_expert::warp_reduce(all, Norm::combine);
         if (threadIdx.x == 0) met = all;
       }
       __syncthreads();
@@ -143,8 +151,8 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
       }
       landed_all = true;
     };
-    Stat st = cg_expert::block_reduce<kThreads>(cg_norm::partial(for_each), cg_norm::combine, red);
-    Stat row_st = cg_norm::finalize(row_stats(st, row, k));
+    Stat st = cg_expert::block_reduce<kThreads>(Norm::partial(for_each), Norm::combine, red);
+    Stat row_st = Norm::finalize(row_stats(st, row, k));
 
     // The next row's tiles may reuse a tile's shared memory once every thread has read it, when
     // its body sits at the same offset (else they start after the whole chunk is read).
@@ -167,13 +175,13 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
       }
       CUTE_UNROLL
       for (int i = 0; i < size(tXrX); ++i)
-        tYrY(i) = cg_expert::from_f<$out_type>(
-            cg_norm::apply(cg_expert::to_f(tXrX(i)), cur.body + get<0>(tXcX(i)) - cur.row_start, row_st, weight, bias));
+        tYrY(i) = cg_expert::from_f<TOut>(
+            cg_norm::apply<Norm>(cg_expert::to_f(tXrX(i)), cur.body + get<0>(tXcX(i)) - cur.row_start, row_st, weight, bias));
       copy(copy_out, tYrY, tYgY);
     }
     for_scalars(cur, [&](int64_t i) {
-      out[i] = cg_expert::from_f<$out_type>(
-          cg_norm::apply(cg_expert::to_f(sX(i - cur.base)), i - cur.row_start, row_st, weight, bias));
+      out[i] = cg_expert::from_f<TOut>(
+          cg_norm::apply<Norm>(cg_expert::to_f(sX(i - cur.base)), i - cur.row_start, row_st, weight, bias));
     });
     cutlass::arch::fence_view_async_shared();  // as above, for the next row's bulk copies
     __syncthreads();  // the chunk is read: the next row's scalars (and tiles) may overwrite it
@@ -185,17 +193,20 @@ norm_rows_held($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
   if constexpr (kInCluster) cooperative_groups::this_cluster().sync();
 }
 
-$signature {
-  constexpr int kThreads = $threads, kVec = $vec, kUnroll = $unroll, kCluster = $cluster, kSplit = $split;
-  constexpr int kBlocksPerSm = $blocks_per_sm;
-  constexpr bool kInCluster = kCluster > 0, kPersistent = kBlocksPerSm > 0;
-  constexpr int kGroup = kInCluster ? kCluster : kSplit;
+// Rows of `extent` elements, each held by kGroup CTAs (a cluster where kInCluster, else CTAs of a
+// cooperative grid, which must be persistent) in tiles of kThreads x kVec x kUnroll; with kBlocksPerSm
+// > 0 persistent groups of up to that many CTAs per SM, each prefetching its next row.
+template <class Norm, bool kInCluster, int kThreads, int kVec, int kUnroll, int kGroup, int kBlocksPerSm, int64_t rows,
+          int64_t extent, class TIn, class TOut>
+void launch_norm_held(TIn const* x, TOut* out, float const* weight, float const* bias, cudaStream_t stream) {
+  constexpr bool kPersistent = kBlocksPerSm > 0;
+  constexpr int kCluster = kInCluster ? kGroup : 0;
   static_assert(kInCluster || kPersistent, "a group larger than a cluster walks rows in a persistent grid");
-  constexpr int64_t rows = $outer, extent = $extent, kTile = int64_t(kThreads) * kVec * kUnroll;
+  constexpr int64_t kTile = int64_t(kThreads) * kVec * kUnroll;
   constexpr int64_t chunk = ((extent + kGroup - 1) / kGroup + kTile - 1) / kTile * kTile;
-  constexpr int smem = static_cast<int>((chunk + kVec) * sizeof($in_type));
-  bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16);
-  auto kernel = norm_rows_held<kThreads, kVec, kUnroll, kGroup, static_cast<int>(chunk / kTile), kPersistent, kInCluster>;
+  constexpr int smem = static_cast<int>((chunk + kVec) * sizeof(TIn));
+  bool vectorized = cg_expert::aligned_to(x, 16) && cg_expert::aligned_to(out, 16);
+  auto kernel = norm_rows_held<Norm, TIn, TOut, kThreads, kVec, kUnroll, kGroup, static_cast<int>(chunk / kTile), kPersistent, kInCluster>;
   // Above 48 KB of dynamic shared memory a kernel must opt in, once; so must clusters of more than 8
   // CTAs (a non-portable size, named at launch rather than by __cluster_dims__).
   static const bool ready =
@@ -203,12 +214,12 @@ $signature {
       (kCluster <= 8 || cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess);
   if (!ready) return;
   // A group larger than a cluster meets in a workspace; its arrival counts start at zero on every call.
-  Workspace ws{nullptr, nullptr};
+  HeldWorkspace ws{nullptr, nullptr};
   if constexpr (!kInCluster) {
     constexpr size_t count_bytes = (sizeof(unsigned) * rows + 15) / 16 * 16;
     char* memory = cg_expert::device_workspace(count_bytes + sizeof(Stat) * rows * kGroup);
     if (memory == nullptr) return;
-    ws = Workspace{reinterpret_cast<unsigned*>(memory), reinterpret_cast<Stat*>(memory + count_bytes)};
+    ws = HeldWorkspace{reinterpret_cast<unsigned*>(memory), reinterpret_cast<Stat*>(memory + count_bytes)};
     if (cudaMemsetAsync(memory, 0, count_bytes, stream) != cudaSuccess) return;
   }
   // Attributes a chevron launch cannot carry: a cluster size above 8, or a cooperative grid (every
@@ -255,11 +266,8 @@ $signature {
   const int grid = static_cast<int>(groups * kGroup);
   if constexpr (kExtended) {
     cudaLaunchConfig_t config = config_for(grid);
-    cudaLaunchKernelEx(&config, kernel, $in_name, $out_name, $weight, $bias, ws, rows, extent, chunk, vectorized);
+    cudaLaunchKernelEx(&config, kernel, x, out, weight, bias, ws, rows, extent, chunk, vectorized);
   } else {
-    kernel<<<grid, kThreads, smem, stream>>>($in_name, $out_name, $weight, $bias, ws, rows, extent, chunk, vectorized);
+    kernel<<<grid, kThreads, smem, stream>>>(x, out, weight, bias, ws, rows, extent, chunk, vectorized);
   }
 }
-)";
-
-}  // namespace cutegen

@@ -1,18 +1,16 @@
-// Row-normalization kernel text: short rows held in the registers of a block (a warp or more).
-// rownorm_template.cc prepends the statistic's code (namespace cg_norm) and fills the $variables.
-#include "expert/rownorm_kernels.h"
+// Row normalization, short rows held in the registers of a block (a warp or more), read once.
+#pragma once
 
-namespace cutegen {
+#include "rownorm/stats.cuh"
 
-const char* const kRowNormRegisters = R"(
 // A block per row, held in registers: kIters steps of kThreads threads x kVec elements, all loaded
 // at once (vectors through the tiled copy, evict_last, when the rows are 16-byte aligned, else
-// coalesced scalars), the row's statistic taken by cg_norm::held_stats with reductions by shuffles
+// coalesced scalars), the row's statistic taken by Norm::held_stats with reductions by shuffles
 // (and, past one warp, through shared memory), then the normalized registers are stored. A warp per row
 // needs no shared memory and no barrier; few rows take more warps each, since one warp's long serial
 // chain then sets the time. The row length is a constant, so that whole steps need no bounds checks.
-template <int kThreads, int kVec, int kIters, int64_t kExtent>
-__global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* __restrict__ x, $out_type* __restrict__ out,
+template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kIters, int64_t kExtent>
+__global__ void __launch_bounds__(kThreads) norm_rows_registers(TIn const* __restrict__ x, TOut* __restrict__ out,
                                                                 float const* __restrict__ weight, float const* __restrict__ bias,
                                                                 bool vectorized) {
   using Step = Int<kThreads * kVec>;
@@ -21,8 +19,8 @@ __global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* 
   __builtin_assume(tid < kThreads);
   Tensor mX = make_tensor(make_gmem_ptr(x + blockIdx.x * extent), make_shape(extent));     // this row
   Tensor mY = make_tensor(make_gmem_ptr(out + blockIdx.x * extent), make_shape(extent));
-  auto copy_in = cg_expert::evict_last_tiled_copy<$in_type, kThreads, kVec>();
-  auto copy_out = cg_expert::vec_tiled_copy<$out_type, kThreads, kVec>();
+  auto copy_in = cg_expert::evict_last_tiled_copy<TIn, kThreads, kVec>();
+  auto copy_out = cg_expert::vec_tiled_copy<TOut, kThreads, kVec>();
   auto thr_in = copy_in.get_thread_slice(tid);
   auto copy_param = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
   auto thr_out = copy_out.get_thread_slice(tid);
@@ -66,38 +64,35 @@ __global__ void __launch_bounds__(kThreads) norm_rows_registers($in_type const* 
   // Elements per thread, where every thread holds as many, of a block of a power of two of warps (more
   // than one: a warp's rows keep two sums, measured as fast as torch.compile's); else 0.
   constexpr int kPerThread = kIters * kThreads * kVec == kExtent && kWarps > 1 && (kWarps & (kWarps - 1)) == 0 ? kIters * kVec : 0;
-  const Stat st = cg_norm::held_stats(for_each, reduce, tree, Int<kPerThread>{});
+  const Stat st = Norm::held_stats(for_each, reduce, tree, Int<kPerThread>{});
   CUTE_UNROLL
   for (int i = 0; i < kIters; ++i) {
     if (vectorized) {
       Tensor tYgY = thr_out.partition_D(local_tile(mY, make_shape(Step{}), make_coord(i)));  // (CPY, 1)
       Tensor tYrY = make_fragment_like(tYgY);
       // Weight and bias as vectors too (as scalars, 8 loads per vector of x).
-      auto [tWrW, tBrB] = cg_norm::param_tiles(copy_param, weight, bias, extent, make_shape(Step{}), i, position(i, 0) < extent);
+      auto [tWrW, tBrB] = cg_norm::param_tiles<Norm>(copy_param, weight, bias, extent, make_shape(Step{}), i, position(i, 0) < extent);
       CUTE_UNROLL
-      for (int k = 0; k < kVec; ++k) tYrY(k) = cg_expert::from_f<$out_type>(cg_norm::held_apply_to(v[i][k], st, tWrW(k), tBrB(k)));
+      for (int k = 0; k < kVec; ++k) tYrY(k) = cg_expert::from_f<TOut>(Norm::held_apply_to(v[i][k], st, tWrW(k), tBrB(k)));
       if (position(i, 0) < extent) copy(copy_out, tYrY, tYgY);
     } else {
       CUTE_UNROLL
       for (int k = 0; k < kVec; ++k)
         if (position(i, k) < extent) {
           const int64_t j = position(i, k);
-          mY(j) = cg_expert::from_f<$out_type>(cg_norm::held_apply_to(v[i][k], st, cg_norm::weight_at(weight, j), cg_norm::bias_at(bias, j)));
+          mY(j) = cg_expert::from_f<TOut>(Norm::held_apply_to(v[i][k], st, cg_norm::weight_at<Norm>(weight, j), cg_norm::bias_at<Norm>(bias, j)));
         }
     }
   }
 }
 
-$signature {
-  constexpr int kThreads = $threads, kVec = $vec;
-  constexpr int64_t rows = $outer, extent = $extent;
+// Rows of `extent` elements, a block of kThreads per row, kVec-element vectors.
+template <class Norm, int kThreads, int kVec, int64_t rows, int64_t extent, class TIn, class TOut>
+void launch_norm_registers(TIn const* x, TOut* out, float const* weight, float const* bias, cudaStream_t stream) {
   constexpr int kIters = int((extent + kThreads * kVec - 1) / (kThreads * kVec));
   static_assert(rows < (int64_t(1) << 31), "a block per row");
-  bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0 &&
-                    cg_norm::params_aligned($weight, $bias);
-  norm_rows_registers<kThreads, kVec, kIters, extent><<<static_cast<int>(rows), kThreads, 0, stream>>>(
-      $in_name, $out_name, $weight, $bias, vectorized);
+  bool vectorized = cg_expert::aligned_to(x, 16) && cg_expert::aligned_to(out, 16) && extent % kVec == 0 &&
+                    cg_norm::params_aligned<Norm>(weight, bias);
+  norm_rows_registers<Norm, TIn, TOut, kThreads, kVec, kIters, extent><<<static_cast<int>(rows), kThreads, 0, stream>>>(
+      x, out, weight, bias, vectorized);
 }
-)";
-
-}  // namespace cutegen

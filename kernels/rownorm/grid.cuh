@@ -1,11 +1,10 @@
-// Row-normalization kernel text: a long row held in the registers of a cooperative grid.
-// rownorm_template.cc prepends the statistic's code (namespace cg_norm) and fills the $variables.
-#include "expert/rownorm_kernels.h"
+// Row normalization, each long row held in the registers of kGroup CTAs of a cooperative grid (one
+// per SM) and read from DRAM once.
+#pragma once
 
-namespace cutegen {
-
-const char* const kRowNormGrid = R"(
 #include <cutlass/arch/barrier.h>
+
+#include "rownorm/stats.cuh"
 
 // 128-bit copies that stream through L2 (.cs, evict first), so that x and y, each touched once, do
 // not push out what is read again. On the H200, a hand-written kernel of this design for LayerNorm
@@ -35,7 +34,7 @@ template <> struct Copy_Traits<StreamStore128> : Copy_Traits<UniversalCopy<uint1
 // elements [rank * kShare, (rank + 1) * kShare): kIters steps of kThreads threads x kVec elements.
 // - The CTA's share of the weight and bias, as much as fits, is bulk-copied into shared memory once;
 //   the rest is loaded once into registers.
-// - Per row, the CTA's partial statistic (cg_norm::held_partial) goes to a workspace slot, and a
+// - Per row, the CTA's partial statistic (Norm::held_partial) goes to a workspace slot, and a
 //   per-row count says when the group's slots are all written: warp 0 of each CTA waits for it and
 //   combines them. The count only grows (the group's CTAs add 1 per row and call), so it needs no
 //   reset: this call's arrivals end at the next multiple of kGroup.
@@ -45,13 +44,14 @@ template <> struct Copy_Traits<StreamStore128> : Copy_Traits<UniversalCopy<uint1
 // single-read floor (0.2191 in two launches); rows that leave CTAs idle lose (see default_params).
 struct GridWorkspace {
   unsigned* arrived;  // [rows]
-  float2* partials;   // [rows * kGroup]: cg_norm::to_slot of each CTA's statistic
+  float2* partials;   // [rows * kGroup]: Norm::to_slot of each CTA's statistic
 };
 
 // kVectorized: x, y, weight and bias 16-byte aligned and the row whole vectors (else coalesced scalars).
-template <int kThreads, int kVec, int kIters, int kGroup, int64_t kExtent, int kWeightSteps, int kBiasSteps, bool kVectorized>
+template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kIters, int kGroup, int64_t kExtent, int kWeightSteps, int kBiasSteps,
+          bool kVectorized>
 __global__ void __launch_bounds__(kThreads, 1)
-norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, float const* __restrict__ weight,
+norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* __restrict__ weight,
                float const* __restrict__ bias, GridWorkspace ws, int64_t rows, int64_t row_step) {
   using Step = Int<kThreads * kVec>;
   constexpr int kShare = kIters * kThreads * kVec;
@@ -68,8 +68,8 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
     return int64_t(rank) * kShare + (kVectorized ? (i * kThreads + tid) * kVec + k : (i * kVec + k) * kThreads + tid);
   };
   auto in_row = [&](int i, int k) { return kExact || position(i, k) < extent; };
-  auto copy_in = cg_expert::threads_tiled_copy<Copy_Atom<StreamLoad128, $in_type>, kThreads, kVec>();
-  auto copy_out = cg_expert::threads_tiled_copy<Copy_Atom<StreamStore128, $out_type>, kThreads, kVec>();
+  auto copy_in = cg_expert::threads_tiled_copy<Copy_Atom<StreamLoad128, TIn>, kThreads, kVec>();
+  auto copy_out = cg_expert::threads_tiled_copy<Copy_Atom<StreamStore128, TOut>, kThreads, kVec>();
   auto copy_param = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
   auto thr_in = copy_in.get_thread_slice(tid);
   auto thr_out = copy_out.get_thread_slice(tid);
@@ -112,8 +112,8 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
       for (int k = 0; k < kVec; ++k) tail[i - steps][k] = r(k);
     }
   };
-  load_tail(weight, cg_norm::kWeight, kWeightSteps, w_tail);
-  load_tail(bias, cg_norm::kBias, kBiasSteps, b_tail);
+  load_tail(weight, Norm::kWeight, kWeightSteps, w_tail);
+  load_tail(bias, Norm::kBias, kBiasSteps, b_tail);
 
   float v[kIters][kVec];
   auto load_row = [&](int64_t row, int i) {  // step i of the row into v[i]
@@ -155,11 +155,11 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
     unsigned* count = ws.arrived + row;
     unsigned seen = 0;
     if (tid == 0) asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(count) : "memory");
-    const Stat part = cg_norm::held_partial(for_each, reduce, tree, Int<kPerThread>{});
+    const Stat part = Norm::held_partial(for_each, reduce, tree, Int<kPerThread>{});
     if (tid < 32) {
       if (tid == 0) {
         const unsigned target = seen - seen % kGroup + kGroup;  // fewer than kGroup arrivals are this call's
-        ws.partials[row * kGroup + rank] = cg_norm::to_slot(part);
+        ws.partials[row * kGroup + rank] = Norm::to_slot(part);
         asm volatile("red.release.gpu.global.add.u32 [%0], 1;" :: "l"(count) : "memory");
         unsigned c;
         do {
@@ -172,27 +172,27 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
       // One 8-byte load per slot: on the H200, LayerNorm #40 took 0.2231 ms with its three words
       // loaded one by one, 0.2042 with them padded to one 16-byte load, 0.2006 with these.
       float2 const* slots = ws.partials + row * kGroup;
-      Stat all = cg_norm::identity();
+      Stat all = Norm::identity();
       if constexpr (kPerThread > 0 && kGroup % 32 == 0) {
         constexpr int kPerLane = kGroup / 32;
         float2 const* lane_slots = slots + tid * kPerLane;  // one base, so the loads go out together
         Stat s[kPerLane];
         CUTE_UNROLL
-        for (int i = 0; i < kPerLane; ++i) s[i] = cg_norm::from_slot(__ldcg(lane_slots + i), float(kShare));
+        for (int i = 0; i < kPerLane; ++i) s[i] = Norm::from_slot(__ldcg(lane_slots + i), float(kShare));
         CUTE_UNROLL
         for (int w = kPerLane / 2; w > 0; w /= 2)
           CUTE_UNROLL
-          for (int i = 0; i < w; ++i) s[i] = cg_norm::join(s[i], s[i + w]);
-        all = cg_expert::warp_reduce(s[0], [](Stat p, Stat q) { return cg_norm::join(p, q); });
+          for (int i = 0; i < w; ++i) s[i] = Norm::join(s[i], s[i + w]);
+        all = cg_expert::warp_reduce(s[0], [](Stat p, Stat q) { return Norm::join(p, q); });
       } else {
         for (int r = tid; r < kGroup; r += 32) {
           const int64_t left = extent - int64_t(r) * kShare;  // elements of CTA r's share
           const float count = float(left < kShare ? (left > 0 ? left : 0) : kShare);
-          all = cg_norm::combine(all, cg_norm::from_slot(__ldcg(&slots[r]), count));
+          all = Norm::combine(all, Norm::from_slot(__ldcg(&slots[r]), count));
         }
-        all = cg_expert::warp_reduce(all, cg_norm::combine);
+        all = cg_expert::warp_reduce(all, Norm::combine);
       }
-      if (tid == 0) met = cg_norm::finalize(all);
+      if (tid == 0) met = Norm::finalize(all);
     }
     __syncthreads();
     if (kVectorized && first) cute::wait_barrier(params_landed, 0);
@@ -217,17 +217,17 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
           }
           return r;
         };
-        Tensor tWrW = param(sW, w_tail, cg_norm::kWeight, kWeightSteps, cg_norm::kNoWeight);
-        Tensor tBrB = param(sB, b_tail, cg_norm::kBias, kBiasSteps, cg_norm::kNoBias);
+        Tensor tWrW = param(sW, w_tail, Norm::kWeight, kWeightSteps, cg_norm::kNoWeight);
+        Tensor tBrB = param(sB, b_tail, Norm::kBias, kBiasSteps, cg_norm::kNoBias);
         CUTE_UNROLL
-        for (int k = 0; k < kVec; ++k) tYrY(k) = cg_expert::from_f<$out_type>(cg_norm::apply_to(v[i][k], st, tWrW(k), tBrB(k)));
+        for (int k = 0; k < kVec; ++k) tYrY(k) = cg_expert::from_f<TOut>(Norm::apply_to(v[i][k], st, tWrW(k), tBrB(k)));
         if (in_row(i, 0)) copy(copy_out, tYrY, tYgY);
       } else {
         CUTE_UNROLL
         for (int k = 0; k < kVec; ++k)
           if (in_row(i, k)) {
             const int64_t j = position(i, k);
-            mY(j) = cg_expert::from_f<$out_type>(cg_norm::apply(v[i][k], j, st, weight, bias));
+            mY(j) = cg_expert::from_f<TOut>(cg_norm::apply<Norm>(v[i][k], j, st, weight, bias));
           }
       }
       if (more) load_row(row + row_step, i);
@@ -235,15 +235,16 @@ norm_rows_grid($in_type const* __restrict__ x, $out_type* __restrict__ out, floa
   }
 }
 
-template <int kThreads, int kVec, int kIters, int kGroup, int64_t rows, int64_t extent, bool kVectorized>
-void launch_rows_grid($in_type const* x, $out_type* out, float const* weight, float const* bias, cudaStream_t stream) {
+template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kIters, int kGroup, int64_t rows, int64_t extent,
+          bool kVectorized>
+void launch_rows_grid(TIn const* x, TOut* out, float const* weight, float const* bias, cudaStream_t stream) {
   // Shared memory keeps as many steps of the weight's share, then the bias's, as fit (vectors only).
   constexpr int kStepBytes = kThreads * kVec * int(sizeof(float)), kBudget = 224 * 1024;
-  constexpr int kWeightSteps = !kVectorized || !cg_norm::kWeight ? 0 : kIters < kBudget / kStepBytes ? kIters : kBudget / kStepBytes;
+  constexpr int kWeightSteps = !kVectorized || !Norm::kWeight ? 0 : kIters < kBudget / kStepBytes ? kIters : kBudget / kStepBytes;
   constexpr int kBiasLeft = (kBudget - kWeightSteps * kStepBytes) / kStepBytes;
-  constexpr int kBiasSteps = !kVectorized || !cg_norm::kBias ? 0 : kIters < kBiasLeft ? kIters : kBiasLeft;
+  constexpr int kBiasSteps = !kVectorized || !Norm::kBias ? 0 : kIters < kBiasLeft ? kIters : kBiasLeft;
   constexpr int smem = (kWeightSteps + kBiasSteps) * kStepBytes;
-  auto kernel = norm_rows_grid<kThreads, kVec, kIters, kGroup, extent, kWeightSteps, kBiasSteps, kVectorized>;
+  auto kernel = norm_rows_grid<Norm, TIn, TOut, kThreads, kVec, kIters, kGroup, extent, kWeightSteps, kBiasSteps, kVectorized>;
   static const bool ready = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess;
   // As many groups as are resident at once (one CTA per SM); with fewer CTAs resident than one group
   // the kernel does not run (the output keeps its poison).
@@ -269,14 +270,11 @@ void launch_rows_grid($in_type const* x, $out_type* out, float const* weight, fl
   cudaLaunchKernelEx(&config, kernel, x, out, weight, bias, ws, rows, groups);
 }
 
-$signature {
-  constexpr int kThreads = $threads, kVec = $vec, kIters = $unroll, kGroup = $split;
-  constexpr int64_t rows = $outer, extent = $extent;
-  const bool vectorized = cg_expert::aligned_to($in_name, 16) && cg_expert::aligned_to($out_name, 16) && extent % kVec == 0 &&
-                          cg_norm::params_aligned($weight, $bias);
-  if (vectorized) launch_rows_grid<kThreads, kVec, kIters, kGroup, rows, extent, true>($in_name, $out_name, $weight, $bias, stream);
-  else launch_rows_grid<kThreads, kVec, kIters, kGroup, rows, extent, false>($in_name, $out_name, $weight, $bias, stream);
+// Rows of `extent` elements, each held by kGroup CTAs of kThreads threads x kIters vectors of kVec.
+template <class Norm, int kThreads, int kVec, int kIters, int kGroup, int64_t rows, int64_t extent, class TIn, class TOut>
+void launch_norm_grid(TIn const* x, TOut* out, float const* weight, float const* bias, cudaStream_t stream) {
+  const bool vectorized = cg_expert::aligned_to(x, 16) && cg_expert::aligned_to(out, 16) && extent % kVec == 0 &&
+                          cg_norm::params_aligned<Norm>(weight, bias);
+  if (vectorized) launch_rows_grid<Norm, TIn, TOut, kThreads, kVec, kIters, kGroup, rows, extent, true>(x, out, weight, bias, stream);
+  else launch_rows_grid<Norm, TIn, TOut, kThreads, kVec, kIters, kGroup, rows, extent, false>(x, out, weight, bias, stream);
 }
-)";
-
-}  // namespace cutegen

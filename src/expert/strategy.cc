@@ -1,0 +1,157 @@
+#include "expert/strategy.h"
+
+#include <algorithm>
+
+#include "expert/params.h"
+
+namespace cutegen {
+namespace {
+
+int elem_bytes(const std::string& c_type) { return c_type == "float" ? 4 : c_type == "int64_t" ? 8 : 2; }
+int64_t tile_of(const Params& p) { return int64_t(p.threads) * p.vec * p.unroll; }
+bool last_dim(const Recipe& r) { return r.rows.inner == 1; }
+
+// Rules shared by the strategies over rows [outer, extent, inner].
+std::string row_rules(const Recipe& r, const Params& p, bool reads_vec, bool whole_vectors) {
+  if (reads_vec && p.vec * elem_bytes(r.in_type) > 16) return "vec=" + std::to_string(p.vec) + " exceeds 128 bits";
+  if (whole_vectors && r.rows.extent % p.vec != 0) return "the row length is not a multiple of vec";
+  int min_threads = last_dim(r) ? 32 : 64;  // a warp may own a row
+  if (p.threads < min_threads || p.threads > 1024) return "threads must be " + std::to_string(min_threads) + "..1024";
+  return "";
+}
+
+// Rules shared by the row norms over the last dim but those in registers.
+std::string norm_rules(const Recipe& r, const Params& p, const char* group_what) {
+  if (p.group > 1 && r.rows.extent / p.group < tile_of(p)) return std::string(group_what) + " leaves chunks smaller than one tile";
+  if (r.rows.outer * p.group * 2 >= (int64_t(1) << 31)) return "rows x group exceeds the grid";
+  return "";
+}
+
+// Rows held in shared memory by a group of CTAs (a cluster, or CTAs of a cooperative grid).
+std::string held_rules(const Recipe& r, const Params& p, const ArchLimits& hw, bool in_cluster) {
+  if (auto why = row_rules(r, p, true, false); !why.empty()) return why;  // a scalar head and tail: rows need not divide
+  if (!in_cluster) {
+    if (p.group < 2) return "a cooperative grid's group takes 2 CTAs or more (one CTA: a 1-CTA cluster)";
+    if (auto why = norm_rules(r, p, "group"); !why.empty()) return why;
+    if (p.blocks_per_sm == 0) return "a group larger than a cluster walks rows in a persistent grid: blocks_per_sm > 0";
+    if (p.group > 1024) return "a held row's CTAs must all be resident at once: group at most 1024";
+  } else {
+    if (p.group > 16) return "a cluster holds at most 16 CTAs";
+    if (r.rows.outer * 2 >= (int64_t(1) << 31)) return "rows exceed the grid";
+  }
+  if (p.vec * elem_bytes(r.in_type) != 16) return "held rows' bulk copies move 16-byte vectors: vec must fill 16 bytes";
+  if (held_chunk_bytes(r, p) / elem_bytes(r.in_type) / tile_of(p) > 64) return "a held chunk spans more than 64 tiles";
+  if (in_cluster && r.rows.outer * p.group >= (int64_t(1) << 31)) return "rows x cluster exceeds the grid";
+  // 200 KB, the largest share measured, or less where the target's CTAs hold less.
+  const int64_t budget = std::min<int64_t>(200 << 10, hw.smem_per_cta);
+  if (held_chunk_bytes(r, p) > budget)
+    return "a row's share per CTA exceeds " + std::to_string(budget / 1024) + " KB of shared memory";
+  return "";
+}
+
+std::string elementwise_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
+  int widest = std::max(4, elem_bytes(r.out_type));
+  for (auto& o : r.operands) widest = std::max(widest, elem_bytes(o.c_type));
+  if (p.vec < 4 || p.vec * widest > 32) return "vec must be 4 or 8 and at most 32 bytes";
+  if (p.threads > 1024 || p.threads < 128) return "threads must be 128..1024";
+  return "";
+}
+
+std::string reduce_rows_invalid(const Recipe& r, const Params& p, const ArchLimits&) { return row_rules(r, p, true, true); }
+
+std::string reduce_columns_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
+  if (auto why = row_rules(r, p, false, false); !why.empty()) return why;
+  if (p.threads / p.split < 32) return "fewer than 32 columns per block";
+  if (p.unroll > 1 && r.rows.extent < int64_t(p.split) * p.unroll) return "unroll exceeds each thread's share of the column";
+  return "";
+}
+
+std::string norm_registers_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  if (auto why = row_rules(r, p, true, true); !why.empty()) return why;
+  // Half an SM's register file per row, at most kMaxRowElementsPerThread per thread.
+  if (r.rows.extent > std::min<int64_t>(kMaxRowElementsPerThread * p.threads, hw.registers_per_sm / 2))
+    return "the row does not fit the registers of one block";
+  if (r.rows.outer > hw.max_grid_blocks) return "more rows than a grid has blocks";
+  if (r.rows.outer * 2 >= (int64_t(1) << 31)) return "rows x group exceeds the grid";
+  return "";
+}
+
+std::string norm_cluster_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) { return held_rules(r, p, hw, true); }
+std::string norm_held_grid_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) { return held_rules(r, p, hw, false); }
+
+std::string norm_grid_registers_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  if (auto why = row_rules(r, p, true, true); !why.empty()) return why;
+  // One CTA per SM: the largest power of two of them the target's GPU holds at once.
+  int max_group = 1;
+  while (max_group * 2 <= hw.sm_count) max_group *= 2;
+  if (p.group < 2) return "a grid's group takes 2 CTAs or more";
+  if (p.group > max_group) return "a row is held in at most " + std::to_string(max_group) + " CTAs, one per SM";
+  if (p.threads < 128) return "a grid's CTAs take 128 threads or more";
+  if (p.vec * elem_bytes(r.in_type) != 16) return "a grid's CTAs move 16-byte vectors: vec must fill 16 bytes";
+  if (p.vec * p.unroll > kMaxGridElementsPerThread)
+    return "a grid holds at most " + std::to_string(kMaxGridElementsPerThread) + " elements per thread";
+  if (tile_of(p) * p.group < r.rows.extent) return "group CTAs of threads x vec x unroll elements do not hold a row";
+  return "";
+}
+
+std::string norm_streamed_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
+  if (auto why = row_rules(r, p, true, true); !why.empty()) return why;
+  return norm_rules(r, p, "group");
+}
+
+std::string norm_split_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  if (p.group < 2) return "split rows take 2 chunks or more (one: norm_streamed)";
+  return norm_streamed_invalid(r, p, hw);
+}
+
+std::string norm_columns_invalid(const Recipe& r, const Params& p, const ArchLimits&) { return row_rules(r, p, false, false); }
+
+bool is_elementwise(const Recipe& r) { return r.kind == TemplateKind::kElementwise; }
+bool reduce_last(const Recipe& r) { return r.kind == TemplateKind::kReduce && last_dim(r); }
+bool reduce_middle(const Recipe& r) { return r.kind == TemplateKind::kReduce && !last_dim(r); }
+bool norm_last(const Recipe& r) { return r.kind == TemplateKind::kRowNorm && last_dim(r); }
+bool norm_middle(const Recipe& r) { return r.kind == TemplateKind::kRowNorm && !last_dim(r); }
+
+}  // namespace
+
+const std::vector<StrategyDef>& strategy_table() {
+  static const std::vector<StrategyDef> table = {
+      {Strategy::kElementwise, "elementwise", "elementwise/tiles.cuh", {"threads", "vec", "unroll", "blocks_per_sm"},
+       is_elementwise, elementwise_invalid, "elementwise-tiles"},
+      {Strategy::kReduceRows, "reduce_rows", "reduce/rows.cuh", {"threads", "vec", "unroll"}, reduce_last,
+       reduce_rows_invalid, "reduce-rows-warp"},
+      {Strategy::kReduceColumns, "reduce_columns", "reduce/columns.cuh", {"threads", "unroll", "split"}, reduce_middle,
+       reduce_columns_invalid, "reduce-columns-split"},
+      {Strategy::kNormRegisters, "norm_registers", "rownorm/registers.cuh", {"threads", "vec"}, norm_last,
+       norm_registers_invalid, "norm-registers"},
+      {Strategy::kNormCluster, "norm_cluster", "rownorm/held.cuh", {"threads", "vec", "unroll", "group", "blocks_per_sm"},
+       norm_last, norm_cluster_invalid, "norm-held"},
+      {Strategy::kNormHeldGrid, "norm_held_grid", "rownorm/held.cuh", {"threads", "vec", "unroll", "group", "blocks_per_sm"},
+       norm_last, norm_held_grid_invalid, "norm-held"},
+      {Strategy::kNormGridRegisters, "norm_grid_registers", "rownorm/grid.cuh", {"threads", "vec", "unroll", "group"},
+       norm_last, norm_grid_registers_invalid, "norm-grid-registers"},
+      {Strategy::kNormStreamed, "norm_streamed", "rownorm/streamed.cuh", {"threads", "vec", "unroll"}, norm_last,
+       norm_streamed_invalid, "norm-streamed"},
+      {Strategy::kNormSplit, "norm_split", "rownorm/streamed.cuh", {"threads", "vec", "unroll", "group"}, norm_last,
+       norm_split_invalid, "norm-streamed"},
+      {Strategy::kNormSplitTicket, "norm_split_ticket", "rownorm/streamed.cuh", {"threads", "vec", "unroll", "group"},
+       norm_last, norm_split_invalid, "norm-streamed"},
+      {Strategy::kNormColumns, "norm_columns", "rownorm/columns.cuh", {"threads"}, norm_middle, norm_columns_invalid,
+       "norm-columns"},
+  };
+  return table;
+}
+
+const StrategyDef& strategy_def(Strategy s) {
+  for (auto& d : strategy_table())
+    if (d.strategy == s) return d;
+  return strategy_table().front();
+}
+
+std::optional<Strategy> strategy_named(const std::string& name) {
+  for (auto& d : strategy_table())
+    if (name == d.name) return d.strategy;
+  return std::nullopt;
+}
+
+}  // namespace cutegen

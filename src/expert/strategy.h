@@ -1,0 +1,47 @@
+// The expert's kernel designs as data: one named strategy per kernel of the library (kernels/), each a
+// row of one table with its header, the parameters it reads, the recipes it serves, its validity rule
+// and the decision (docs/decisions.md, "Expert strategies") behind the rule that makes it a default.
+// The search changes strategy by taking another row's point (strategy_seeds in params.h).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "build/target.h"
+#include "expert/recipe.h"
+
+namespace cutegen {
+
+enum class Strategy {
+  kElementwise,        // out = expr(operands...): 128-bit tiles, a block per tile or a persistent grid
+  kReduceRows,         // a reduction over the last dim: a block (or a warp) per row
+  kReduceColumns,      // a reduction over a middle dim: threads own columns, `split` share one
+  kNormRegisters,      // a short row held in the registers of one block (a warp or more)
+  kNormCluster,        // a row held in the shared memory of a thread-block cluster of `group` CTAs
+  kNormHeldGrid,       // a row held in the shared memory of `group` CTAs of a persistent cooperative grid
+  kNormGridRegisters,  // a long row held in the registers of `group` CTAs of a cooperative grid, one per SM
+  kNormStreamed,       // a row streamed twice by one block
+  kNormSplit,          // a row cut into `group` chunks whose statistics meet in a workspace: two launches
+  kNormSplitTicket,    // the same in one launch, work items ordered by a ticket taken at run time
+  kNormColumns,        // a normalization over a middle dim: a thread per column
+};
+
+struct Params;
+
+struct StrategyDef {
+  Strategy strategy;
+  const char* name;    // as --params spells it: "norm_cluster"
+  const char* header;  // its kernel under kernels/
+  std::vector<const char*> params;          // the parameters it reads; the others stay at their defaults
+  bool (*serves)(const Recipe&);            // which recipes (template and shape) it can compute
+  std::string (*invalid)(const Recipe&, const Params&, const ArchLimits&);  // why not ("" when it can)
+  const char* decision;                     // docs/decisions.md entry behind its default rule
+};
+
+// Every strategy, elementwise first, then reductions, then row normalizations.
+const std::vector<StrategyDef>& strategy_table();
+const StrategyDef& strategy_def(Strategy s);
+std::optional<Strategy> strategy_named(const std::string& name);
+
+}  // namespace cutegen
