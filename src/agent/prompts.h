@@ -14,8 +14,8 @@ using PromptVars = std::map<std::string, std::string>;
 
 Result<std::string> render_prompt_template(const std::string& text, const PromptVars& vars, const std::string& name);
 
-// The prompts folder: `configured` when set, else prompts/ found upwards from the executable,
-// else the source tree's.
+// The prompts folder: `configured` when set, else the installed or the checkout's prompts/
+// (sys/layout.h).
 std::string prompts_dir(const std::string& configured);
 
 class PromptLibrary {
