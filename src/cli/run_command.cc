@@ -40,15 +40,7 @@ void progress_line(const Progress& p, double elapsed) {
 }
 
 Status write_summary(const RunStore& store, const Ledger* ledger) {
-  auto meta = CUTEGEN_TRY(store.meta());
-  auto tasks = CUTEGEN_TRY(store.tasks());
-  std::map<std::string, std::vector<StepRecord>> steps;
-  std::map<std::string, Spend> spend;
-  for (auto& t : tasks) {
-    steps[t.name] = CUTEGEN_TRY(store.steps(t.name));
-    if (ledger) spend[t.name] = CUTEGEN_TRY(ledger->spent(meta.id, t.name));
-  }
-  return write_file_atomic(store.dir() + "/summary.md", run_summary_markdown(meta, tasks, steps, spend));
+  return write_file_atomic(store.dir() + "/summary.md", run_summary_markdown(CUTEGEN_TRY(read_run(store, ledger))));
 }
 
 void print_table(const RunStore& store, const Context& ctx) {
