@@ -16,8 +16,8 @@ std::vector<DiffLine> line_diff(const std::string& before, const std::string& af
   size_t i = 0, j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] == b[j]) all.push_back({' ', a[i++]}), ++j;
-    else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) all.push_back({'+', b[j++]});
-    else all.push_back({'-', a[i++]});
+    else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) all.push_back({'-', a[i++]});  // removals first
+    else all.push_back({'+', b[j++]});
   }
   // Keep unchanged lines within `context` of a change; runs beyond that become one '~' line.
   std::vector<int> near(all.size() + 1, 0);

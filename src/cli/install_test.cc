@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include "core/strings.h"
 #include "sys/fs.h"

@@ -79,11 +79,11 @@ TEST_F(ReportCommandTest, RecordedRunRendersInHeadlessChromium) {
   const std::string& d = dom.out;
   EXPECT_EQ(count(d, "<tr class=\"task-row\" data-task=\"relu\">"), 1u) << d.substr(0, 3000);
   EXPECT_TRUE(contains(d, "<svg class=\"speedup-plot\" data-task=\"relu\""));
-  // Marks in the plot, beyond the legend's one of each: two kept, one reverted, two failed steps.
+  // Marks in the plot, beyond the legend's one of each: two kept, four reverted, two failed steps.
   EXPECT_EQ(count(d, "<circle class=\"step accepted\""), 2u + 1);
-  EXPECT_EQ(count(d, "<circle class=\"step reverted\""), 1u + 1);
+  EXPECT_EQ(count(d, "<circle class=\"step reverted\""), 4u + 1);
   EXPECT_EQ(count(d, "<path class=\"step failed\""), 2u + 1);
-  EXPECT_EQ(count(d, "<tr class=\"step-row"), 5u);
+  EXPECT_EQ(count(d, "<tr class=\"step-row"), 8u);
   // The two kept kernels: the first whole, the second as a diff of its changed lines.
   EXPECT_EQ(count(d, "class=\"kernel-diff\""), 1u);
   EXPECT_TRUE(contains(d, "<span class=\"del\">- ")) << d;
