@@ -28,7 +28,10 @@ std::string speedup_plot_svg(const std::string& task, const std::vector<StepReco
   top = std::ceil(top / tick) * tick;
   size_t n = std::max<size_t>(steps.size(), 1);
   double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
-  auto x = [&](int step) { return kLeft + plot_w * (n == 1 ? 0.5 : static_cast<double>(step) / (n - 1)); };
+  constexpr double kInset = 16;  // the first and last marks clear the axis labels
+  auto x = [&](int step) {
+    return kLeft + kInset + (plot_w - 2 * kInset) * (n == 1 ? 0.5 : static_cast<double>(step) / (n - 1));
+  };
   auto y = [&](double v) { return kTop + plot_h * (1 - v / top); };
 
   std::string out = strf("<svg class=\"speedup-plot\" data-task=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -39,8 +42,8 @@ std::string speedup_plot_svg(const std::string& task, const std::vector<StepReco
     out += strf("<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%gx</text>\n", kLeft - 6, y(v) + 4, v);
   }
   out += strf("<line class=\"eager\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-              "<text class=\"eager-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">eager</text>\n",
-              kLeft, kWidth - kRight, y(1), y(1), kWidth - kRight - 4, y(1) - 5);
+              "<text class=\"eager-label\" x=\"%.1f\" y=\"%.1f\">eager</text>\n",
+              kLeft, kWidth - kRight, y(1), y(1), kLeft + 4, y(1) - 5);
   size_t label_every = std::max<size_t>(1, (n + 11) / 12);
   for (size_t i = 0; i < steps.size(); ++i)
     if (i % label_every == 0 || i + 1 == steps.size())
