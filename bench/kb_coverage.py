@@ -4,8 +4,9 @@ kernels measured on the GPU (read from `cutegen --json eval` answers), as Markdo
 Usage: python3 bench/kb_coverage.py KB_DIR EAGER_JSON RESULT_DIR...
   KB_DIR: the ignored folder of KernelBench problem files (.kb/level1); EAGER_JSON: the reference eager
   times (shared/reference/h200_kernelbench_level1_eager_ms.json); RESULT_DIR: folders of
-  `<problem>[@<params>].json` eval answers beside their kernels; a problem's fastest correct answer
-  wins (ties: the folder listed first, so list the newest first).
+  `<problem>[@<params>].json` eval answers beside their kernels (or an emitted.tsv naming their
+  parameters); a problem's fastest correct answer wins (ties: the folder listed first, so list the
+  newest first).
 """
 import json
 import os
@@ -34,6 +35,19 @@ def answers(d, name):
     return [os.path.join(d, f[:-5]) for f in files if f.endswith(".json") and (f == name + ".json" or f.startswith(name + "@"))]
 
 
+def kernel_params(stem):
+    """The parameter point of the kernel behind an answer: the title line of its .cu beside it, or,
+    where results/ keeps only the answer, its row in the folder's emitted.tsv (entry, task, params,
+    binary)."""
+    if os.path.exists(stem + ".cu"):
+        with open(stem + ".cu") as f:
+            title = f.readline()
+        return title[title.rfind("[") + 1:title.rfind("]")]
+    tsv = os.path.join(os.path.dirname(stem), "emitted.tsv")
+    rows = [l.rstrip("\n").split("\t") for l in open(tsv) if not l.startswith("#")] if os.path.exists(tsv) else []
+    return next((r[2] for r in rows if r[0] == os.path.basename(stem)), "?")
+
+
 def measured(name):
     """The fastest correct answer over the result folders (else the first readable one), and its
     kernel's parameters (from the .cu's title line)."""
@@ -44,11 +58,9 @@ def measured(name):
         except (OSError, ValueError):
             continue
         d = os.path.dirname(stem)
-        with open(stem + ".cu") as f:
-            title = f.readline()
         ms = numbers(doc)[0]
         rank = ms if doc.get("verdict") == "pass" and ms else float("inf")
-        found.append((rank, len(found), doc, d, title[title.rfind("[") + 1:title.rfind("]")]))
+        found.append((rank, len(found), doc, d, kernel_params(stem)))
     return min(found)[2:] if found else (None, None, None)
 
 

@@ -31,8 +31,6 @@ from .slots import SharedTensor, Slot, slot_bytes
 MAX_BATCH = 16
 CALIBRATION_BATCHES = 3
 REF64_TIMED_SAMPLES = 4  # timed calls also checked against float64, chosen at random after they ran
-QUIET_TOLERANCE = 1.03  # a copy within 3% of its time before any runner started: the GPU is quiet again
-QUIET_WAIT_S = 5.0
 
 
 class PhaseClock:
@@ -84,7 +82,6 @@ class CandidateJudge:
         per_call = 2 * slot_bytes(self.spec) + 1
         self.batch_size = int(max(1, min(MAX_BATCH, (0.3 * free) // per_call)))
         self.calibration = None
-        self.quiet_copy_ms = None
         self.clock = PhaseClock()
         self.runner = None
         self.log_tail = ""  # the candidate's process's last output, once it has ended
@@ -114,7 +111,6 @@ class CandidateJudge:
 
     def calibrate(self):
         """Batches of no-op calls in a runner that never sees the candidate."""
-        self.quiet_copy_ms = self.copy_ms()
         with self.clock.phase("calibration"):
             self.calibrate_batches()
 
@@ -146,34 +142,6 @@ class CandidateJudge:
             torch.cuda.synchronize()
             times.append(start.elapsed_time(end))
         return max(times)
-
-    def copy_ms(self):
-        """The best of a few 256 MB device copies: slow while the driver still tears down (and scrubs
-        the memory of) a process that just exited."""
-        src = torch.empty(1 << 28, dtype=torch.uint8, device="cuda")
-        dst = torch.empty_like(src)
-        times = []
-        for _ in range(3):
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            dst.copy_(src)
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end))
-        return min(times)
-
-    def wait_until_quiet(self):
-        """After the candidate's process ended: wait until the GPU copies as fast as before it started,
-        so eager's second half is not timed beside the driver's cleanup. Returns the seconds waited."""
-        if self.quiet_copy_ms is None:
-            return 0.0
-        with self.clock.phase("quiet_wait"):
-            t0 = time.perf_counter()
-            while self.copy_ms() > QUIET_TOLERANCE * self.quiet_copy_ms and time.perf_counter() - t0 < QUIET_WAIT_S:
-                time.sleep(0.02)
-            waited = time.perf_counter() - t0
-        self.calibration["quiet_wait_s"] = waited
-        return waited
 
     def open_candidate(self):
         self.runner, note = self.start(null=False)

@@ -11,7 +11,6 @@ import copy
 import json
 import os
 import random
-from statistics import median
 
 import torch
 
@@ -73,12 +72,13 @@ def run(args):
         return doc
     judge = CandidateJudge(session, args, args.work_dir or os.path.dirname(os.path.abspath(args.spec)))
     timed = args.mode in ("time", "full")
-    half = (args.timed_runs + 1) // 2
     phase = "calibration"
     try:
         if timed:
             with judge.clock.phase("references"):
-                before, _ = session.reference_samples(half, args.compare_compile)
+                # All of eager's samples before any runner: timed after the candidate's process ended,
+                # memory-bound eager ran 6-11% slower (decisions.md, "Eager before the runner").
+                references, _ = session.reference_samples(args.timed_runs, args.compare_compile)
             torch.cuda.empty_cache()  # eager's input sets, cached by torch: the shared buffers need the room
             judge.calibrate()
         phase = "start"
@@ -93,10 +93,7 @@ def run(args):
             phase = "timing"
             batches, calls = judge.timed(args.timed_runs, args.seed + 1000)
             judge.close()
-            judge.wait_until_quiet()
-            with judge.clock.phase("references"):
-                after, _ = session.reference_samples(args.timed_runs - half, args.compare_compile)
-            doc["timing"] = session.candidate_timing(before, after, judge.calibration, batches, calls)
+            doc["timing"] = session.candidate_timing(references, judge.calibration, batches, calls)
     except RunnerError as exc:
         doc.update(fault=first_line(exc), phase=phase, fault_kind=exc.kind)
     except Fault as exc:
@@ -230,15 +227,14 @@ class Session:
         samples, sets = self.reference_samples(self.args.timed_runs)
         return {"ms": samples, "input_sets": sets}
 
-    def candidate_timing(self, before, after, calibration, batches, calls):
-        """The candidate's timed calls (its process gone by now) beside the references timed before its
-        process started and after it ended."""
-        samples = {n: before[n] + after[n] for n in before}
+    def candidate_timing(self, references, calibration, batches, calls):
+        """The candidate's timed calls (its process gone by now) beside the references, timed before
+        its process started."""
+        samples = dict(references)
         samples["candidate"] = [c for b in batches for c in b["call_ms"]]
-        return {"ms": samples, "reference_phases_ms": {n: [median(x) if x else None for x in (before[n], after[n])]
-                                        for n in before},
-                "event_overhead_ms": event_overhead(50, self.stream), "input_sets": len(batches[0]["call_ms"]),
-                "batches": batches, "calibration": calibration, "calls": calls}
+        return {"ms": samples, "event_overhead_ms": event_overhead(50, self.stream),
+                "input_sets": len(batches[0]["call_ms"]), "batches": batches, "calibration": calibration,
+                "calls": calls}
 
     def profile_launch(self):
         """Under Nsight Compute only: the candidate is loaded into this process (no verdict comes of it)."""

@@ -87,7 +87,7 @@ class Runner:
     def batch(self, calls, timeout):
         """calls: lists of argument slots ("p<id>" or "x<hex>"). Returns (host_ms, [(flush_ms, call_ms)])."""
         self.seq += 1
-        body = "\n".join(" ".join(c) for c in calls)
+        body = "".join(" ".join(c) + "\n" for c in calls)  # one line per call, even a call with no arguments
         self.ask(f"batch {self.seq}\n{body}", timeout=REPLY_TIMEOUT_S)
         words = self.page.words
         deadline = time.perf_counter() + timeout

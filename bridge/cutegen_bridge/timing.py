@@ -45,8 +45,8 @@ def interleaved(fns, runs, warmup, stream, flush):
                 if i >= warmup // 2:  # the first calls may compile or tune
                     issue_ms = max(issue_ms, (time.perf_counter() - t0) * 1e3)
     # At least 0.5 ms: a few warm-up samples underestimate how long the host may take to issue a torch
-    # op (eager's samples ran 0.03-0.06 ms long with the hold at twice their issue time, H200, 2026-12-01);
-    # capped: a forward that synchronizes inside its call cannot be helped by a hold anyway.
+    # op (docs/decisions.md, "Hold before each sample"); capped: a forward that synchronizes inside its
+    # call cannot be helped by a hold anyway.
     hold = int(min(max(2 * issue_ms, 0.5), 5.0) * sleep_cycles_per_ms(stream))
     with torch.cuda.stream(stream):
         events = {n: [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))

@@ -30,7 +30,10 @@ class PinDevice(TorchFunctionMode):
 class OpRecorder(TorchDispatchMode):
     """Records the name of every aten op that reaches dispatch, in order ("aten.relu.default"), and
     the op graph: each op's arguments as references ("in:x", "param:norm.weight", "op:3", "op:3.1")
-    or constants ("const:0.5", "str:tanh", "none", lists as JSON arrays, anything else "other:...")."""
+    or constants ("const:0.5", "str:tanh", "none", lists as JSON arrays, anything else "other:..."),
+    and what it made: "results", one entry per result (a tuple's in order), each a tensor's dtype, shape,
+    strides and storage offset, or null. A view's strides and offset address its base's storage, so
+    a consumer can fold transposes and reshapes into how it reads a forward input."""
 
     def __init__(self):
         super().__init__()
@@ -69,9 +72,18 @@ class OpRecorder(TorchDispatchMode):
         self.graph.append({"op": str(func), "args": [self.encode(a) for a in args],
                            "kwargs": {k: self.encode(v) for k, v in kwargs.items()}})
         result = func(*args, **kwargs)
+        results = list(result) if isinstance(result, (list, tuple)) else [result]
+        self.graph[index]["results"] = [describe_result(r) for r in results]
         if isinstance(result, (list, tuple)):
             for j, r in enumerate(result):
                 self.name_tensor(r, f"op:{index}.{j}")
         else:
             self.name_tensor(result, f"op:{index}")
         return result
+
+
+def describe_result(value):
+    if not isinstance(value, torch.Tensor):
+        return None
+    return {"dtype": str(value.dtype).removeprefix("torch."), "shape": list(value.shape),
+            "strides": list(value.stride()), "offset": value.storage_offset()}

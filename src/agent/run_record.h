@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "llm/ledger.h"
-#include "store/run_store.h"
+#include "store/run_view.h"
 
 namespace cutegen {
 
@@ -26,7 +26,8 @@ struct RunRecord {
   std::map<std::string, std::vector<ProfileSeen>> profiles;  // by task, in step order
 };
 
-// Reads everything from the store; `ledger` (the llm_calls table in the same run.db) may be null.
-Result<RunRecord> read_run(const RunStore& store, const Ledger* ledger);
+// Reads everything from the run, all its shards as one; each task's spend from the ledger (the
+// llm_calls table) of the store that holds the task, under that store's run id.
+Result<RunRecord> read_run(const RunView& run);
 
 }  // namespace cutegen

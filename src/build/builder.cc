@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "build/compile_slots.h"
 #include "core/hash.h"
 #include "core/strings.h"
 #include "sys/fs.h"
@@ -163,6 +164,8 @@ Result<BuildResult> Builder::compile(const BuildRequest& req, const std::string&
   }
   argv.insert(argv.end(), {src, "-o", work + "/kernel.so"});
 
+  // One pool for the machine: processes running tasks on other GPUs compile from it too.
+  auto slot = CompileSlot::acquire(opt_.cache_dir + "/compile-slots", parallel_jobs());
   auto proc = CUTEGEN_TRY(run_process({.argv = argv, .cwd = work, .timeout = opt_.timeout}));
   std::string log = join(argv, " ") + "\n" + proc.out + proc.err;
   CUTEGEN_TRY(write_file_atomic(work + "/nvcc.log", log));

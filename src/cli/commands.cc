@@ -13,6 +13,8 @@ const std::vector<CommandDef>& commands() {
       {"llm", "send a prompt (stdin or --prompt) to a model spec and print the answer and usage", define_llm},
       {"run", "generate, verify and optimize kernels for tasks (files or folders) into a new run folder; --agent expert|llm|hybrid", define_run},
       {"resume", "continue a run that was stopped, killed or is waiting for a model's answer", define_resume},
+      {"status", "each task of a run: queued, running, stopped or done, from its shard and from Slurm", define_status},
+      {"work", "run a share of a Slurm run's tasks here (what each element of its job array runs)", define_work},
       {"replay", "re-run a recorded run with its recorded model answers, as a new run", define_replay},
       {"reeval", "re-measure a run's best kernels with the evaluator, no model calls", define_reeval},
       {"export", "write a task's best kernel as a standalone .cu and a KernelBench ModelNew .py", define_export},

@@ -16,10 +16,9 @@ void define_report(CLI::App& sub, Context& ctx) {
   sub.add_option("--out", *out, "the HTML file to write (default: RUN/report.html)");
   sub.callback([&ctx, run, out]() {
     if (auto st = ctx.resolve(); !st) fail(st.message());
-    auto store = must(RunStore::open_readonly(run_dir(ctx, *run)));
-    auto ledger = must(Ledger::open(store.db_path()));
-    std::string path = out->empty() ? store.dir() + "/report.html" : *out;
-    must(Result<Ok>(write_file_atomic(path, run_report_html(must(read_run(store, &ledger))))));
+    auto view = must(RunView::open(run_dir(ctx, *run)));  // all shards as one run
+    std::string path = out->empty() ? view.run().dir() + "/report.html" : *out;
+    must(Result<Ok>(write_file_atomic(path, run_report_html(must(read_run(view))))));
     std::printf("%s\n", path.c_str());
   });
 }

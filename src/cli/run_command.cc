@@ -9,10 +9,11 @@
 
 #include "agent/export.h"
 #include "agent/loop.h"
-#include "agent/summary.h"
 #include "cli/commands.h"
-#include "cli/decline.h"
+#include "cli/deal.h"
+#include "cli/run_output.h"
 #include "cli/run_setup.h"
+#include "cli/sharded.h"
 #include "core/strings.h"
 #include "llm/settings.h"
 #include "sys/fs.h"
@@ -39,32 +40,6 @@ void progress_line(const Progress& p, double elapsed) {
   else if (!p.last.empty()) std::fprintf(stderr, "%s\n", b);
 }
 
-Status write_summary(const RunStore& store, const Ledger* ledger) {
-  return write_file_atomic(store.dir() + "/summary.md", run_summary_markdown(CUTEGEN_TRY(read_run(store, ledger))));
-}
-
-void print_table(const RunStore& store, const Context& ctx) {
-  bool json = ctx.json;
-  auto tasks = must(store.tasks());
-  nlohmann::json j = nlohmann::json::array();
-  if (!json) std::printf("%-24s %-8s %-10s %-10s %-9s %-6s %s\n", "task", "status", "verdict", "speedup", "roofline", "steps", "stop");
-  for (auto& t : tasks) {
-    auto f = nlohmann::json::parse(t.final_json.empty() ? "{}" : t.final_json, nullptr, false);
-    size_t n = must(store.steps(t.name)).size();
-    if (json) {
-      j.push_back({{"task", t.name}, {"status", t.status}, {"best_step", t.best_step}, {"final", f}, {"steps", n},
-                   {"stop_reason", t.stop_reason}});
-      continue;
-    }
-    // A loader's error may go on with Python's detail: summary.md has it whole.
-    std::string stop = decline_message(first_line(t.stop_reason), ctx.verbose);
-    std::printf("%-24s %-8s %-10s %8.2fx  %7.0f%%  %-6zu %s\n", t.name.c_str(), t.status.c_str(),
-                f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
-                100 * f.value("roofline_fraction", 0.0), n, stop.c_str());
-  }
-  if (json) std::printf("%s\n", nlohmann::json{{"run", store.dir()}, {"tasks", j}}.dump(2).c_str());
-}
-
 // Runs every unfinished task of the store in order.
 void drive(Context& ctx, RunStore& store) {
   auto meta = must(store.meta());
@@ -77,7 +52,7 @@ void drive(Context& ctx, RunStore& store) {
               }};
   // Stops the run with the summary of what is done so far written.
   auto stop = [&](const std::string& message, int code) {
-    (void)write_summary(store, &*parts->ledger);
+    (void)write_summary(must(RunView::open(store.dir())));
     fail(message, code);
   };
   int code = kExitOk;
@@ -107,8 +82,9 @@ void drive(Context& ctx, RunStore& store) {
            kExitWaiting);
     if (out->end == TaskEnd::kNoKernel) code = kExitNegative;
   }
-  if (auto st = write_summary(store, &*parts->ledger); !st) fail(st.message());
-  print_table(store, ctx);
+  auto view = must(RunView::open(store.dir()));
+  if (auto st = write_summary(view); !st) fail(st.message());
+  print_table(view, ctx);
   std::fprintf(stderr, "summary: %s/summary.md\n", store.dir().c_str());
   ctx.exit_code = code;
 }
@@ -124,18 +100,11 @@ std::string with_recorded_mode(const std::string& stored) {
   return contains(stored, "agent.mode = ") ? stored : stored + "agent.mode = llm\n";
 }
 
-void resolve_with(Context& ctx, const std::string& stored) {
-  if (auto st = ctx.resolve(); !st) fail(st.message());
-  if (auto st = apply_config_text(ctx.config, stored); !st) fail(st.message());
-  for (auto& kv : ctx.overrides) {  // explicit --set still wins over what the run recorded
-    auto eq = kv.find('=');
-    (void)ctx.config.set(trim(kv.substr(0, eq)), trim(kv.substr(eq + 1)));
-  }
-}
-
 struct RunArgs {
   std::vector<std::string> tasks;
-  std::string llm, run_id, agent, gpu;
+  std::string llm, run_id, agent, gpu, gpus;
+  bool slurm = false;
+  SlurmOptions slurm_options;
   int max_steps = 0;
   long budget_tokens = -1;
   double budget_dollars = -1;
@@ -157,7 +126,8 @@ void start_run(Context& ctx, const RunArgs& a, const std::string& stored_config 
   for (const char* role : {"generator", "repairer", "optimizer"})
     if (mode != "expert" && model_spec_for_role(c, role).empty())
       fail(std::string("no model for the ") + role + " role: pass --llm SPEC or set llm.model (or --agent expert)");
-  require_gpu_for_evaluator(ctx, "cutegen run");
+  if (!a.slurm) require_gpu_for_evaluator(ctx, "cutegen run");  // a cluster's nodes have them, not this one
+  if (!a.gpus.empty()) must(parse_gpus(ctx, a.gpus));  // said before the run folder exists
   std::string id = a.run_id.empty() ? new_run_id() : a.run_id;
   std::vector<TaskRow> tasks;
   for (auto& p : paths) tasks.push_back({.name = fs_stem(p), .path = p, .position = static_cast<int>(tasks.size())});
@@ -165,7 +135,9 @@ void start_run(Context& ctx, const RunArgs& a, const std::string& stored_config 
                                      {.id = id, .config = config_text(c), .llm = author_line(mode, c.str("llm.model"))},
                                      tasks));
   std::fprintf(stderr, "run %s in %s (agent: %s)\n", id.c_str(), store.dir().c_str(), mode.c_str());
-  drive(ctx, store);
+  if (a.slurm) submit_slurm(ctx, store, a.slurm_options);
+  else if (!a.gpus.empty()) drive_dealt(ctx, store, a.gpus);
+  else drive(ctx, store);
 }
 
 }  // namespace
@@ -182,17 +154,36 @@ void define_run(CLI::App& sub, Context& ctx) {
   sub.add_option("--budget-dollars", a->budget_dollars, "dollars for the whole run (llm.budget_run_dollars)");
   sub.add_option("--run-id", a->run_id, "name the run folder (default: a timestamp)");
   sub.add_option("--gpu", a->gpu, "the GPU to run on, an nvidia-smi index (overrides eval.gpu)");
-  sub.callback([&ctx, a]() { start_run(ctx, *a); });
+  sub.add_option("--gpus", a->gpus, "deal the tasks over these GPUs, one task per GPU at a time: all, or 0,2,...")
+      ->excludes("--gpu");
+  auto slurm = sub.add_flag("--slurm", a->slurm, "submit the tasks as a Slurm job array (sbatch); see `cutegen status`");
+  sub.add_option("--partition", a->slurm_options.partition, "Slurm partition (default: the cluster's)")->needs(slurm);
+  sub.add_option("--gpus-per-job", a->slurm_options.gpus_per_job, "GPUs per array element (0: none, default 1)")
+      ->needs(slurm);
+  sub.add_option("--tasks-per-job", a->slurm_options.tasks_per_job, "tasks per array element (default 1)")->needs(slurm);
+  sub.add_option("--time", a->slurm_options.time, "Slurm time limit per element, e.g. 2:00:00")->needs(slurm);
+  sub.callback([&ctx, a]() {
+    if (a->slurm && !a->gpus.empty()) fail("--slurm and --gpus: an element uses the GPUs Slurm gives it (--gpus-per-job)");
+    start_run(ctx, *a);
+  });
 }
 
 void define_resume(CLI::App& sub, Context& ctx) {
   auto run = std::make_shared<std::string>();
+  auto gpus = std::make_shared<std::string>();
   sub.add_option("run", *run, "run folder or id")->required();
-  sub.callback([&ctx, run]() {
+  sub.add_option("--gpus", *gpus, "a dealt run: deal over these GPUs instead of the recorded ones");
+  sub.callback([&ctx, run, gpus]() {
     if (auto st = ctx.resolve(); !st) fail(st.message());
     auto store = must(RunStore::open(run_dir(ctx, *run)));
     resolve_with(ctx, with_recorded_mode(must(store.meta()).config));
+    std::string recorded_gpus;
+    auto how = recorded_execution(store, &recorded_gpus);
+    if (how == Execution::kSlurm) return submit_slurm(ctx, store, must(recorded_slurm_options(store)));
+    if (how == Execution::kInProcess && !gpus->empty())
+      fail(store.dir() + " ran in one process: resume it without --gpus (its steps are in its own run.db)");
     require_gpu_for_evaluator(ctx, "cutegen resume");
+    if (how == Execution::kDealt) return drive_dealt(ctx, store, gpus->empty() ? recorded_gpus : *gpus);
     drive(ctx, store);
   });
 }
@@ -242,9 +233,10 @@ void define_reeval(CLI::App& sub, Context& ctx) {
     if (auto st = make_evaluator(ctx, parts); !st) fail(st.message());
     nlohmann::json j = nlohmann::json::array();
     int code = kExitOk, measured = 0;
-    for (auto& t : must(store.tasks())) {
+    auto view = must(RunView::open(store.dir()));  // a run in shards too; its events go to the run's own file
+    for (auto& t : must(view.tasks())) {
       if (t.best_step < 0) continue;
-      auto steps = must(store.steps(t.name));
+      auto steps = must(view.steps(t.name));
       auto spec = must(load_task(ctx, t.path));
       auto e = must(parts.evaluator->evaluate(spec, steps.at(t.best_step).source, t.name + "_reeval.cu"));
       ++measured;
@@ -273,7 +265,7 @@ void define_export(CLI::App& sub, Context& ctx) {
   sub.add_option("--out", (*a)[2], "output folder (default: .)");
   sub.callback([&ctx, a]() {
     if (auto st = ctx.resolve(); !st) fail(st.message());
-    auto store = must(RunStore::open_readonly(run_dir(ctx, (*a)[0])));
+    auto store = must(RunView::open(run_dir(ctx, (*a)[0])));
     for (auto& t : must(store.tasks())) {
       if (t.name != (*a)[1]) continue;
       if (t.best_step < 0) fail(t.name + ": no verified kernel in this run (status " + t.status + ")");

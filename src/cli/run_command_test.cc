@@ -6,10 +6,14 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <set>
+#include <thread>
 
 #include "core/strings.h"
 #include "store/run_store.h"
+#include "store/run_view.h"
 #include "sys/fs.h"
 #include "sys/gpu.h"
 #include "sys/subprocess.h"
@@ -53,6 +57,22 @@ class RunCommandTest : public ::testing::Test {
     for (auto& r : steps)
       out.push_back(std::to_string(r.step) + " " + r.stage + " " + r.verdict + " " + r.outcome + " " +
                     std::to_string(r.parent) + " " + (r.profiled ? "profiled " : "") + r.source);
+    return out;
+  }
+  // Every task and step of a run read as one, whether it ran in one process or in shards.
+  std::vector<std::string> view_state(const std::string& id) {
+    auto v = RunView::open(dir_ + "/" + id);
+    EXPECT_TRUE(v.ok()) << v.message();
+    std::vector<std::string> out;
+    if (!v.ok()) return out;
+    auto tasks = *v->tasks();
+    for (auto& t : tasks) {
+      out.push_back(t.name + " " + t.status + " " + std::to_string(t.best_step) + " " + t.final_json);
+      auto steps = *v->steps(t.name);
+      for (auto& r : steps)
+        out.push_back(t.name + " " + std::to_string(r.step) + " " + r.stage + " " + r.verdict + " " + r.outcome + " " +
+                      r.edit + " " + r.source);
+    }
     return out;
   }
   // Killed while `run` was creating the run: the folder is renamed into place only once the run and
@@ -359,6 +379,141 @@ TEST_F(RunCommandTest, RealEvaluatorWithoutAGpuStopsBeforeTheRunFolder) {
   // The scripted dry run needs none.
   EXPECT_EQ(cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--run-id", "d"}, 60000,
                     kExpertEval).exit_code, 0);
+}
+
+// Three copies of the expert's relu task under other names: a small run of several tasks.
+std::string three_tasks(const std::string& dir) {
+  EXPECT_TRUE(make_dirs(dir).ok());
+  auto spec = replace_all(*read_file(kSrc + "/tests/fixtures/specs/relu.json"), "../../../tasks/relu.py",
+                          kSrc + "/tasks/relu.py");
+  for (std::string name : {"relu_a", "relu_b", "relu_c"})
+    EXPECT_TRUE(write_file_atomic(dir + "/" + name + ".json", replace_all(spec, "\"name\": \"relu\"", "\"name\": \"" + name + "\"")).ok());
+  return dir;
+}
+
+std::string slowed(const std::string& dir, int delay_ms) {
+  std::string path = dir + "/slow" + std::to_string(delay_ms) + ".json";
+  EXPECT_TRUE(write_file_atomic(path, replace_all(*read_file(kExpertEval), "\"delay_ms\": 0",
+                                                  "\"delay_ms\": " + std::to_string(delay_ms))).ok());
+  return path;
+}
+
+// Fake GPU ids: the scripted evaluator needs none, and each shard records the GPU it was dealt.
+TEST_F(RunCommandTest, GpusDealTasksOverTheGpusToTheStateOfOneProcess) {
+  auto tasks = three_tasks(dir_ + "/tasks");
+  auto one = cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "one"}, 60000, kExpertEval);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  auto dealt = cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "d", "--gpus", "3,5"}, 60000,
+                       slowed(dir_, 30));
+  ASSERT_EQ(dealt.exit_code, 0) << dealt.err;
+  EXPECT_EQ(view_state("d"), view_state("one"));
+  EXPECT_TRUE(contains(dealt.err, "3 tasks over 2 GPUs (3,5)")) << dealt.err;
+  EXPECT_TRUE(contains(dealt.err, "[3/3 tasks] gpu3: idle | gpu5: idle | ETA 0s")) << dealt.err;
+  std::set<std::string> used;  // both GPUs took a task at once, each with its own eval.gpu
+  for (auto* name : {"relu_a", "relu_b", "relu_c"})
+    for (auto& line : split_lines(RunStore::open_readonly(dir_ + "/d/shards/" + name)->meta()->config))
+      if (line.starts_with("eval.gpu = ")) used.insert(line.substr(11));
+  EXPECT_EQ(used, (std::set<std::string>{"3", "5"}));
+  auto md = *read_file(dir_ + "/d/summary.md");
+  for (auto* name : {"relu_a", "relu_b", "relu_c"}) EXPECT_TRUE(contains(md, std::string("| ") + name + " | done | pass |")) << md;
+  auto ex = cutegen({"export", "d", "relu_b", "--out", dir_ + "/export"});
+  ASSERT_EQ(ex.exit_code, 0) << ex.err;
+  EXPECT_TRUE(file_exists(dir_ + "/export/relu_b_cutegen.cu"));
+  auto st = cutegen({"status", "d"});
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  EXPECT_TRUE(contains(st.out, "3 done")) << st.out;
+  EXPECT_EQ(cutegen({"resume", "d", "--gpus", "0"}).exit_code, 0);  // nothing left: the same answer
+  EXPECT_EQ(view_state("d"), view_state("one"));
+}
+
+TEST_F(RunCommandTest, DealtRunKilledAtRandomPointsResumesToTheSameState) {
+  auto tasks = three_tasks(dir_ + "/tasks");
+  ASSERT_EQ(cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "one"}, 60000, kExpertEval).exit_code, 0);
+  auto want = view_state("one");
+  std::string slow = slowed(dir_, 100);
+  std::mt19937 rng(2028);
+  for (int round = 0; round < 2; ++round) {
+    std::string id = "dk" + std::to_string(round);
+    auto start = [&](int ms) {
+      return cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", id, "--gpus", "0,1"}, ms + 300, slow);
+    };
+    int kills = finish_with_kills(id, start, slow, rng);
+    EXPECT_GT(kills, 0) << "round " << round << " was never interrupted";
+    EXPECT_EQ(view_state(id), want) << "round " << round;
+    EXPECT_TRUE(contains(*read_file(dir_ + "/" + id + "/summary.md"), "| relu_c | done | pass |"));
+  }
+}
+
+TEST_F(RunCommandTest, GpusOnARunOfOneProcessIsRefused) {
+  ASSERT_EQ(cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--run-id", "p"}, 60000,
+                    kExpertEval).exit_code, 0);
+  auto r = cutegen({"resume", "p", "--gpus", "0,1"}, 60000, kExpertEval);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "ran in one process: resume it without --gpus")) << r.err;
+  auto bad = cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--gpus", ",", "--run-id", "q"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "--gpus: expected all or a list of GPU indices")) << bad.err;
+}
+
+// A real Slurm on this machine (scripts/local-slurm starts one; .ci/run does, and sets
+// CUTEGEN_REQUIRE_SLURM=1 so that CI fails rather than skips when it does not answer).
+bool slurm_answers() {
+  auto r = run_process({.argv = {"sinfo", "-h", "-o", "%t"}, .timeout = std::chrono::seconds(10)});
+  return r.ok() && r->success() && !trim(r->out).empty() && !contains(r->out, "down");
+}
+
+TEST_F(RunCommandTest, SlurmArrayRunsTheTasksAndResubmitsACancelledJob) {
+  if (!slurm_answers()) {
+    if (std::getenv("CUTEGEN_REQUIRE_SLURM")) FAIL() << "no Slurm answers sinfo (scripts/local-slurm)";
+    GTEST_SKIP() << "no Slurm here (scripts/local-slurm starts one)";
+  }
+  auto tasks = three_tasks(dir_ + "/tasks");
+  ASSERT_EQ(cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "one"}, 60000, kExpertEval).exit_code, 0);
+  std::string slow = slowed(dir_, 1000);  // nine evaluations of a second a task: cancelled well inside
+  auto sub = cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "s", "--slurm",
+                      "--gpus-per-job", "0"}, 60000, slow);
+  ASSERT_EQ(sub.exit_code, 0) << sub.err;
+  ASSERT_TRUE(contains(sub.err, "submitted 3 tasks as Slurm job ")) << sub.err;
+  std::string job = split(sub.err.substr(sub.err.find("Slurm job ") + 10), ' ')[0];
+  EXPECT_TRUE(contains(*read_file(dir_ + "/s/slurm/submit-1.sh"), "#SBATCH --array=0-2"));
+
+  auto status = [&]() {
+    auto r = cutegen({"--json", "status", "s"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false);
+  };
+  // Waits until `done(status)` holds, for at most `seconds`.
+  auto wait_for = [&](const std::function<bool(const nlohmann::json&)>& done, int seconds) {
+    for (int i = 0; i < seconds * 4; ++i) {
+      auto j = status();
+      if (!j.is_discarded() && done(j)) return j;
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+    ADD_FAILURE() << "timed out; status: " << status().dump();
+    return status();
+  };
+  auto count = [](const nlohmann::json& j, const std::string& state) { return j["counts"].value(state, 0); };
+  wait_for([](const nlohmann::json& j) {
+    for (auto& t : j["tasks"])
+      if (t["steps"].get<int>() > 0 && t["state"] == "running") return true;
+    return false;
+  }, 60);
+  auto cancel = run_process({.argv = {"scancel", job}, .timeout = std::chrono::seconds(30)});
+  ASSERT_TRUE(cancel.ok() && cancel->success());
+  auto stopped = wait_for([&](const nlohmann::json& j) { return count(j, "running") + count(j, "queued") == 0; }, 60);
+  EXPECT_LT(count(stopped, "done"), 3) << stopped.dump();
+  EXPECT_TRUE(contains(stopped.dump(), "CANCELLED")) << stopped.dump();
+  EXPECT_NE(view_state("s"), view_state("one"));
+
+  auto resumed = cutegen({"resume", "s"}, 60000, kExpertEval);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_TRUE(contains(resumed.err, "as Slurm job ")) << resumed.err;
+  auto done = wait_for([&](const nlohmann::json& j) { return count(j, "done") == 3; }, 120);
+  EXPECT_EQ(view_state("s"), view_state("one"));
+  auto again = cutegen({"resume", "s"}, 60000, kExpertEval);
+  EXPECT_TRUE(contains(again.err, "nothing to submit")) << again.err;
+  auto md = *read_file(dir_ + "/s/summary.md");
+  for (auto* name : {"relu_a", "relu_b", "relu_c"}) EXPECT_TRUE(contains(md, std::string("| ") + name + " | done | pass |")) << md;
 }
 
 }  // namespace

@@ -170,4 +170,13 @@ Status apply_config_text(Config& c, const std::string& text) {
   return Ok{};
 }
 
+void resolve_with(Context& ctx, const std::string& stored) {
+  if (auto st = ctx.resolve(); !st) fail(st.message());
+  if (auto st = apply_config_text(ctx.config, stored); !st) fail(st.message());
+  for (auto& kv : ctx.overrides) {  // explicit --set still wins over what the run recorded
+    auto eq = kv.find('=');
+    (void)ctx.config.set(trim(kv.substr(0, eq)), trim(kv.substr(eq + 1)));
+  }
+}
+
 }  // namespace cutegen

@@ -48,5 +48,7 @@ std::string run_dir(const Context& ctx, const std::string& run);
 // "key = value" lines of every key not at its default: what a run records and resume reuses.
 std::string config_text(const Config& c);
 Status apply_config_text(Config& c, const std::string& text);
+// Resolves the context's config with a run's recorded config over it; explicit --set still wins.
+void resolve_with(Context& ctx, const std::string& stored);
 
 }  // namespace cutegen

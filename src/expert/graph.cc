@@ -20,6 +20,19 @@ GraphArg parse_json_arg(const json& j) {
   return GraphArg{.kind = GraphArg::kOther, .name = j.dump()};
 }
 
+GraphValue parse_value(const json& j) {
+  GraphValue v;
+  if (!j.is_object()) return v;
+  auto dtype = parse_dtype(j.value("dtype", ""));
+  if (!dtype.ok()) return v;
+  v.dtype = *dtype;
+  v.shape = j.value("shape", std::vector<int64_t>{});
+  v.strides = j.value("strides", std::vector<int64_t>{});
+  v.offset = j.value("offset", int64_t{0});
+  v.known = v.shape.size() == v.strides.size();
+  return v;
+}
+
 // Ops that take only a tensor; a spec without a graph can still be read for these.
 const std::set<std::string>& argument_free_ops() {
   static const std::set<std::string> ops = {
@@ -36,6 +49,13 @@ const GraphArg* GraphNode::arg(size_t i, const std::string& name) const {
   if (i < args.size()) return &args[i];
   auto it = name.empty() ? kwargs.end() : kwargs.find(name);
   return it == kwargs.end() ? nullptr : &it->second;
+}
+
+const GraphValue* OpGraph::value(const GraphArg& ref) const {
+  if (ref.kind != GraphArg::kOp || ref.op < 0 || ref.op >= static_cast<int>(nodes.size())) return nullptr;
+  auto& results = nodes[ref.op].results;
+  size_t i = ref.out < 0 ? 0 : static_cast<size_t>(ref.out);
+  return i < results.size() && results[i].known ? &results[i] : nullptr;
 }
 
 GraphArg parse_graph_arg(const std::string& text) {
@@ -78,6 +98,8 @@ Result<OpGraph> import_graph(const TaskSpec& spec) {
       }
       GraphNode node{.op = entry["op"].get<std::string>(), .args = std::move(args)};
       for (auto& [k, v] : raw_kwargs.items()) node.kwargs[k] = parse_json_arg(v);
+      if (auto it = entry.find("results"); it != entry.end() && it->is_array())
+        for (auto& r : *it) node.results.push_back(parse_value(r));
       g.nodes.push_back(std::move(node));
     }
     if (g.outputs.empty()) return error("graph: no \"output\" entry");

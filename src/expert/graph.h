@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "task/dtype.h"
 #include "task/task_spec.h"
 
 namespace cutegen {
@@ -23,10 +24,20 @@ struct GraphArg {
   bool is_tensor() const { return kind == kInput || kind == kParam || kind == kOp; }
 };
 
+// What an op made, as the bridge saw it ("results"): a view's strides and offset address its
+// base's storage, a fresh tensor's its own.
+struct GraphValue {
+  bool known = false;  // false for non-tensor results and for graphs recorded without results
+  DType dtype = DType::kFloat32;
+  std::vector<int64_t> shape, strides;
+  int64_t offset = 0;
+};
+
 struct GraphNode {
   std::string op;  // "aten.mul.Tensor"
   std::vector<GraphArg> args;
   std::map<std::string, GraphArg> kwargs;
+  std::vector<GraphValue> results;  // one per result, a tuple's in order
   // Positional argument i, else keyword `name`, else nullptr.
   const GraphArg* arg(size_t i, const std::string& name = "") const;
 };
@@ -34,6 +45,9 @@ struct GraphNode {
 struct OpGraph {
   std::vector<GraphNode> nodes;
   std::vector<GraphArg> outputs;  // what forward returned
+
+  // The value an op reference names ("op:3", "op:3.1"); nullptr when unknown or not an op.
+  const GraphValue* value(const GraphArg& ref) const;
 };
 
 // Reads spec.json's "graph". A spec without one (older fixtures) becomes a chain over the first

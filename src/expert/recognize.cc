@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "core/strings.h"
+#include "expert/gemm_recipe.h"
 #include "expert/recognize_parts.h"
 #include "task/abi.h"
 
@@ -108,6 +109,11 @@ Result<Recipe> recognize(const TaskSpec& spec) {
     if (r.ok()) return r;
     reasons.push_back(std::string(name) + ": " + r.message());
   }
+  // A GEMM has no template yet: the decline says what was recognized, then the other reasons.
+  if (auto gemm = recognize_gemm(spec, *graph); gemm.ok())
+    reasons.insert(reasons.begin(), std::string(kGemmRecognized) + gemm->summary() + kGemmNoKernel);
+  else
+    reasons.push_back("gemm: " + gemm.message());
   return error("no template for this task; configure an LLM (ops: " + (ops.empty() ? "none" : ops) + "; " +
                join(reasons, "; ") + ")");
 }

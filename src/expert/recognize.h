@@ -8,7 +8,11 @@
 
 namespace cutegen {
 
-// Errors start with "no template for this task" and carry each recognizer's reason.
+// Errors start with "no template for this task" and carry each recognizer's reason; for a GEMM
+// (no template yet) the first reason is kGemmRecognized, the GemmRecipe's summary, kGemmNoKernel.
 Result<Recipe> recognize(const TaskSpec& spec);
+
+inline constexpr const char* kGemmRecognized = "GEMM recognized: ";
+inline constexpr const char* kGemmNoKernel = " (kernel not yet available)";
 
 }  // namespace cutegen

@@ -1,11 +1,15 @@
 // Internals shared by the recognizers (not part of the expert's interface).
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 #include "expert/graph.h"
 #include "expert/recipe.h"
+#include "expert/strided.h"
 #include "task/task_spec.h"
 
 namespace cutegen {
@@ -22,10 +26,33 @@ GraphArg skip_identity(const OpGraph& g, GraphArg a);
 Result<int> normalize_dim(const GraphArg* dim, int rank);
 RowShape row_shape(const std::vector<int64_t>& shape, int first, int last);  // reduces dims [first, last]
 
+// Strides that read `a` broadcast to `out` (right-aligned, 0 where broadcast).
+Result<std::vector<int64_t>> broadcast_strides(const TaskArg& a, const std::vector<int64_t>& out);
+
+// Builds expressions for graph values; `leaf_for` decides what a tensor input/parameter becomes,
+// `special` may take over an op (returning nullptr leaves it to the pointwise table).
+struct ExprBuilder {
+  const OpGraph& g;
+  std::function<Result<ExprPtr>(const GraphArg&)> leaf_for;  // tensors that are not ops
+  std::function<Result<ExprPtr>(int op)> special = nullptr;  // ops handled by the caller
+  std::map<int, ExprPtr> memo;
+  int consumer = -1;  // the node whose operand is being built (-1: the output itself)
+
+  Result<ExprPtr> operator()(const GraphArg& a);
+};
+
 Result<Recipe> recognize_elementwise(const TaskSpec& spec, const OpGraph& g);
 Result<Recipe> recognize_reduce(const TaskSpec& spec, const OpGraph& g);
 Result<Recipe> recognize_rownorm(const TaskSpec& spec, const OpGraph& g);
 Result<Recipe> recognize_scale_norm(const TaskSpec& spec, const OpGraph& g);
+struct GemmRecipe;
+Result<GemmRecipe> recognize_gemm(const TaskSpec& spec, const OpGraph& g);
+
+// diag(d) @ B and B @ diag(d) (mm of a diag_embed): the scaling d * B, each side's read given to
+// `leaf_for` (d as a column [n, 1] for the row scaling).
+using ViewLeafFn = std::function<Result<ExprPtr>(const StridedRead&)>;
+bool is_diagonal_product(const OpGraph& g, int op);
+Result<ExprPtr> diagonal_product(const TaskSpec& spec, const OpGraph& g, int op, const ViewLeafFn& leaf_for);
 
 }  // namespace cutegen
 

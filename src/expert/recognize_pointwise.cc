@@ -13,43 +13,6 @@ namespace {
 
 bool is_float(DType d) { return d == DType::kFloat32 || d == DType::kFloat16 || d == DType::kBFloat16; }
 
-Result<std::vector<int64_t>> broadcast_strides(const TaskArg& a, const std::vector<int64_t>& out) {
-  int rank = static_cast<int>(out.size()), lrank = static_cast<int>(a.shape.size());
-  if (lrank > rank) return error(a.name + " has more dims than the output");
-  std::vector<int64_t> strides(rank, 0);
-  for (int d = 0; d < rank; ++d) {
-    int ld = d - (rank - lrank);
-    if (ld < 0 || a.shape[ld] == 1) continue;
-    if (a.shape[ld] != out[d]) return error(a.name + " " + dims_text(a.shape) + " does not broadcast to " + dims_text(out));
-    strides[d] = a.strides[ld];
-  }
-  return strides;
-}
-
-// Builds expressions for graph values; `leaf_for` decides what a tensor input/parameter becomes.
-struct ExprBuilder {
-  const OpGraph& g;
-  std::function<Result<ExprPtr>(const GraphArg&)> leaf_for;      // tensors that are not ops
-  std::function<Result<ExprPtr>(int op)> special = nullptr;      // ops handled by the caller
-  std::map<int, ExprPtr> memo;
-
-  Result<ExprPtr> operator()(const GraphArg& a) {
-    if (a.kind == GraphArg::kConst) return constant(a.number);
-    if (a.kind == GraphArg::kInput || a.kind == GraphArg::kParam) return leaf_for(a);
-    if (a.kind != GraphArg::kOp) return error("an operand is neither a tensor nor a number");
-    if (a.op < 0 || a.op >= static_cast<int>(g.nodes.size())) return error("a graph reference is out of range");
-    if (special) {
-      auto s = special(a.op);
-      if (!s.ok() || s.value()) return s;
-    }
-    if (a.out >= 0) return error(g.nodes[a.op].op + " returns several tensors");
-    if (auto it = memo.find(a.op); it != memo.end()) return it->second;
-    auto e = CUTEGEN_TRY(pointwise_expr(g.nodes[a.op], [this](const GraphArg& x) { return (*this)(x); }));
-    memo[a.op] = e;
-    return e;
-  }
-};
-
 // A reduction node a scale norm may use: its op, the statistic's combine, and what the value means.
 struct StatOp {
   const char* op;
@@ -87,6 +50,38 @@ Result<std::pair<int, int>> reduced_dims(const GraphNode& n, int rank) {
 
 }  // namespace
 
+Result<std::vector<int64_t>> broadcast_strides(const TaskArg& a, const std::vector<int64_t>& out) {
+  int rank = static_cast<int>(out.size()), lrank = static_cast<int>(a.shape.size());
+  if (lrank > rank) return error(a.name + " has more dims than the output");
+  std::vector<int64_t> strides(rank, 0);
+  for (int d = 0; d < rank; ++d) {
+    int ld = d - (rank - lrank);
+    if (ld < 0 || a.shape[ld] == 1) continue;
+    if (a.shape[ld] != out[d]) return error(a.name + " " + dims_text(a.shape) + " does not broadcast to " + dims_text(out));
+    strides[d] = a.strides[ld];
+  }
+  return strides;
+}
+
+Result<ExprPtr> ExprBuilder::operator()(const GraphArg& a) {
+  if (a.kind == GraphArg::kConst) return constant(a.number);
+  if (a.kind == GraphArg::kInput || a.kind == GraphArg::kParam) return leaf_for(a);
+  if (a.kind != GraphArg::kOp) return error("an operand is neither a tensor nor a number");
+  if (a.op < 0 || a.op >= static_cast<int>(g.nodes.size())) return error("a graph reference is out of range");
+  if (special) {
+    auto s = special(a.op);
+    if (!s.ok() || s.value()) return s;
+  }
+  if (a.out >= 0) return error(g.nodes[a.op].op + " returns several tensors");
+  if (auto it = memo.find(a.op); it != memo.end()) return it->second;
+  auto e = CUTEGEN_TRY(pointwise_expr(g.nodes[a.op], [this, op = a.op](const GraphArg& x) {
+    consumer = op;
+    return (*this)(x);
+  }));
+  memo[a.op] = e;
+  return e;
+}
+
 Result<const TaskArg*> set_input(const TaskSpec& spec, const OpGraph& g, const GraphArg& ref, Recipe& r) {
   GraphArg a = skip_identity(g, ref);
   if (a.kind != GraphArg::kInput) return error("the reduced tensor is not a forward input");
@@ -102,22 +97,43 @@ Result<const TaskArg*> set_input(const TaskSpec& spec, const OpGraph& g, const G
 Result<Recipe> recognize_elementwise(const TaskSpec& spec, const OpGraph& g) {
   Recipe r{.kind = TemplateKind::kElementwise};
   CUTEGEN_TRY(set_output(spec, g, r));
-  std::map<std::string, int> leaf_index;
+  std::map<std::string, int> leaf_index;  // by ABI name and strides: one input read two ways is two operands
+  // `arg` as read (a view's copy of its base, with the view's shape and strides); `name` its ABI parameter.
+  auto operand = [&](const TaskArg& arg, const std::string& name) -> Result<ExprPtr> {
+    if (!is_float(arg.dtype)) return error(arg.name + " is " + dtype_info(arg.dtype).name + ", not a float tensor");
+    auto strides = CUTEGEN_TRY(broadcast_strides(arg, r.out_shape));
+    std::string key = name + dims_text(strides);
+    if (!leaf_index.count(key)) {
+      bool dense = arg.shape == r.out_shape && is_contiguous(arg);
+      leaf_index[key] = static_cast<int>(r.operands.size());
+      r.operands.push_back({name, dtype_info(arg.dtype).c_type, strides, dense});
+    }
+    return leaf(leaf_index[key]);
+  };
+  // A view of an input (unsqueeze, expand, transpose, ...) is the input read with the view's strides.
+  ViewLeafFn view_operand = [&](const StridedRead& read) -> Result<ExprPtr> {
+    if (read.offset != 0) return error("an input read from an offset (a slice)");
+    TaskArg view = *read.base;
+    view.shape = read.shape;
+    view.strides = CUTEGEN_TRY(read.strides());
+    return operand(view, abi_name(spec, read.base));
+  };
   ExprBuilder build{g, [&](const GraphArg& a) -> Result<ExprPtr> {
     auto* arg = CUTEGEN_TRY(referenced_arg(spec, a));
-    std::string name = abi_name(spec, arg);
-    if (!arg->is_tensor()) return scalar_arg(name);
-    if (!is_float(arg->dtype)) return error(arg->name + " is " + dtype_info(arg->dtype).name + ", not a float tensor");
-    if (!leaf_index.count(name)) {
-      auto strides = CUTEGEN_TRY(broadcast_strides(*arg, r.out_shape));
-      bool dense = arg->shape == r.out_shape && is_contiguous(*arg);
-      leaf_index[name] = static_cast<int>(r.operands.size());
-      r.operands.push_back({name, dtype_info(arg->dtype).c_type, strides, dense});
-    }
-    return leaf(leaf_index[name]);
+    if (!arg->is_tensor()) return scalar_arg(abi_name(spec, arg));
+    return operand(*arg, abi_name(spec, arg));
   }};
-  for (auto& n : g.nodes)
-    if (!is_pointwise_op(n.op)) return error(n.op + " is not pointwise");
+  build.special = [&](int op) -> Result<ExprPtr> {
+    if (is_view_op(g.nodes[op].op))
+      return view_operand(CUTEGEN_TRY(strided_read(spec, g, GraphArg{.kind = GraphArg::kOp, .op = op})));
+    if (is_diagonal_product(g, op)) return diagonal_product(spec, g, op, view_operand);
+    return ExprPtr{};
+  };
+  for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
+    auto& op = g.nodes[i].op;
+    if (!is_pointwise_op(op) && !is_view_op(op) && op != "aten.diag_embed.default" && !is_diagonal_product(g, i))
+      return error(op + " is not pointwise");
+  }
   r.expr = CUTEGEN_TRY(build(g.outputs[0]));
   if (r.operands.empty()) return error("the output reads no tensor");
   r.summary = "elementwise: " + describe(r.expr);

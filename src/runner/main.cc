@@ -210,6 +210,7 @@ class Runner {
         return "err batch cannot read call " + which;
       }
     }
+    if (calls_.empty()) return "err batch with no calls";  // nothing would ever write `done`
     while (events_.size() < 3 * calls_.size()) {
       CUevent e;
       if (CUresult r = cu_.EventCreate(&e, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)

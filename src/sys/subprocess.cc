@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,8 +27,9 @@ void append_capped(std::string& dst, const char* data, size_t n, size_t cap) {
 }
 
 // The exec error is reported back to the parent through a close-on-exec pipe.
-[[noreturn]] void exec_child(const ProcessSpec& spec, int in_fd, int out_fd, int err_fd, int status_fd) {
+[[noreturn]] void exec_child(const ProcessSpec& spec, pid_t parent, int in_fd, int out_fd, int err_fd, int status_fd) {
   setpgid(0, 0);
+  if (spec.die_with_parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)) _exit(137);
   dup2(in_fd, 0);
   dup2(out_fd, 1);
   dup2(err_fd, 2);
@@ -73,9 +75,10 @@ Result<ProcessResult> run_process(const ProcessSpec& spec) {
     return error(std::string("pipe: ") + strerror(errno));
 
   auto start = Clock::now();
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) return error(std::string("fork: ") + strerror(errno));
-  if (pid == 0) exec_child(spec, in_pipe[0], out_pipe[1], err_pipe[1], status_pipe[1]);
+  if (pid == 0) exec_child(spec, parent, in_pipe[0], out_pipe[1], err_pipe[1], status_pipe[1]);
   setpgid(pid, pid);  // also done by the child; whichever runs first wins the race harmlessly
   close(in_pipe[0]);
   close(out_pipe[1]);

@@ -19,6 +19,9 @@ struct ProcessSpec {
   std::string stdin_data;
   std::chrono::milliseconds timeout{0};  // 0: none
   size_t max_output_bytes = 64 << 20;   // per stream; beyond this the tail is dropped
+  // The child gets SIGKILL when the thread that started it dies (Linux PR_SET_PDEATHSIG): a
+  // parent killed outright takes its workers with it, though they run in groups of their own.
+  bool die_with_parent = false;
 };
 
 struct ProcessResult {

@@ -1,6 +1,12 @@
 #include "sys/subprocess.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <thread>
 
 namespace cutegen {
 
@@ -47,6 +53,43 @@ TEST(Subprocess, SignalIsReported) {
   auto r = run_process({.argv = {"sh", "-c", "kill -SEGV $$"}});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->signal, 11);
+}
+
+// Gone, or a zombie nobody has reaped yet.
+bool process_gone(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string pid_field, name, state;
+  return !(stat >> pid_field >> name >> state) || state == "Z";
+}
+
+TEST(Subprocess, AChildThatDiesWithItsParentGoesWhenTheParentIsKilled) {
+  std::string pidfile = "/tmp/cutegen-pdeath-" + std::to_string(getpid());
+  unlink(pidfile.c_str());
+  pid_t parent = fork();
+  ASSERT_GE(parent, 0);
+  if (parent == 0) {  // a parent that starts its worker and is then killed outright
+    (void)run_process({.argv = {"sh", "-c", "echo $$ > " + pidfile + ".tmp && mv " + pidfile + ".tmp " + pidfile +
+                                                " && exec sleep 30"},
+                       .die_with_parent = true});
+    _exit(0);
+  }
+  pid_t child = 0;
+  for (int i = 0; i < 100 && child == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::ifstream(pidfile) >> child;
+  }
+  ASSERT_GT(child, 0) << "the worker never started";
+  EXPECT_FALSE(process_gone(child));
+  kill(parent, SIGKILL);
+  waitpid(parent, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    gone = process_gone(child);
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(gone) << "the worker outlived its parent";
+  if (!gone) kill(child, SIGKILL);
+  unlink(pidfile.c_str());
 }
 
 }  // namespace cutegen

@@ -1,0 +1,56 @@
+// What a caller hands a GEMM (C = epilogue(A * B), batched), and the kernel parameters built from it.
+//
+// Leading dimensions are BLAS-style: the stride, in elements, of the matrix mode that is not
+// contiguous (a row-major A's row stride, a column-major A's column stride). Batch strides are
+// in elements too; 0 broadcasts one operand to every batch.
+#pragma once
+
+#include <cstdint>
+
+#include "epilogue_direct_store.cuh"
+#include "gemm_config.cuh"
+#include "mainloop_tma_wgmma.cuh"
+#include "tile_scheduler.cuh"
+
+namespace cutegen::gemm {
+
+template <class Config, class Functor>
+struct GemmArguments {
+  ProblemShape shape;
+  typename Config::ElementA const* a;
+  int64_t lda, batch_stride_a;
+  typename Config::ElementB const* b;
+  int64_t ldb, batch_stride_b;
+  typename Config::ElementC* c;
+  int64_t ldc, batch_stride_c;  // C is row-major
+  Functor functor;
+  int swizzle = 8;  // rasterization strip width in cluster tiles
+};
+
+template <class Config, class Functor>
+struct GemmParams {
+  using Mainloop = MainloopTmaWgmma<Config>;
+  using Epilogue = EpilogueDirectStore<Config, Functor>;
+  using Scheduler = SwizzledTileScheduler<Config::ClusterM, Config::ClusterN>;
+
+  typename Mainloop::Params mainloop;
+  typename Epilogue::Params epilogue;
+  typename Scheduler::Params scheduler;
+
+  static GemmParams make(GemmArguments<Config, Functor> const& args) {
+    auto const& s = args.shape;
+    return {Mainloop::make_params(s, args.a, make_operand_stride<Config::MajorA>(args.lda, args.batch_stride_a),
+                                  args.b, make_operand_stride<Config::MajorB>(args.ldb, args.batch_stride_b)),
+            Epilogue::make_params(args.c, args.ldc, args.batch_stride_c, s.m, s.n, args.functor),
+            Scheduler::make_params(s.m, s.n, s.l, Config::TileM, Config::TileN, args.swizzle)};
+  }
+};
+
+// TMA reads global memory in 16-byte units: base pointers, leading dimensions and batch strides
+// must be multiples of 16 bytes. Operands that are not must be copied to a padded buffer first.
+inline bool tma_aligned(void const* ptr, int64_t leading_dim, int64_t batch_stride, int element_bytes) {
+  return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && (leading_dim * element_bytes) % 16 == 0 &&
+         (batch_stride * element_bytes) % 16 == 0;
+}
+
+}  // namespace cutegen::gemm

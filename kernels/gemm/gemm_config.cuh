@@ -1,0 +1,53 @@
+// One GEMM instance's compile-time choices, gathered so every part (mainloop, epilogue, kernels)
+// reads the same ones: element types, operand layouts, the CTA tile, pipeline depth, cluster shape.
+#pragma once
+
+#include <cute/tensor.hpp>
+#include <cutlass/numeric_types.h>
+
+#include "operand_layout.cuh"
+
+namespace cutegen::gemm {
+
+template <class ElementA_, class ElementB_, class ElementC_,  // cute::half_t, bfloat16_t or tfloat32_t in
+          class LayoutA_, class LayoutB_,                    // RowMajor / ColMajor tags
+          int TileM_, int TileN_, int Stages_,
+          int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2>
+struct GemmConfig {
+  using ElementA = ElementA_;
+  using ElementB = ElementB_;
+  using ElementC = ElementC_;
+  using ElementAccumulator = float;
+  using LayoutA = LayoutA_;
+  using LayoutB = LayoutB_;
+
+  static constexpr cute::GMMA::Major MajorA = major_of_A<LayoutA>;
+  static constexpr cute::GMMA::Major MajorB = major_of_B<LayoutB>;
+
+  // A K-tile is one 128-byte swizzle row: 64 half-precision or 32 tf32 elements.
+  static constexpr int TileM = TileM_;
+  static constexpr int TileN = TileN_;
+  static constexpr int TileK = 128 / int(sizeof(ElementA));
+  static constexpr int Stages = Stages_;
+  static constexpr int ClusterM = ClusterM_;
+  static constexpr int ClusterN = ClusterN_;
+
+  using TileShape = cute::Shape<cute::Int<TileM>, cute::Int<TileN>, cute::Int<TileK>>;
+  using ClusterShape = cute::Shape<cute::Int<ClusterM>, cute::Int<ClusterN>, cute::_1>;
+
+  // Warpgroups computing one tile together: 2 split its M between them (CUTLASS's "cooperative"
+  // kernels), 1 gives every consumer warpgroup a tile of its own (the ping-pong kernel).
+  static constexpr int MmaWarpgroups = MmaWarpgroups_;
+
+  static_assert(sizeof(ElementA) == sizeof(ElementB), "mixed-width inputs are not supported");
+  static_assert(MmaWarpgroups == 1 || MmaWarpgroups == 2, "one or two warpgroups per tile");
+  static_assert(TileM % (64 * MmaWarpgroups) == 0, "each consumer warpgroup takes whole 64-row wgmma atoms");
+  static_assert(TileN % 8 == 0 && TileN <= 256, "wgmma N is a multiple of 8, at most 256");
+  static_assert(Stages >= 2, "a pipeline needs at least two stages");
+  static_assert(ClusterM * ClusterN <= 4, "TMA multicast masks here cover clusters of up to 4 CTAs");
+  static_assert(!cute::is_same_v<ElementA, cute::tfloat32_t> ||
+                    (MajorA == cute::GMMA::Major::K && MajorB == cute::GMMA::Major::K),
+                "tf32 wgmma reads K-major operands only");
+};
+
+}  // namespace cutegen::gemm

@@ -1,0 +1,81 @@
+// Host side of a GEMM kernel: the __global__ entry, the grid (persistent: as many clusters as fit
+// on the GPU at once, asked of the occupancy calculator; otherwise one cluster per cluster tile),
+// the cluster launch attribute and the dynamic shared memory opt-in.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cute/tensor.hpp>
+
+#include "gemm_arguments.cuh"
+
+namespace cutegen::gemm {
+
+// wgmma and setmaxnreg exist only in the arch-specific sm_90a target: any other device pass would
+// compile these kernels to nothing, so it is an error instead.
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "kernels/gemm needs sm_90a: compile with -gencode arch=compute_90a,code=sm_90a"
+#endif
+
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::Threads, 1) gemm_kernel(CUTE_GRID_CONSTANT typename Kernel::Params const params) {
+  extern __shared__ __align__(1024) char smem[];
+  Kernel{}(params, smem);
+}
+
+// The launch shape of one kernel: its dynamic shared memory opted in and, for a persistent kernel,
+// how many of its clusters fit on the GPU at once. Asked once per process (of the current device
+// at the first launch): the occupancy query costs more host time than a small GEMM takes.
+struct LaunchSetup {
+  cudaError_t status;
+  int resident_clusters;
+};
+
+template <class Kernel>
+cudaLaunchConfig_t launch_config(dim3 grid, cudaLaunchAttribute* cluster, cudaStream_t stream) {
+  using Config = typename Kernel::Config;
+  cluster->id = cudaLaunchAttributeClusterDimension;
+  cluster->val.clusterDim.x = Config::ClusterM;
+  cluster->val.clusterDim.y = Config::ClusterN;
+  cluster->val.clusterDim.z = 1;
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = grid;
+  launch.blockDim = dim3(Kernel::Threads);
+  launch.dynamicSmemBytes = size_t(Kernel::SharedBytes);
+  launch.stream = stream;
+  launch.attrs = cluster;
+  launch.numAttrs = 1;
+  return launch;
+}
+
+template <class Kernel>
+LaunchSetup const& launch_setup() {
+  static LaunchSetup const setup = [] {
+    auto* entry = &gemm_kernel<Kernel>;
+    LaunchSetup s{cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::SharedBytes), 0};
+    if (s.status != cudaSuccess || !Kernel::Persistent) return s;
+    cudaLaunchAttribute cluster;
+    auto launch = launch_config<Kernel>(Kernel::Scheduler::grid(1), &cluster, nullptr);
+    s.status = cudaOccupancyMaxActiveClusters(&s.resident_clusters, entry, &launch);
+    if (s.status == cudaSuccess && s.resident_clusters < 1) s.status = cudaErrorInvalidConfiguration;
+    return s;
+  }();
+  return setup;
+}
+
+// Launches C = epilogue(A * B). The operands must satisfy `tma_aligned`.
+template <class Kernel>
+cudaError_t launch_gemm(typename Kernel::Arguments const& args, cudaStream_t stream) {
+  using Scheduler = typename Kernel::Scheduler;
+  LaunchSetup const& setup = launch_setup<Kernel>();
+  if (setup.status != cudaSuccess) return setup.status;
+  auto params = Kernel::Params::make(args);
+  int tiles = Scheduler::total_cluster_tiles(params.scheduler);
+  if (tiles == 0) return cudaSuccess;
+  int clusters = Kernel::Persistent && setup.resident_clusters < tiles ? setup.resident_clusters : tiles;
+  cudaLaunchAttribute cluster;
+  auto launch = launch_config<Kernel>(Scheduler::grid(clusters), &cluster, stream);
+  return cudaLaunchKernelEx(&launch, &gemm_kernel<Kernel>, params);
+}
+
+}  // namespace cutegen::gemm

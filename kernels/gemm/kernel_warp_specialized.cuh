@@ -1,0 +1,117 @@
+// The main GEMM kernel: persistent and warp-specialized.
+//
+// One CTA per SM (clusters of ClusterM x ClusterN), three warpgroups:
+//   warpgroup 0 (producer): gives most of its registers back (setmaxnreg.dec) and one thread
+//     streams the TMA loads of every tile the scheduler hands this CTA, as far ahead as the
+//     pipeline's stages allow, across tile boundaries;
+//   warpgroups 1-2 (consumers): take the registers (setmaxnreg.inc), run wgmma over the stages
+//     and store each finished tile through the epilogue, while the producer already loads the next.
+// Config::MmaWarpgroups picks how the consumers share work:
+//   2 (cooperative): both compute every tile, each half of its rows;
+//   1 (ping-pong): they take turns, tile by tile. A named barrier hands the tensor cores over: a
+//     warpgroup starts its mainloop only once the other finished its own, so one's epilogue runs
+//     under the other's mainloop. That order is also what makes skipping the other's stages safe:
+//     by the time a warpgroup waits on a stage, every earlier fill of it has completed, so the
+//     barrier's phase parity cannot alias.
+#pragma once
+
+#include <cute/arch/cluster_sm90.hpp>
+#include <cute/tensor.hpp>
+#include <cutlass/arch/barrier.h>
+#include <cutlass/arch/reg_reconfig.h>
+#include <cutlass/pipeline/sm90_pipeline.hpp>
+
+#include "gemm_arguments.cuh"
+
+namespace cutegen::gemm {
+
+template <class Config_, class Functor>
+struct GemmWarpSpecialized {
+  using Config = Config_;
+  using Arguments = GemmArguments<Config, Functor>;
+  using Params = GemmParams<Config, Functor>;
+  using Mainloop = typename Params::Mainloop;
+  using Epilogue = typename Params::Epilogue;
+  using Scheduler = typename Params::Scheduler;
+  using Pipeline = typename Mainloop::Pipeline;
+
+  static constexpr bool Persistent = true;
+  static constexpr int ConsumerWarpgroups = 2;
+  static constexpr int Teams = ConsumerWarpgroups / Config::MmaWarpgroups;  // consumer groups with tiles of their own
+  static constexpr int Threads = cutlass::NumThreadsPerWarpGroup * (1 + ConsumerWarpgroups);
+  // 40 + 2 * 232 registers per thread-slot of the three warpgroups fill the SM's 64K registers;
+  // the consumers need them for 128x256 fp32 accumulators (128 per thread) plus addressing.
+  static constexpr uint32_t ProducerRegisters = 40;
+  static constexpr uint32_t ConsumerRegisters = 232;
+
+  struct SharedStorage {
+    typename Mainloop::TensorStorage tensors;
+    typename Pipeline::SharedStorage pipeline;
+  };
+  static constexpr int SharedBytes = int(sizeof(SharedStorage));
+
+  CUTE_DEVICE void operator()(Params const& params, char* smem) const {
+    using namespace cute;
+    auto& shared = *reinterpret_cast<SharedStorage*>(smem);
+    int warp_group = cutlass::canonical_warp_group_idx();
+    int thread_in_group = int(threadIdx.x) % cutlass::NumThreadsPerWarpGroup;
+    if (threadIdx.x == 0) {
+      Mainloop::prefetch_descriptors(params.mainloop);
+    }
+
+    typename Pipeline::Params pipeline_params;
+    pipeline_params.transaction_bytes = Mainloop::TransactionBytes;
+    pipeline_params.role = warp_group == 0 ? Pipeline::ThreadCategory::Producer : Pipeline::ThreadCategory::Consumer;
+    pipeline_params.is_leader = warp_group == 0 && thread_in_group == 0;
+    pipeline_params.num_consumers = Mainloop::MmaThreads;
+    Pipeline pipeline(shared.pipeline, pipeline_params, typename Config::ClusterShape{});  // warp 0 initializes the barriers
+
+    // Every CTA of the cluster must see initialized barriers before a peer multicasts or arrives on them.
+    if constexpr (Config::ClusterM * Config::ClusterN > 1) {
+      cute::cluster_arrive_relaxed();
+      cute::cluster_wait();
+    } else {
+      __syncthreads();
+    }
+
+    int k_tiles = Mainloop::k_tile_count(params.mainloop.shape);
+    typename Scheduler::Walk walk(params.scheduler);
+    if (warp_group == 0) {
+      cutlass::arch::warpgroup_reg_dealloc<ProducerRegisters>();
+      if (thread_in_group == 0) {
+        auto write = cutlass::make_producer_start_state<Pipeline>();
+        for (; walk.valid(); walk.advance()) {
+          TileCoord tile = walk.tile();
+          Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, 0, k_tiles, shared.tensors);
+        }
+        // Stay until every consumer of the cluster released every stage: no peer may still arrive
+        // on this CTA's barriers after it exits.
+        pipeline.producer_tail(write);
+      }
+    } else {
+      cutlass::arch::warpgroup_reg_alloc<ConsumerRegisters>();
+      int team = (warp_group - 1) / Config::MmaWarpgroups;
+      int team_thread = (int(threadIdx.x) - cutlass::NumThreadsPerWarpGroup) % Mainloop::MmaThreads;
+      typename Mainloop::TiledMma tiled_mma;
+      typename Mainloop::PipelineState read;
+      for (int position = 0; walk.valid(); walk.advance(), ++position) {
+        if (position % Teams != team) {  // the other team's tile: its stages are not ours to read
+          read.advance(k_tiles);
+          continue;
+        }
+        TileCoord tile = walk.tile();
+        Tensor accum = partition_fragment_C(tiled_mma, take<0, 2>(typename Config::TileShape{}));  // (MMA,MMA_M,MMA_N)
+        if constexpr (Teams > 1) {
+          if (position > 0) cutlass::arch::NamedBarrier::sync(2 * Mainloop::MmaThreads, team);
+        }
+        Mainloop::mma(pipeline, read, accum, k_tiles, team_thread, shared.tensors, [](int) {});
+        if constexpr (Teams > 1) {
+          if (walk.has_next()) cutlass::arch::NamedBarrier::arrive(2 * Mainloop::MmaThreads, 1 - team);
+        }
+        Epilogue::store(params.epilogue, tiled_mma, accum, tile, team_thread);
+      }
+    }
+  }
+};
+
+}  // namespace cutegen::gemm

@@ -1,0 +1,203 @@
+// The mainloop collective: TMA loads of A and B tiles into swizzled shared memory through a
+// multi-stage mbarrier pipeline (cutlass::PipelineTmaAsync), and wgmma (SS: both operands read
+// from shared memory) accumulating in fp32 registers.
+//
+// `load` runs on one producer thread, `mma` on the consumer warpgroups; the same pipeline state
+// objects carry over from tile to tile, so a persistent kernel keeps loading the next tile while
+// the consumers finish the current one.
+#pragma once
+
+#include <cute/arch/cluster_sm90.hpp>
+#include <cute/atom/copy_traits_sm90_tma.hpp>
+#include <cute/atom/mma_traits_sm90_gmma.hpp>
+#include <cute/tensor.hpp>
+#include <cutlass/pipeline/sm90_pipeline.hpp>
+
+#include "gemm_config.cuh"
+
+namespace cutegen::gemm {
+
+// The problem: C(M,N,L) = A(M,K,L) * B(N,K,L) with the strides of the operand layouts.
+struct ProblemShape {
+  int m, n, k, l;
+};
+
+template <class Config>
+struct MainloopTmaWgmma {
+  using ElementA = typename Config::ElementA;
+  using ElementB = typename Config::ElementB;
+  using TileShape = typename Config::TileShape;
+  using ClusterShape = typename Config::ClusterShape;
+  using StrideA = OperandStride<Config::MajorA>;
+  using StrideB = OperandStride<Config::MajorB>;
+
+  using SmemLayoutA = typename OperandSmem<ElementA, Config::MajorA, Config::TileM, Config::TileK, Config::Stages>::Layout;
+  using SmemLayoutB = typename OperandSmem<ElementB, Config::MajorB, Config::TileN, Config::TileK, Config::Stages>::Layout;
+
+  // A tile of A is needed by every CTA of the cluster in its row (same m), so it is multicast
+  // along the cluster's N; B along the cluster's M.
+  using CopyOpA = cute::conditional_t<Config::ClusterN == 1, cute::SM90_TMA_LOAD, cute::SM90_TMA_LOAD_MULTICAST>;
+  using CopyOpB = cute::conditional_t<Config::ClusterM == 1, cute::SM90_TMA_LOAD, cute::SM90_TMA_LOAD_MULTICAST>;
+
+  using TiledMma = decltype(cute::make_tiled_mma(
+      cute::GMMA::ss_op_selector<ElementA, ElementB, float, TileShape, Config::MajorA, Config::MajorB>(),
+      cute::Layout<cute::Shape<cute::Int<Config::MmaWarpgroups>, cute::_1, cute::_1>>{}));
+  static constexpr int MmaThreads = Config::MmaWarpgroups * cutlass::NumThreadsPerWarpGroup;  // per tile
+  static_assert(cute::size(TiledMma{}) == MmaThreads);
+
+  using Pipeline = cutlass::PipelineTmaAsync<Config::Stages>;
+  using PipelineState = typename Pipeline::PipelineState;
+
+  // Every CTA's full barrier receives whole A and B tiles, whichever CTA of the cluster issued them.
+  static constexpr uint32_t TransactionBytes =
+      uint32_t(cute::size<0>(SmemLayoutA{}) * cute::size<1>(SmemLayoutA{}) * sizeof(ElementA)) +
+      uint32_t(cute::size<0>(SmemLayoutB{}) * cute::size<1>(SmemLayoutB{}) * sizeof(ElementB));
+
+  struct TensorStorage {
+    // 1024-byte alignment: the 128-byte swizzle pattern repeats every 8 rows of 128 bytes and both
+    // TMA and the wgmma descriptors assume a stage starts on a pattern boundary.
+    alignas(1024) cute::array_aligned<ElementA, cute::cosize_v<SmemLayoutA>, 1024> a;
+    alignas(1024) cute::array_aligned<ElementB, cute::cosize_v<SmemLayoutB>, 1024> b;
+  };
+
+  template <class Stride, class Element>
+  using GmemTensor = decltype(cute::make_tensor(
+      cute::make_gmem_ptr(static_cast<Element const*>(nullptr)),
+      cute::make_layout(cute::make_shape(0, 0, 0), Stride{})));
+
+  using TmaA = decltype(cute::make_tma_copy_A_sm90(CopyOpA{}, GmemTensor<StrideA, ElementA>{},
+                                                   SmemLayoutA{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}));
+  using TmaB = decltype(cute::make_tma_copy_B_sm90(CopyOpB{}, GmemTensor<StrideB, ElementB>{},
+                                                   SmemLayoutB{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}));
+
+  struct Params {
+    TmaA tma_a;
+    TmaB tma_b;
+    ProblemShape shape;
+    bool broadcast_a, broadcast_b;  // one matrix for every batch: its descriptor has one batch
+  };
+
+  // Host side: the TMA descriptors. TMA needs 16-byte aligned base pointers and leading
+  // dimensions (the caller checks with `tma_aligned`). A batch stride of 0 broadcasts the operand.
+  static Params make_params(ProblemShape shape, ElementA const* a, StrideA stride_a, ElementB const* b, StrideB stride_b) {
+    bool broadcast_a = cute::get<2>(stride_a) == 0, broadcast_b = cute::get<2>(stride_b) == 0;
+    auto tensor_a = cute::make_tensor(cute::make_gmem_ptr(a), cute::make_layout(
+        cute::make_shape(shape.m, shape.k, broadcast_a ? 1 : shape.l), with_single_batch_stride(stride_a, shape.m, shape.k)));
+    auto tensor_b = cute::make_tensor(cute::make_gmem_ptr(b), cute::make_layout(
+        cute::make_shape(shape.n, shape.k, broadcast_b ? 1 : shape.l), with_single_batch_stride(stride_b, shape.n, shape.k)));
+    return {cute::make_tma_copy_A_sm90(CopyOpA{}, tensor_a, SmemLayoutA{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}),
+            cute::make_tma_copy_B_sm90(CopyOpB{}, tensor_b, SmemLayoutB{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}),
+            shape, broadcast_a, broadcast_b};
+  }
+
+  // A zero batch stride means "one batch"; the descriptor then gets a harmless non-zero stride
+  // (one whole matrix) rather than a 0 that TMA's stride rules do not cover.
+  template <class Stride>
+  static Stride with_single_batch_stride(Stride stride, int rows, int k) {
+    if (cute::get<2>(stride) != 0) return stride;
+    if constexpr (cute::is_same_v<Stride, OperandStride<cute::GMMA::Major::K>>) {
+      cute::get<2>(stride) = cute::get<0>(stride) * rows;  // (rows, K) with rows ld apart
+    } else {
+      cute::get<2>(stride) = cute::get<1>(stride) * k;     // (rows, K) with K columns ld apart
+    }
+    return stride;
+  }
+
+  CUTE_HOST_DEVICE static int k_tile_count(ProblemShape const& shape) { return (shape.k + Config::TileK - 1) / Config::TileK; }
+
+  CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
+    cute::prefetch_tma_descriptor(params.tma_a.get_tma_descriptor());
+    cute::prefetch_tma_descriptor(params.tma_b.get_tma_descriptor());
+  }
+
+  // Producer: issue the TMA loads of k-tiles [k_begin, k_begin + k_count) of output tile
+  // (m_tile, n_tile, batch) into the stages `write` walks through. Called by one thread, which
+  // must be the pipeline's leader (it posts the transaction byte count on each full barrier).
+  CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write,
+                               int m_tile, int n_tile, int batch, int k_begin, int k_count,
+                               TensorStorage& smem) {
+    using namespace cute;
+    auto const& s = params.shape;
+    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));  // (M,K,L)
+    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, s.k, params.broadcast_b ? 1 : s.l));  // (N,K,L)
+    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(_, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
+    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(_, _, _, params.broadcast_b ? 0 : batch);  // (BN,BK,k)
+    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});                     // (BM,BK,PIPE)
+    Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});                     // (BN,BK,PIPE)
+
+    // Position in the cluster: blockIdx.x and .y inside a (ClusterM, ClusterN) cluster.
+    dim3 in_cluster = cute::block_id_in_cluster();
+    auto tma_a = params.tma_a.get_slice(in_cluster.y);  // this CTA loads its 1/ClusterN share of A
+    auto tma_b = params.tma_b.get_slice(in_cluster.x);
+    Tensor tAgA = tma_a.partition_S(gA);  // (TMA,TMA_M,TMA_K,k)
+    Tensor tAsA = tma_a.partition_D(sA);  // (TMA,TMA_M,TMA_K,PIPE)
+    Tensor tBgB = tma_b.partition_S(gB);
+    Tensor tBsB = tma_b.partition_D(sB);
+
+    // CTA rank in the cluster is x + y * ClusterM.
+    uint16_t mask_a = 0, mask_b = 0;
+    for (int n = 0; n < Config::ClusterN; ++n) mask_a |= uint16_t(1u << (in_cluster.x + n * Config::ClusterM));
+    for (int m = 0; m < Config::ClusterM; ++m) mask_b |= uint16_t(1u << (m + in_cluster.y * Config::ClusterM));
+
+    for (int k = k_begin; k < k_begin + k_count; ++k) {
+      pipeline.producer_acquire(write);
+      auto* full = pipeline.producer_get_barrier(write);
+      int stage = write.index();
+      copy(params.tma_a.with(*full, mask_a), tAgA(_, _, _, k), tAsA(_, _, _, stage));
+      copy(params.tma_b.with(*full, mask_b), tBgB(_, _, _, k), tBsB(_, _, _, stage));
+      ++write;
+    }
+  }
+
+  // Consumers: accumulate k_count k-tiles from the stages `read` walks through into `accum`
+  // (zeroed by the first wgmma). One wgmma batch stays in flight: a stage is released as soon as
+  // the batch that read it has retired. `after_release(i)` runs after k-tile i-1's stage was
+  // released (a kernel without a producer warp refills it there); it is a no-op otherwise.
+  template <class Accumulator, class AfterRelease>
+  CUTE_DEVICE static void mma(Pipeline& pipeline, PipelineState& read, Accumulator& accum, int k_count,
+                              int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
+    using namespace cute;
+    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});  // (BM,BK,PIPE)
+    Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,PIPE)
+    TiledMma tiled_mma;
+    auto thread_mma = tiled_mma.get_thread_slice(consumer_thread);
+    Tensor tCsA = thread_mma.partition_A(sA);             // (MMA,MMA_M,MMA_K,PIPE)
+    Tensor tCsB = thread_mma.partition_B(sB);             // (MMA,MMA_N,MMA_K,PIPE)
+    Tensor tCrA = thread_mma.make_fragment_A(tCsA);       // wgmma descriptors over tCsA
+    Tensor tCrB = thread_mma.make_fragment_B(tCsB);
+    CUTE_STATIC_ASSERT_V(size<1>(tCsA) == size<1>(accum));
+    CUTE_STATIC_ASSERT_V(size<1>(tCsB) == size<2>(accum));
+
+    if (k_count == 0) {  // K == 0: the product is all zeros
+      clear(accum);
+      return;
+    }
+    PipelineState release = read;
+    tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
+    warpgroup_fence_operand(accum);
+    for (int i = 0; i < k_count; ++i) {
+      pipeline.consumer_wait(read);
+      int stage = read.index();
+      warpgroup_arrive();
+      CUTE_UNROLL
+      for (int kb = 0; kb < size<2>(tCrA); ++kb) {
+        cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, stage), accum);
+        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+      }
+      warpgroup_commit_batch();
+      warpgroup_wait<1>();  // the batch of k-tile i-1 has retired: its stage can be refilled
+      warpgroup_fence_operand(accum);
+      if (i > 0) {
+        pipeline.consumer_release(release);
+        ++release;
+        after_release(i);
+      }
+      ++read;
+    }
+    warpgroup_wait<0>();
+    warpgroup_fence_operand(accum);
+    pipeline.consumer_release(release);
+  }
+};
+
+}  // namespace cutegen::gemm

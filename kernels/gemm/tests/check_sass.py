@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Compiles sass_probe.cu (one instance of every Hopper GEMM variant) for sm_90a and checks, per
+kernel, that ptxas reports no stack frame and no spills, and that the SASS holds the instructions
+the variant is built on: HGMMA (wgmma), UTMALDG (TMA loads; .MULTICAST with a cluster),
+USETMAXREG (register reallocation) in the warp-specialized kernels only. Needs nvcc and
+cuobjdump (the toolkit's, or Triton's copy in the venv), no GPU."""
+
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
+EXPECTATIONS = [
+    ("warp-specialized bf16, the four layouts", r"GemmWarpSpecialized<.*GemmConfig<cutlass::bfloat16_t.*, 256, 4, 1, 1, 2>", 4,
+     ["HGMMA.64x256x16.F32.BF16", "UTMALDG", "USETMAXREG"], []),
+    ("warp-specialized ping-pong", r"GemmWarpSpecialized<.*, 128, 128, 6, 1, 1, 1>", 1,
+     ["HGMMA.64x128x16.F32.BF16", "UTMALDG", "USETMAXREG", "BAR.ARV", "BAR.SYNC"], []),
+    ("warp-specialized fp16, 2x1 cluster, bias+relu", r"GemmWarpSpecialized<.*half_t.*, 2, 1, 2>, .*BiasReluEpilogue", 1,
+     ["HGMMA.64x256x16.F32", "UTMALDG.3D.MULTICAST", "USETMAXREG"], []),
+    ("pipelined fallback", r"GemmPipelined<", 1, ["HGMMA", "UTMALDG"], ["USETMAXREG"]),
+    ("3xTF32 GEMM", r"GemmWarpSpecialized<.*tfloat32_t", 1, ["HGMMA.64x256x8.F32.TF32", "UTMALDG"], []),
+    ("3xTF32 split pre-pass", r"split_tf32_operand", 1, [], ["HGMMA"]),
+]
+
+
+def find_cuobjdump(nvcc):
+    for candidate in [shutil.which("cuobjdump"), os.path.join(os.path.dirname(nvcc), "cuobjdump")]:
+        if candidate and os.path.exists(candidate):
+            return candidate
+    root = HERE
+    while root != "/":
+        hits = glob.glob(os.path.join(root, ".deps/venv/lib/*/site-packages/triton/backends/nvidia/bin/cuobjdump"))
+        if hits:
+            return hits[0]
+        root = os.path.dirname(root)
+    sys.exit("no cuobjdump found (CUDA toolkit or Triton in .deps/venv)")
+
+
+def demangle(names):
+    out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True, check=True).stdout
+    return dict(zip(names, out.splitlines()))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--cutlass", required=True, help="CUTLASS include directory")
+    ap.add_argument("--work", required=True, help="directory for the object file")
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    obj = os.path.join(args.work, "sass_probe.cubin")
+    # -cubin: device code only, no host compilation (the slow half of a CuTe build).
+    compile_cmd = [args.nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr",
+                   "-gencode", "arch=compute_90a,code=sm_90a", "-Xptxas", "-v",
+                   "-I", args.cutlass, "-I", os.path.dirname(HERE), "-cubin", os.path.join(HERE, "sass_probe.cu"), "-o", obj]
+    build = subprocess.run(compile_cmd, capture_output=True, text=True)
+    if build.returncode != 0:
+        sys.exit("nvcc failed:\n" + build.stderr[-4000:])
+
+    # ptxas -v: "Function properties for NAME" then "N bytes stack frame, S bytes spill stores, L bytes spill loads".
+    resources = dict(re.findall(r"Function properties for (\S+)\n\s*(\d+ bytes stack frame.*)", build.stderr))
+    sass = subprocess.run([find_cuobjdump(args.nvcc), "-sass", obj], capture_output=True, text=True, check=True).stdout
+    opcodes = {}
+    for chunk in re.split(r"\n\s*Function : ", sass)[1:]:
+        name, body = chunk.split("\n", 1)
+        opcodes[name.strip()] = set(re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]+)", body))
+    names = demangle(sorted(opcodes))
+
+    failures = []
+    claimed = set()
+    for what, pattern, count, required, forbidden in EXPECTATIONS:
+        matched = [m for m, d in names.items() if re.search(pattern, d)]
+        claimed.update(matched)
+        if len(matched) != count:
+            failures.append(f"{what}: expected {count} kernel(s), found {len(matched)}")
+        for m in matched:
+            ops = opcodes[m]
+            for op in required:
+                if not any(o == op or o.startswith(op + ".") for o in ops):
+                    failures.append(f"{what}: {op} missing from {names[m][:160]}")
+            for op in forbidden:
+                if any(o == op or o.startswith(op + ".") for o in ops):
+                    failures.append(f"{what}: unexpected {op} in {names[m][:160]}")
+    for m in names:
+        if m not in claimed:
+            failures.append(f"kernel no expectation covers: {names[m][:160]}")
+        report = resources.get(m, "")
+        if not re.match(r"0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads", report):
+            failures.append(f"local memory in {names[m][:160]}: {report or 'no ptxas report'}")
+    layouts = {re.search(r"(RowMajor|ColMajor), cutegen::gemm::(RowMajor|ColMajor)", names[m]).groups()
+               for m in names if re.search(EXPECTATIONS[0][1], names[m])}
+    if len(layouts) != 4:
+        failures.append(f"expected the four (A, B) layout combinations, found {sorted(layouts)}")
+
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{len(names)} kernels checked, {len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+// One representative instance of every GEMM variant, compiled for sm_90a by the CI test
+// (check_sass.py), which reads their SASS and ptxas's resource report. Nothing here runs.
+#include "epilogue_functors.cuh"
+#include "gemm_launch.cuh"
+#include "kernel_pipelined.cuh"
+#include "kernel_warp_specialized.cuh"
+#include "split_tf32_kernel.cuh"
+
+namespace cutegen::gemm::probe {
+
+using cute::bfloat16_t;
+using cute::half_t;
+using cute::tfloat32_t;
+
+template <class LayoutA, class LayoutB>
+using Bf16 = GemmConfig<bfloat16_t, bfloat16_t, bfloat16_t, LayoutA, LayoutB, 128, 256, 4>;
+
+template <class Kernel>
+cudaError_t launch(typename Kernel::Arguments const& args) { return launch_gemm<Kernel>(args, nullptr); }
+
+// The four operand layouts, warp-specialized and persistent.
+template cudaError_t launch<GemmWarpSpecialized<Bf16<RowMajor, RowMajor>, IdentityEpilogue>>(
+    GemmWarpSpecialized<Bf16<RowMajor, RowMajor>, IdentityEpilogue>::Arguments const&);
+template cudaError_t launch<GemmWarpSpecialized<Bf16<RowMajor, ColMajor>, IdentityEpilogue>>(
+    GemmWarpSpecialized<Bf16<RowMajor, ColMajor>, IdentityEpilogue>::Arguments const&);
+template cudaError_t launch<GemmWarpSpecialized<Bf16<ColMajor, RowMajor>, IdentityEpilogue>>(
+    GemmWarpSpecialized<Bf16<ColMajor, RowMajor>, IdentityEpilogue>::Arguments const&);
+template cudaError_t launch<GemmWarpSpecialized<Bf16<ColMajor, ColMajor>, IdentityEpilogue>>(
+    GemmWarpSpecialized<Bf16<ColMajor, ColMajor>, IdentityEpilogue>::Arguments const&);
+
+// fp16 in, fp32 out, 2x1 cluster with B multicast, a fused epilogue.
+using Fp16Cluster = GemmConfig<half_t, half_t, float, RowMajor, ColMajor, 128, 256, 4, 2, 1>;
+template cudaError_t launch<GemmWarpSpecialized<Fp16Cluster, BiasReluEpilogue>>(
+    GemmWarpSpecialized<Fp16Cluster, BiasReluEpilogue>::Arguments const&);
+
+// The ping-pong schedule: each consumer warpgroup computes a tile of its own.
+using PingPong = GemmConfig<bfloat16_t, bfloat16_t, bfloat16_t, RowMajor, RowMajor, 128, 128, 6, 1, 1, 1>;
+template cudaError_t launch<GemmWarpSpecialized<PingPong, IdentityEpilogue>>(
+    GemmWarpSpecialized<PingPong, IdentityEpilogue>::Arguments const&);
+
+// The fallback: pipelined, not warp-specialized.
+template cudaError_t launch<GemmPipelined<Bf16<RowMajor, RowMajor>, IdentityEpilogue>>(
+    GemmPipelined<Bf16<RowMajor, RowMajor>, IdentityEpilogue>::Arguments const&);
+
+// 3xTF32: tf32 GEMM over the split operands, and the split itself.
+using Tf32 = GemmConfig<tfloat32_t, tfloat32_t, float, RowMajor, ColMajor, 128, 256, 4>;
+template cudaError_t launch<GemmWarpSpecialized<Tf32, IdentityEpilogue>>(
+    GemmWarpSpecialized<Tf32, IdentityEpilogue>::Arguments const&);
+cudaError_t split_a(float const* a, float* out) { return split_tf32<SplitParts::HiHiLo>(a, 1, 1, 1, 1, 1, 1, out, nullptr); }
+
+}  // namespace cutegen::gemm::probe

@@ -1,0 +1,53 @@
+// The rasterized tile order, on the host: every CTA tile exactly once, and the swizzle keeps the
+// tiles in flight together within a strip.
+#include "tile_scheduler.cuh"
+
+#include <set>
+#include <tuple>
+
+#include <gtest/gtest.h>
+
+namespace cutegen::gemm {
+namespace {
+
+template <int ClusterM, int ClusterN>
+void expect_each_tile_once(int m, int n, int batches, int tile_m, int tile_n, int swizzle) {
+  using Scheduler = SwizzledTileScheduler<ClusterM, ClusterN>;
+  auto p = Scheduler::make_params(m, n, batches, tile_m, tile_n, swizzle);
+  std::set<std::tuple<int, int, int>> seen;
+  for (int t = 0; t < Scheduler::total_cluster_tiles(p); ++t)
+    for (int cm = 0; cm < ClusterM; ++cm)
+      for (int cn = 0; cn < ClusterN; ++cn) {
+        TileCoord c = Scheduler::tile_of(p, t, cm, cn);
+        ASSERT_TRUE(seen.insert({c.m, c.n, c.batch}).second) << "tile visited twice";
+      }
+  int tiles_m = (m + tile_m * ClusterM - 1) / (tile_m * ClusterM) * ClusterM;
+  int tiles_n = (n + tile_n * ClusterN - 1) / (tile_n * ClusterN) * ClusterN;
+  ASSERT_EQ(int(seen.size()), tiles_m * tiles_n * batches);
+  for (auto [tm, tn, b] : seen) {
+    ASSERT_TRUE(tm >= 0 && tm < tiles_m && tn >= 0 && tn < tiles_n && b >= 0 && b < batches);
+  }
+}
+
+TEST(TileScheduler, VisitsEveryTileOnceForAnySwizzleClusterAndRaggedShape) {
+  for (int swizzle : {1, 3, 8, 64}) {
+    expect_each_tile_once<1, 1>(4096, 4096, 1, 128, 256, swizzle);
+    expect_each_tile_once<1, 1>(4097, 3001, 3, 128, 256, swizzle);
+    expect_each_tile_once<2, 1>(4097, 3001, 2, 128, 256, swizzle);
+    expect_each_tile_once<1, 2>(1000, 5000, 1, 256, 128, swizzle);
+  }
+}
+
+TEST(TileScheduler, ConsecutiveTilesStayInsideOneStrip) {
+  using Scheduler = SwizzledTileScheduler<1, 1>;
+  auto p = Scheduler::make_params(8192, 8192, 1, 128, 256, 8);  // 64 x 32 tiles, strips 8 wide
+  for (int t = 0; t < 64 * 8; ++t) {
+    TileCoord c = Scheduler::tile_of(p, t, 0, 0);
+    EXPECT_LT(c.n, 8);
+    EXPECT_EQ(c.m, t / 8);
+  }
+  EXPECT_EQ(Scheduler::tile_of(p, 64 * 8, 0, 0).n, 8);  // the next strip starts at column 8
+}
+
+}  // namespace
+}  // namespace cutegen::gemm
