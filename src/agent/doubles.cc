@@ -64,6 +64,9 @@ Result<KernelEval> kernel_eval_from_answer(const nlohmann::json& a) {
   e.speedup = a.value("/timing/speedup/point"_json_pointer, 0.0);
   e.speedup_low = a.value("/timing/speedup/low"_json_pointer, 0.0);
   e.speedup_high = a.value("/timing/speedup/high"_json_pointer, 0.0);
+  e.compile_speedup = a.value("/timing/speedup_vs_compile/point"_json_pointer, 0.0);
+  e.compile_speedup_low = a.value("/timing/speedup_vs_compile/low"_json_pointer, 0.0);
+  e.compile_speedup_high = a.value("/timing/speedup_vs_compile/high"_json_pointer, 0.0);
   e.roofline_fraction = a.value("/roofline/fraction"_json_pointer, 0.0);
   return e;
 }
@@ -86,6 +89,9 @@ Result<KernelEval> ScriptedEvaluator::evaluate(const TaskSpec&, const std::strin
     e.speedup = rule.value("speedup", 0.0);
     e.speedup_low = rule.value("speedup_low", e.speedup * 0.98);
     e.speedup_high = rule.value("speedup_high", e.speedup * 1.02);
+    e.compile_speedup = rule.value("speedup_vs_compile", 0.0);
+    e.compile_speedup_low = rule.value("speedup_vs_compile_low", e.compile_speedup * 0.98);
+    e.compile_speedup_high = rule.value("speedup_vs_compile_high", e.compile_speedup * 1.02);
     e.roofline_fraction = rule.value("roofline_fraction", 0.0);
     e.statics = rule.value("statics", "");
     e.fingerprint = rule.value("fingerprint", structure_fingerprint(source, 1));

@@ -20,6 +20,7 @@ struct KernelEval {
   std::string summary;     // one line
   std::string report;      // condensed compile errors, or which output differs where and its pattern
   double speedup = 0, speedup_low = 0, speedup_high = 0;  // vs eager (pass only)
+  double compile_speedup = 0, compile_speedup_low = 0, compile_speedup_high = 0;  // vs torch.compile; 0: not timed
   double roofline_fraction = 0;
   std::string statics;     // registers, shared memory, spills per kernel
   std::string fingerprint; // structure: tile shapes, copy/MMA atoms, kernel count

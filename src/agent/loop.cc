@@ -63,7 +63,9 @@ Result<TaskOutcome> finish(const TaskEnv& env, const TaskSpec& spec, TaskRow row
     auto again = CUTEGEN_TRY(env.evaluator->evaluate(spec, b->source, spec.name + "_final.cu"));
     row.final_json = nlohmann::json{{"step", b->step}, {"verdict", name(again.verdict)}, {"summary", again.summary},
                                     {"speedup", again.speedup}, {"speedup_low", again.speedup_low},
-                                    {"speedup_high", again.speedup_high},
+                                    {"speedup_high", again.speedup_high}, {"compile_speedup", again.compile_speedup},
+                                    {"compile_speedup_low", again.compile_speedup_low},
+                                    {"compile_speedup_high", again.compile_speedup_high},
                                     {"roofline_fraction", again.roofline_fraction}}.dump();
     row.best_step = b->step, row.status = TaskStatus::kDone;
   } else {

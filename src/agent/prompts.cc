@@ -1,15 +1,14 @@
 #include "agent/prompts.h"
 
 #include "sys/fs.h"
-#include "cutegen_paths.h"
+#include "sys/layout.h"
 
 namespace cutegen {
 
 std::string prompts_dir(const std::string& configured) {
   if (!configured.empty()) return configured;
-  if (auto up = find_upwards(executable_dir(), "prompts/generate.md"); !up.empty())
-    return up.substr(0, up.size() - std::string("/generate.md").size());
-  return std::string(CUTEGEN_SOURCE_DIR) + "/prompts";
+  std::string p = locate_project_file("prompts/generate.md", "prompts/generate.md");
+  return p.empty() ? "prompts" : p.substr(0, p.size() - std::string("/generate.md").size());
 }
 
 Result<std::string> PromptLibrary::raw(const std::string& name) const {

@@ -12,8 +12,8 @@ namespace cutegen {
 
 using PromptVars = TemplateVars;
 
-// The prompts folder: `configured` when set, else prompts/ found upwards from the executable,
-// else the source tree's.
+// The prompts folder: `configured` when set, else the installed or the checkout's prompts/
+// (sys/layout.h).
 std::string prompts_dir(const std::string& configured);
 
 class PromptLibrary {

@@ -22,6 +22,10 @@ KernelEval to_kernel_eval(const EvalResult& r, const std::string& source, const 
     for (auto& f : t.failures) e.report += "trial seed " + std::to_string(t.seed) + ": " + f + "\n";
   if (e.report.empty() && !e.pass()) e.report = r.summary;
   if (r.timing) e.speedup = r.timing->speedup.point, e.speedup_low = r.timing->speedup.low, e.speedup_high = r.timing->speedup.high;
+  if (r.timing && r.timing->speedup_vs_compile) {
+    auto& c = *r.timing->speedup_vs_compile;
+    e.compile_speedup = c.point, e.compile_speedup_low = c.low, e.compile_speedup_high = c.high;
+  }
   e.roofline_fraction = r.roofline_fraction;
   for (auto& k : r.build.kernels) {
     char b[300];

@@ -17,10 +17,20 @@ std::string cell(std::string s, size_t max_chars) {
 
 }  // namespace
 
-std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>& tasks,
-                                 const std::map<std::string, std::vector<StepRecord>>& steps,
-                                 const std::map<std::string, Spend>& spend) {
-  std::string out = "# CuTeGen run " + run.id + "\n\nModel: `" + run.llm + "`\n\n";
+std::string step_edit_label(const StepRecord& r) {
+  std::string edit = r.edit_how.empty() ? "-" : r.edit_how;
+  if (!r.point.empty()) {
+    edit += ' ';  // appended piecewise: GCC 12 reports a false -Wrestrict on `" " + string`
+    edit += r.point;
+  }
+  return edit;
+}
+
+std::string run_summary_markdown(const RunRecord& run) {
+  const auto& tasks = run.tasks;
+  const auto& steps = run.steps;
+  const auto& spend = run.spend;
+  std::string out = "# CuTeGen run " + run.meta.id + "\n\nModel: `" + run.meta.llm + "`\n\n";
   out += "| task | status | verdict | speedup vs eager | roofline | steps | tokens | cost | stop |\n";
   out += "|---|---|---|---|---|---|---|---|---|\n";
   char b[512];
@@ -42,11 +52,7 @@ std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>&
     }
     out += "\n## " + t.name + "\n\n| step | stage | edit | verdict | speedup | roofline | outcome | note |\n|---|---|---|---|---|---|---|---|\n";
     for (auto& r : steps.at(t.name)) {
-      std::string edit = r.edit_how.empty() ? "-" : r.edit_how;
-      if (!r.point.empty()) {
-        edit += ' ';  // appended piecewise: GCC 12 reports a false -Wrestrict on `" " + string`
-        edit += r.point;
-      }
+      std::string edit = step_edit_label(r);
       std::snprintf(b, sizeof b, "| %d | %s%s | %s | %s | %.2fx | %.0f%% | %s | ", r.step + 1, r.stage.c_str(),
                     r.profiled ? " +profile" : "", edit.c_str(), step_verdict_name(r), r.speedup,
                     100 * r.roofline_fraction, name(r.outcome));

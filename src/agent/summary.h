@@ -2,17 +2,14 @@
 // eager (re-measured), fraction of the roofline, steps, tokens and cost, and the trajectory.
 #pragma once
 
-#include <map>
 #include <string>
-#include <vector>
 
-#include "llm/ledger.h"
-#include "store/run_store.h"
+#include "agent/run_record.h"
 
 namespace cutegen {
 
-std::string run_summary_markdown(const RunMeta& run, const std::vector<TaskRow>& tasks,
-                                 const std::map<std::string, std::vector<StepRecord>>& steps,
-                                 const std::map<std::string, Spend>& spend);
+std::string run_summary_markdown(const RunRecord& run);
+// How a step's source was made: the edit's kind, and the expert's parameter point where it has one.
+std::string step_edit_label(const StepRecord& r);
 
 }  // namespace cutegen

@@ -7,7 +7,7 @@
 #include "core/strings.h"
 #include "sys/fs.h"
 #include "sys/subprocess.h"
-#include "cutegen_paths.h"
+#include "sys/layout.h"
 
 namespace cutegen {
 
@@ -55,10 +55,9 @@ Result<std::string> find_cutlass_include(const std::string& configured, const En
     if (auto inc = as_include(dir); !inc.empty()) return inc;
     return error(what + " = " + dir + " holds no cute/tensor.hpp (expected a CUTLASS checkout or its include/)");
   }
-  for (auto& start : {executable_dir(), std::string(CUTEGEN_SOURCE_DIR)}) {
-    if (auto found = find_upwards(start, ".deps/cutlass/include/cute/tensor.hpp"); !found.empty())
-      return std::filesystem::path(found).parent_path().parent_path().string();
-  }
+  if (auto found = locate_project_file("cutlass/include/cute/tensor.hpp", ".deps/cutlass/include/cute/tensor.hpp");
+      !found.empty())
+    return std::filesystem::path(found).parent_path().parent_path().string();
   return error("CUTLASS/CuTe headers not found; run scripts/bootstrap or set CUTEGEN_CUTLASS_DIR");
 }
 

@@ -23,7 +23,8 @@ Result<std::string> find_nvcc(const EnvLookup& env = process_env);
 Result<std::string> nvcc_version(const std::string& nvcc);
 
 // CUTEGEN_CUTLASS_DIR (a checkout root or its include/), then `configured`, then the
-// bootstrap's .deps/cutlass/include found upwards from the executable or the source tree.
+// installed copy (PREFIX/share/cutegen/cutlass/include), then the bootstrap's .deps/cutlass/include
+// (sys/layout.h: upwards from the executable, then the checkout).
 Result<std::string> find_cutlass_include(const std::string& configured, const EnvLookup& env = process_env);
 // Reads CUTLASS_MAJOR/MINOR/PATCH from cutlass/version.h.
 Result<std::string> cutlass_version(const std::string& include_dir);

@@ -18,6 +18,7 @@ const std::vector<CommandDef>& commands() {
       {"replay", "re-run a recorded run with its recorded model answers, as a new run", define_replay},
       {"reeval", "re-measure a run's best kernels with the evaluator, no model calls", define_reeval},
       {"export", "write a task's best kernel as a standalone .cu and a KernelBench ModelNew .py", define_export},
+      {"report", "write a run's HTML report: its table, KernelBench aggregates, and per task plots, diffs, profiles and findings", define_report},
       {"expert", "the built-in CuTe expert: recognize a task, list its template's parameter space, emit kernels", define_expert},
       {"config", "print every config key with its value and where it came from", define_config},
   };

@@ -29,6 +29,7 @@ void define_resume(CLI::App& sub, Context& ctx);
 void define_replay(CLI::App& sub, Context& ctx);
 void define_reeval(CLI::App& sub, Context& ctx);
 void define_export(CLI::App& sub, Context& ctx);
+void define_report(CLI::App& sub, Context& ctx);
 void define_status(CLI::App& sub, Context& ctx);
 void define_work(CLI::App& sub, Context& ctx);
 void define_expert(CLI::App& sub, Context& ctx);

@@ -4,14 +4,17 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "agent/prompts.h"
 #include "build/toolchain.h"
 #include "cli/commands.h"
 #include "core/strings.h"
 #include "profile/ncu_runner.h"
 #include "sys/fs.h"
 #include "sys/gpu.h"
+#include "sys/layout.h"
 #include "sys/python.h"
 #include "sys/subprocess.h"
+#include "task/loader.h"
 
 namespace cutegen {
 namespace {
@@ -38,7 +41,21 @@ Check check_cutlass(const Context& ctx) {
   if (!inc) return {"CUTLASS/CuTe", Level::kBlocking, inc.message(), "run scripts/bootstrap"};
   auto v = cutlass_version(*inc);
   if (!v) return {"CUTLASS/CuTe", Level::kBlocking, v.message(), "run scripts/bootstrap"};
-  return {"CUTLASS/CuTe", Level::kOk, *inc + " (CUTLASS " + *v + ")", ""};
+  return {"CUTLASS/CuTe", Level::kOk, *inc + " (CUTLASS " + *v + ", " + project_file_origin(*inc) + ")", ""};
+}
+
+// The project's own files: where each was found (sys/layout.h), so an installed tool shows that
+// it reads nothing from a checkout.
+Check check_project_file(const std::string& name, const std::string& path, const std::string& fix) {
+  if (path.empty() || !file_exists(path)) return {name, Level::kBlocking, "not found", fix};
+  return {name, Level::kOk, path + " (" + project_file_origin(path) + ")", ""};
+}
+
+std::vector<Check> check_project_files(const Context& ctx) {
+  const char* reinstall = "reinstall (scripts/install PREFIX) or rebuild in the checkout (scripts/build)";
+  return {check_project_file("prompts", prompts_dir(ctx.config.str("agent.prompts_dir")), reinstall),
+          check_project_file("bridge", bridge_dir(), reinstall),
+          check_project_file("runner", executable_dir() + "/cutegen-runner", reinstall)};
 }
 
 Check check_host_compiler() {
@@ -109,6 +126,7 @@ void define_doctor(CLI::App& sub, Context& ctx) {
     std::vector<Check> checks = {check_nvcc(),  check_cutlass(ctx),  check_host_compiler(),
                                  check_gpu(),   check_ncu(),         check_python(ctx),
                                  check_dir("cache folder", ctx.cache_dir()), check_dir("runs folder", ".runs")};
+    for (auto& c : check_project_files(ctx)) checks.push_back(c);
     bool blocked = false;
     nlohmann::json out = nlohmann::json::array();
     for (auto& c : checks) {

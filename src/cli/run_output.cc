@@ -1,12 +1,10 @@
 #include "cli/run_output.h"
 
 #include <cstdio>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "agent/summary.h"
 #include "cli/decline.h"
-#include "llm/ledger.h"
 #include "sys/fs.h"
 
 namespace cutegen {
@@ -17,18 +15,7 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 }  // namespace
 
 Status write_summary(const RunView& run) {
-  auto meta = CUTEGEN_TRY(run.meta());
-  auto tasks = CUTEGEN_TRY(run.tasks());
-  std::map<std::string, std::vector<StepRecord>> steps;
-  std::map<std::string, Spend> spend;
-  for (auto& t : tasks) {
-    steps[t.name] = CUTEGEN_TRY(run.steps(t.name));
-    // Each shard keeps its task's model calls in its own file, under its own run id.
-    const RunStore& store = run.store_for(t.name);
-    auto ledger = CUTEGEN_TRY(Ledger::open(store.db_path()));
-    spend[t.name] = CUTEGEN_TRY(ledger.spent(CUTEGEN_TRY(store.meta()).id, t.name));
-  }
-  return write_file_atomic(run.run().dir() + "/summary.md", run_summary_markdown(meta, tasks, steps, spend));
+  return write_file_atomic(run.run().dir() + "/summary.md", run_summary_markdown(CUTEGEN_TRY(read_run(run))));
 }
 
 void print_table(const RunView& run, const Context& ctx) {

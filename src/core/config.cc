@@ -57,7 +57,7 @@ const std::vector<ConfigKey>& config_keys() {
       {"llm.openai_token_field", "auto", "auto|max_tokens|max_completion_tokens for Chat Completions"},
       {"llm.continue_truncated", "true", "ask once more when an answer hits the output limit"},
       {"llm.context_tokens", "", "context sizes per model, e.g. 'qwen=32768, gpt-5=400000' (unlisted: unchecked)"},
-      {"llm.prices", "", "dollars per million tokens, 'model=in/out[/cached], ...'"},
+      {"llm.prices", "", "dollars per million tokens, 'model=in/out[/cached], ...', before the built-in list prices (llm/known_prices.cc)"},
       {"llm.command_timeout_s", "3600", "wall-clock limit for a command: backend's answer"},
       {"llm.poll_interval_s", "30", "file backend with --wait: seconds between looks for the answer"},
       {"llm.budget_run_tokens", "0", "tokens per run (0: no limit)"},

@@ -1,5 +1,7 @@
 #include "llm/settings.h"
 
+#include "llm/known_prices.h"
+
 namespace cutegen {
 namespace {
 
@@ -35,8 +37,7 @@ Result<ClientOptions> client_options(const Config& c, const std::string& role, c
   o.continue_truncated = c.boolean("llm.continue_truncated");
   auto contexts = CUTEGEN_TRY(parse_context_table(c.str("llm.context_tokens")));
   o.context_tokens = lookup_model(contexts, model_name).value_or(0);
-  auto prices = CUTEGEN_TRY(parse_price_table(c.str("llm.prices")));
-  o.price = lookup_model(prices, model_name);
+  o.price = CUTEGEN_TRY(price_for_model(c.str("llm.prices"), model_name));
   return o;
 }
 

@@ -9,7 +9,7 @@
 #include "core/strings.h"
 #include "sys/fs.h"
 #include "sys/subprocess.h"
-#include "cutegen_paths.h"
+#include "sys/layout.h"
 
 extern char** environ;
 
@@ -55,10 +55,8 @@ std::string last_line(const std::string& text) {
 }  // namespace
 
 std::string bridge_dir() {
-  for (auto& start : {executable_dir(), std::string(CUTEGEN_SOURCE_DIR)})
-    if (auto p = find_upwards(start, kBridgeMarker); !p.empty())
-      return std::filesystem::path(p).parent_path().parent_path().string();
-  return "";
+  std::string p = locate_project_file(kBridgeMarker, kBridgeMarker);
+  return p.empty() ? "" : std::filesystem::path(p).parent_path().parent_path().string();
 }
 
 Result<TaskSpec> load_task_spec(const std::string& task_path, const std::string& python, int64_t seed,

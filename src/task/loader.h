@@ -10,8 +10,8 @@
 
 namespace cutegen {
 
-// The folder holding the cutegen_bridge package: found upwards from the executable, else from
-// the source tree; "" when neither has it.
+// The folder holding the cutegen_bridge package: the installed one, else the checkout's
+// (sys/layout.h); "" when neither has it.
 std::string bridge_dir();
 
 // Runs `python -m cutegen_bridge spec --task ... --seed ...` with PYTHONPATH=<bridge_dir()>.
