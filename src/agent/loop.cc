@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/workload.h"
+#include "core/strings.h"
 
 namespace cutegen {
 namespace {
@@ -15,12 +16,26 @@ std::string best_line(const StepRecord& b) {
   return buf;
 }
 
+// A point written before strategies were named (schema-1 runs: `passes=`, `cluster=`, `regs=`).
+// Only an elementwise task's is unambiguous (one strategy; the old keys were unused there); other
+// classes' old points mapped integers to designs per template, so they are not read.
+std::optional<Params> legacy_point(const std::string& point, const std::string& workload) {
+  if (workload != "elementwise") return std::nullopt;
+  std::string kept;
+  for (auto& item : split(point, ',')) {
+    auto key = trim(item.substr(0, item.find('=')));
+    if (key != "passes" && key != "cluster" && key != "regs") kept += (kept.empty() ? "" : ",") + item;
+  }
+  auto p = parse_params(kept + ",strategy=elementwise");
+  return p ? std::optional<Params>(*p) : std::nullopt;
+}
+
 // The expert's point as the store holds it (params.h's "name=value,..."); none for other steps,
 // and for a point this version's parameters cannot read.
-std::optional<Params> stored_point(const StepRecord& r) {
+std::optional<Params> stored_point(const StepRecord& r, const std::string& workload) {
   if (r.point.empty()) return std::nullopt;
   auto p = parse_params(r.point);
-  return p ? std::optional<Params>(*p) : std::nullopt;
+  return p ? std::optional<Params>(*p) : legacy_point(r.point, workload);
 }
 
 StepContext context_for(const TaskState& s, const TaskEnv& env, const TaskSpec& spec, const std::string& workload,
@@ -37,7 +52,7 @@ StepContext context_for(const TaskState& s, const TaskEnv& env, const TaskSpec& 
   c.memory = render_memory(s);
   for (auto& r : s.steps)
     c.history.push_back({.step = r.step, .stage = r.stage, .edit = r.edit, .edit_how = r.edit_how,
-                         .point = stored_point(r), .verdict = r.verdict, .outcome = r.outcome, .speedup = r.speedup});
+                         .point = stored_point(r, workload), .verdict = r.verdict, .outcome = r.outcome, .speedup = r.speedup});
   return c;
 }
 

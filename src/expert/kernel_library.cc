@@ -12,7 +12,12 @@ Status inline_into(const std::string& text, const std::string& from, std::set<st
     const std::string t = trim(line);
     if (t == "#pragma once") continue;
     if (t.rfind("#include \"", 0) == 0) {
-      const std::string path = t.substr(10, t.find('"', 10) - 10);
+      std::string path = t.substr(10, t.find('"', 10) - 10);
+      // As the compiler looks: beside the including file first, then from the library's root.
+      if (auto slash = from.rfind('/'); slash != std::string::npos) {
+        std::string beside = from.substr(0, slash + 1) + path;
+        if (kernel_library().count(beside)) path = beside;
+      }
       auto it = kernel_library().find(path);
       if (it == kernel_library().end()) return error(from + ": includes \"" + path + "\", which kernels/ does not hold");
       if (seen.insert(path).second) CUTEGEN_TRY(inline_into(it->second, path, seen, out));

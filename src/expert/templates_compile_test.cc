@@ -161,7 +161,8 @@ TEST(TemplatesCompile, DefaultsSpellDivisionStatisticsAndLoadsAsMeasured) {
   EXPECT_NE(layernorm.find("auto copy_in = cg_expert::evict_last_tiled_copy<TIn, kThreads, kVec>();"), std::string::npos);
   std::string bias = default_kernel("scale_bias_leaky");
   EXPECT_NE(bias.find("cg_elementwise::tiled(make_tensor(make_gmem_ptr(in1),"), std::string::npos);  // the broadcast bias too
-  EXPECT_NE(bias.find("auto copy_in = cg_expert::evict_last_tiled_copy<T, kThreads, kVec>();"), std::string::npos);
+  EXPECT_NE(bias.find("auto copy_in = cg_expert::evict_last_tiled_copy<typename TensorT::value_type, kThreads, kVec>();"),
+            std::string::npos);
   // Rows in a grid's registers publish (mean, squared deviations) in 8 bytes, the count left out.
   std::string grid = default_kernel("layernorm_long");
   EXPECT_NE(grid.find("float2 to_slot(Stat st) { return make_float2(st.b, st.c); }"), std::string::npos);
