@@ -20,7 +20,9 @@ TEST(KernelLibrary, EveryHeaderCompilesAlone) {
   Builder builder(*tc, BuilderOptions{.cache_dir = cache.string()});
   std::vector<BuildRequest> requests;
   for (auto& [path, text] : kernel_library()) {
-    if (!path.ends_with(".cuh")) continue;
+    // kernels/gemm is compiled by its own CI test (kernels.gemm.SassShowsWgmmaTmaAndNoSpills), with
+    // its own include folder; the expert does not inline it yet.
+    if (!path.ends_with(".cuh") || path.starts_with("gemm/")) continue;
     auto source = inline_library("#include \"" + path + "\"\n");
     ASSERT_TRUE(source.ok()) << path << ": " << source.message();
     requests.push_back({.source = *source, .display_name = path, .target = Target{9, 0, true}});
