@@ -30,6 +30,10 @@ from .slots import SharedTensor, Slot, slot_bytes
 
 MAX_BATCH = 16
 CALIBRATION_BATCHES = 3
+# A batch during which the OS preempted the judge is run again, with fresh inputs, up to this many
+# times: its host clock may hold a time slice of other work (the compiles of `run --gpus` beside it).
+PREEMPTED_RETRIES = 4
+RETRY_SEED_STRIDE = 1 << 32  # a retry's seeds, apart from every other call's
 REF64_TIMED_SAMPLES = 4  # timed calls also checked against float64, chosen at random after they ran
 
 
@@ -121,8 +125,9 @@ class CandidateJudge:
             self.probe(probe)  # the first launch loads the kernel
             batches = []
             for _ in range(CALIBRATION_BATCHES):
-                host_ms, intervals = runner.batch([[] for _ in range(self.batch_size)], timeout=60)
-                batches.append(self.batch_record(host_ms, intervals, self.probe(probe)))
+                host_ms, intervals, preempted = self.unpreempted_batch(
+                    runner, lambda attempt: [[] for _ in range(self.batch_size)], timeout=60)
+                batches.append(self.batch_record(host_ms, intervals, self.probe(probe), preempted))
         finally:
             self.end(runner)
         self.calibration = {"batches": batches, "flush_after_write_ms": self.flush_after_write()}
@@ -172,25 +177,44 @@ class CandidateJudge:
         return (time.perf_counter() - t0) * 1e3
 
     @staticmethod
-    def batch_record(host_ms, intervals, probe_ms):
+    def batch_record(host_ms, intervals, probe_ms, preempted):
         return {"calls": len(intervals), "host_ms": host_ms, "flush_ms": [f for f, _ in intervals],
-                "call_ms": [c for _, c in intervals], "probe_ms": probe_ms}
+                "call_ms": [c for _, c in intervals], "probe_ms": probe_ms, "preempted": preempted}
+
+    def unpreempted_batch(self, runner, make_calls, timeout):
+        """runner.batch(make_calls(attempt)), again while the OS preempted the judge during it (at most
+        PREEMPTED_RETRIES more times); the last attempt's (host_ms, intervals, preempted)."""
+        for attempt in range(PREEMPTED_RETRIES + 1):
+            calls = make_calls(attempt)
+            with self.clock.phase("batches"):
+                host_ms, intervals, preempted = runner.batch(calls, timeout=timeout)
+            if not preempted:
+                break
+        return host_ms, intervals, preempted
 
     def run_batch(self, seeds, ref64_chance, ref64_at_least_one=False):
         """One batch with fresh inputs per call; returns (batch record, per-call verdict inputs). Each
         call is checked against float64 with probability `ref64_chance` (or, when asked, at least one),
-        drawn after the batch ran."""
+        drawn after the batch ran. A batch run again after a preemption gets fresh seeds too, so no
+        two timed calls ever see the same data."""
         param_tokens = [p.token for p in self.params]
-        pristine, calls = [], []
-        with self.clock.phase("inputs"):
-            for slot, seed in zip(self.slots, seeds):
-                inputs = self.s.inputs(seed)
-                pristine.append(inputs)
-                calls.append(slot.fill(inputs, param_tokens))
-            torch.cuda.synchronize()
-        with self.clock.phase("batches"):
-            host_ms, intervals = self.runner.batch(calls, timeout=self.args.call_timeout)
-            record = self.batch_record(host_ms, intervals, self.probe(torch.zeros(1, device="cuda")))
+        pristine, final_seeds = [], []
+
+        def fill(attempt):
+            pristine.clear()
+            final_seeds[:] = [seed + attempt * RETRY_SEED_STRIDE for seed in seeds]
+            calls = []
+            with self.clock.phase("inputs"):
+                for slot, seed in zip(self.slots, final_seeds):
+                    inputs = self.s.inputs(seed)
+                    pristine.append(inputs)
+                    calls.append(slot.fill(inputs, param_tokens))
+                torch.cuda.synchronize()
+            return calls
+
+        host_ms, intervals, preempted = self.unpreempted_batch(self.runner, fill, self.args.call_timeout)
+        record = self.batch_record(host_ms, intervals, self.probe(torch.zeros(1, device="cuda")), preempted)
+        seeds = final_seeds
         checked = [random.random() < ref64_chance for _ in seeds]
         if ref64_at_least_one and not any(checked):
             checked[random.randrange(len(seeds))] = True

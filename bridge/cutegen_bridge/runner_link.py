@@ -6,6 +6,7 @@ shared host page; the judge's clock runs from writing `go` to seeing `done`, so 
 reports about its calls is checked against time the candidate cannot touch.
 """
 import os
+import resource
 import select
 import socket
 import subprocess
@@ -85,12 +86,15 @@ class Runner:
         self.ask(f"flush {nbytes}")
 
     def batch(self, calls, timeout):
-        """calls: lists of argument slots ("p<id>" or "x<hex>"). Returns (host_ms, [(flush_ms, call_ms)])."""
+        """calls: lists of argument slots ("p<id>" or "x<hex>"). Returns (host_ms, [(flush_ms, call_ms)],
+        preempted): preempted counts the times the OS took the CPU from this thread between writing `go`
+        and seeing `done`, each of which can add a time slice to host_ms."""
         self.seq += 1
         body = "".join(" ".join(c) + "\n" for c in calls)  # one line per call, even a call with no arguments
         self.ask(f"batch {self.seq}\n{body}", timeout=REPLY_TIMEOUT_S)
         words = self.page.words
         deadline = time.perf_counter() + timeout
+        switches = resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw
         t0 = time.perf_counter_ns()
         words[0] = self.seq
         spins = 0
@@ -105,7 +109,8 @@ class Runner:
             self.receive_done(timeout)  # a fault report raises here
             raise RunnerError("fault", "the candidate's process reported its calls done before the GPU was")
         host_ms = (time.perf_counter_ns() - t0) / 1e6
-        return host_ms, self.receive_done(timeout)
+        preempted = resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw - switches
+        return host_ms, self.receive_done(timeout), preempted
 
     def receive_done(self, timeout):
         try:

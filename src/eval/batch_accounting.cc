@@ -59,9 +59,14 @@ BatchAccounting account_batches(const nlohmann::json& batches, const nlohmann::j
     acc.tolerance_ms = std::max(acc.tolerance_ms, tol);
     if (std::fabs(u) > std::fabs(acc.worst_unaccounted_ms)) acc.worst_unaccounted_ms = u;
     acc.worst_probe_ms = std::max(acc.worst_probe_ms, b.at("probe_ms").get<double>());
-    if (acc.finding.empty() && u > tol)
+    if (acc.finding.empty() && u > tol) {
       acc.finding = format("timing not accounted for: %.3f ms of a %.3f ms batch lie outside the calls' reported "
                            "intervals (work off the passed stream, or altered reports)", u, host);
+      // The judge reruns a batch during which it was preempted; this one was, every time it ran.
+      if (int n = b.value("preempted", 0); n > 0)
+        acc.finding += format("; the judge lost the CPU %.0f times during it, so the machine was busy: evaluate "
+                              "with fewer compiles or runs beside it", n, 0);
+    }
     if (acc.finding.empty() && u < -tol)
       acc.finding = format("the calls report %.3f ms more than their %.3f ms batch took (altered reports)", -u, host);
     for (auto& f : b.at("flush_ms")) {

@@ -4,24 +4,10 @@
 // (tests/gpu/layernorm_rows_768, `scripts/gpu` stage suite) runs the same code on a model on a GPU.
 #include <gtest/gtest.h>
 
-#include "core/strings.h"
-#include "eval/worker.h"
-#include "sys/python.h"
-#include "task/loader.h"
+#include "eval/bridge_python_test_support.h"
 
 namespace cutegen {
 namespace {
-
-// Runs `script` in the bridge's interpreter, in the environment the evaluator's worker gets;
-// returns its stdout lines.
-std::vector<std::string> run_bridge_python(const std::string& script) {
-  WorkerOptions opt{.python = python_executable(""), .bridge_dir = bridge_dir()};
-  auto r = run_process({.argv = {opt.python, "-c", script}, .env = worker_environment(opt), .timeout = std::chrono::seconds(300)});
-  EXPECT_TRUE(r.ok()) << r.message();
-  if (!r.ok()) return {};
-  EXPECT_TRUE(r->success()) << r->describe() << "\n" << r->err;
-  return split_lines(trim(r->out));
-}
 
 const char* const kModel = R"(
 import torch

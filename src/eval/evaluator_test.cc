@@ -149,6 +149,15 @@ TEST_F(EvaluatorTest, TimeOutsideTheReportedCallsIsRejected) {
   EXPECT_NEAR(r.timing->accounting.worst_unaccounted_ms, 2.0, 1e-3);
 }
 
+TEST_F(EvaluatorTest, AnUnaccountedBatchThePreemptedJudgeRanSaysTheMachineWasBusy) {
+  auto doc = answer(0.54, 2.0);
+  doc["timing"]["batches"][3]["preempted"] = 3;
+  put("full.json", doc.dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);  // still: the clock cannot tell a busy machine from hidden work
+  EXPECT_NE(r.summary.find("lost the CPU 3 times"), std::string::npos) << r.summary;
+}
+
 TEST_F(EvaluatorTest, CallsReportingMoreThanTheBatchTookAreRejected) {
   put("full.json", answer(0.54, -1.0).dump());
   auto r = evaluate();

@@ -30,6 +30,7 @@ void append_capped(std::string& dst, const char* data, size_t n, size_t cap) {
 [[noreturn]] void exec_child(const ProcessSpec& spec, pid_t parent, int in_fd, int out_fd, int err_fd, int status_fd) {
   setpgid(0, 0);
   if (spec.die_with_parent && (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)) _exit(137);
+  if (spec.nice != 0) (void)!::nice(spec.nice);  // best effort: a failure leaves the priority as it was
   dup2(in_fd, 0);
   dup2(out_fd, 1);
   dup2(err_fd, 2);

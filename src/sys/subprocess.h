@@ -22,6 +22,9 @@ struct ProcessSpec {
   // The child gets SIGKILL when the thread that started it dies (Linux PR_SET_PDEATHSIG): a
   // parent killed outright takes its workers with it, though they run in groups of their own.
   bool die_with_parent = false;
+  // Added to the child's niceness: background work (compiles) yields the CPU to timing-sensitive
+  // work (the judge's clock) running beside it.
+  int nice = 0;
 };
 
 struct ProcessResult {

@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <thread>
 
@@ -25,6 +28,15 @@ TEST(Subprocess, FeedsStdin) {
   auto r = run_process({.argv = {"wc", "-c"}, .stdin_data = big});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(std::stoul(r->out), big.size());
+}
+
+TEST(Subprocess, NiceLowersTheChildsPriorityOnly) {
+  errno = 0;
+  int own = getpriority(PRIO_PROCESS, 0);
+  auto r = run_process({.argv = {"nice"}, .nice = 7});  // `nice` alone prints its niceness
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(std::stoi(r->out), std::min(own + 7, 19));
+  EXPECT_EQ(getpriority(PRIO_PROCESS, 0), own);
 }
 
 TEST(Subprocess, TimeoutKillsTheWholeGroup) {
