@@ -35,5 +35,6 @@ run fallback 50 --variants '^pipelined'
 run half-precision 100 --variants '^(ws|pingpong)\.(bf16|fp16)'
 run sweep "$sweep_limit" "${sweep[@]}"
 run fp32-4096 70 --only 'fp32 4096' --variants '^(ws|pingpong)'
-run kernelbench-fp32 200 --only 'kb '
-"$py" "$here/bench_gemm.py" --summarize "$out"/{fallback,half-precision,sweep,fp32-4096,kernelbench-fp32}.json
+run kernelbench-fp32 150 --only 'kb ' --variants '\.f32>'
+run kernelbench-old-3xtf32 60 --only 'kb ' --variants '\.3xtf32>'
+"$py" "$here/bench_gemm.py" --summarize "$out"/{fallback,half-precision,sweep,fp32-4096,kernelbench-fp32,kernelbench-old-3xtf32}.json
