@@ -11,7 +11,7 @@
 // Why step 3: the tensor cores' fp32 accumulation truncates (rounds toward zero) rather than rounds
 // to nearest, so a long sum inside wgmma drifts by about one ulp of the running sum per step,
 // linearly in K; a partial over one k-tile stays small, and the FADDs round to nearest
-// (tests/tf32_split_test.cc emulates both schemes against float64).
+// (tests/tf32_accumulation_test.cc emulates both schemes against float64).
 // The split of k-tile i+1 runs while the tensor cores compute k-tile i; the partial is drained
 // (wgmma wait 0) before its promotion, as CUTLASS's FP8 promotion does: two partials alternating
 // would avoid that wait, but ptxas then copies in-flight accumulators and serializes the wgmmas.
