@@ -63,19 +63,24 @@ LaunchSetup const& launch_setup() {
   return setup;
 }
 
-// Launches C = epilogue(A * B). The operands must satisfy `tma_aligned`.
+// Launches the kernel over the tiles its params' scheduler walks.
 template <class Kernel>
-cudaError_t launch_gemm(typename Kernel::Arguments const& args, cudaStream_t stream) {
+cudaError_t launch_kernel(typename Kernel::Params const& params, cudaStream_t stream) {
   using Scheduler = typename Kernel::Scheduler;
   LaunchSetup const& setup = launch_setup<Kernel>();
   if (setup.status != cudaSuccess) return setup.status;
-  auto params = Kernel::Params::make(args);
   int tiles = Scheduler::total_cluster_tiles(params.scheduler);
   if (tiles == 0) return cudaSuccess;
   int clusters = Kernel::Persistent && setup.resident_clusters < tiles ? setup.resident_clusters : tiles;
   cudaLaunchAttribute cluster;
   auto launch = launch_config<Kernel>(Scheduler::grid(clusters), &cluster, stream);
   return cudaLaunchKernelEx(&launch, &gemm_kernel<Kernel>, params);
+}
+
+// Launches C = epilogue(A * B). The operands must satisfy `tma_aligned`.
+template <class Kernel>
+cudaError_t launch_gemm(typename Kernel::Arguments const& args, cudaStream_t stream) {
+  return launch_kernel<Kernel>(Kernel::Params::make(args), stream);
 }
 
 }  // namespace cutegen::gemm
