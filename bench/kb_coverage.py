@@ -37,7 +37,10 @@ def recognition(path):
     why = why.split("the expert's reasons: ", 1)[-1].removesuffix(")")
     for news in NEWS:
         if news in why:
-            return "recognized", why[why.index(news):].split(" (kernel not yet available)")[0]
+            recipe, _, rest = why[why.index(news):].replace(" (no kernel: ", " (kernel not yet available: ").partition(
+                " (kernel not yet available")
+            missing = rest.split(")")[0].lstrip(": ")
+            return "recognized", recipe + (f" — no kernel: {missing}" if missing else "")
     if "; chain: " in why and "no GEMM or convolution" not in why:
         return "declined", why.split("; chain: ", 1)[1]
     return "declined", why.split("; ")[0]

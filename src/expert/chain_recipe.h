@@ -79,11 +79,12 @@ struct ChainRecipe {
 Result<ChainRecipe> recognize_chain(const TaskSpec& spec);
 Result<ChainRecipe> recognize_chain(const TaskSpec& spec, const OpGraph& g);
 
-// The recognizer table's row for chains, which have no kernel yet: always an error, either
-// kChainRecognized + the summary + kChainNoKernel (a convolution, or a GEMM with stages after it),
-// or why the task is not a chain.
-Result<Recipe> chain_without_kernel(const TaskSpec& spec, const OpGraph& g);
+// The recognizer table's row for chains: a kConv recipe for a convolution with a pointwise
+// epilogue that the forward kernel computes; otherwise an error, either kChainRecognized + the
+// summary + kChainNoKernel + ": why" (a convolution, or a GEMM with stages after it), or why the
+// task is not a chain.
+Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g);
 inline constexpr const char* kChainRecognized = "chain recognized: ";
-inline constexpr const char* kChainNoKernel = " (kernel not yet available)";
+inline constexpr const char* kChainNoKernel = " (kernel not yet available";
 
 }  // namespace cutegen

@@ -13,6 +13,7 @@
 #include "expert/expr.h"
 #include "expert/gemm_recipe.h"
 #include "expert/graph.h"
+#include "expert/params.h"
 #include "expert/segment.h"
 #include "task/dtype.h"
 #include "task/task_spec.h"
@@ -61,6 +62,18 @@ struct ConvRecipe {
   // One line: "conv2d fp32 (TF32) implicit-gemm: N=16 C=3->64 in 256x256 k 3x3 s 1x1 p 0x0 ...".
   std::string summary() const;
 };
+
+// The forward kernel's tiles for a recipe (kernels/conv): M = TileP x TileQ = 128 output pixels,
+// TileQ the smallest power of two covering a row (at most 128, and TileQ x stride within a TMA
+// box), TileN 64 or 128 output channels, as many stages as fit 192 KB.
+struct ConvTiles {
+  int tile_p = 1, tile_q = 1, tile_n = 128, stages = 4;
+};
+ConvTiles conv_tiles(const ConvRecipe& c);
+// Why the forward kernel cannot compute the recipe ("" when it can).
+std::string conv_unsupported(const ConvRecipe& c);
+// Its instance (kernels/instances/conv.cu.in) for a kConv recipe, before inlining.
+Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
 
 // The convolution a task computes, or why it is not one (errors name the op or argument in the way).
 Result<ConvRecipe> recognize_conv(const TaskSpec& spec);

@@ -165,6 +165,7 @@ std::string invalid_reason(const Recipe& r, const Params& p, const ArchLimits& h
 
 Params default_params(const Recipe& r, const ArchLimits& hw) {
   Params p;
+  if (r.kind == TemplateKind::kConv) return with(Strategy::kConvImplicitGemm, p);  // tiles from the shape (conv_tiles)
   if (r.kind == TemplateKind::kElementwise) {
     // One 128-bit access per operand per thread and one block per tile (elementwise-tiles).
     int widest = elem_bytes(r.out_type);

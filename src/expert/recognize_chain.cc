@@ -317,11 +317,16 @@ std::string ChainRecipe::summary() const {
 
 Result<ChainRecipe> recognize_chain(const TaskSpec& spec, const OpGraph& g) { return ChainBuilder(spec, g).build(); }
 
-Result<Recipe> chain_without_kernel(const TaskSpec& spec, const OpGraph& g) {
+Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g) {
   auto chain = recognize_chain(spec, g);
   if (!chain.ok()) return error(chain.message());
   if (!chain->conv && chain->stages.empty()) return error("a GEMM with a pointwise epilogue: the GEMM recognizer's");
-  return error(std::string(kChainRecognized) + chain->summary() + kChainNoKernel);
+  std::string why = chain->stages.empty() ? conv_unsupported(*chain->conv) : "the stages after the anchor";
+  if (!why.empty()) return error(std::string(kChainRecognized) + chain->summary() + kChainNoKernel + ": " + why + ")");
+  auto& c = *chain->conv;
+  return Recipe{.kind = TemplateKind::kConv, .summary = c.summary(), .out_name = c.out_c_name,
+                .out_type = dtype_info(c.out_dtype).c_type, .out_numel = spec.outputs.at(0).numel(), .out_shape = c.out_shape,
+                .conv = std::make_shared<const ConvRecipe>(c)};
 }
 
 Result<ChainRecipe> recognize_chain(const TaskSpec& spec) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "expert/conv_recipe.h"
 #include "expert/params.h"
 
 namespace cutegen {
@@ -111,6 +112,8 @@ bool reduce_last(const Recipe& r) { return r.kind == TemplateKind::kReduce && la
 bool reduce_middle(const Recipe& r) { return r.kind == TemplateKind::kReduce && !last_dim(r); }
 bool norm_last(const Recipe& r) { return r.kind == TemplateKind::kRowNorm && last_dim(r); }
 bool norm_middle(const Recipe& r) { return r.kind == TemplateKind::kRowNorm && !last_dim(r); }
+bool is_conv(const Recipe& r) { return r.kind == TemplateKind::kConv && r.conv; }
+std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { return conv_unsupported(*r.conv); }
 
 }  // namespace
 
@@ -138,6 +141,8 @@ const std::vector<StrategyDef>& strategy_table() {
        norm_last, norm_split_invalid, "norm-streamed"},
       {Strategy::kNormColumns, "norm_columns", "rownorm/columns.cuh", {"threads"}, norm_middle, norm_columns_invalid,
        "norm-columns"},
+      {Strategy::kConvImplicitGemm, "conv_implicit_gemm", "conv/conv_forward.cuh", {}, is_conv, conv_invalid,
+       "conv-implicit-gemm"},
   };
   return table;
 }
