@@ -27,6 +27,27 @@ __global__ void __launch_bounds__(256) to_channels_last_kernel(T const* src, T* 
   }
 }
 
+// A transposed convolution of stride 1 is the forward convolution of the flipped kernel with its
+// channels swapped: w (C, K/G, taps) -> (K, taps, C/G_pad), tap t read from taps - 1 - t, group by
+// group. Weights are small: one thread per output element.
+template <class T>
+__global__ void flip_transposed_weight_kernel(T const* src, T* dst, int c, int k, int groups, int taps,
+                                              int c_group_padded) {
+  int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i >= int64_t(k) * taps * c_group_padded) return;
+  int ci = int(i % c_group_padded), tap = int(i / c_group_padded % taps), ko = int(i / (int64_t(c_group_padded) * taps));
+  int c_group = c / groups, k_group = k / groups, g = ko / k_group;
+  dst[i] = ci < c_group ? src[(int64_t(g * c_group + ci) * k_group + ko % k_group) * taps + taps - 1 - tap] : T(0);
+}
+
+template <class T>
+cudaError_t flip_transposed_weight(T const* src, T* dst, int c, int k, int groups, int taps, int c_group_padded,
+                                   cudaStream_t stream) {
+  int64_t n = int64_t(k) * taps * c_group_padded;
+  flip_transposed_weight_kernel<T><<<unsigned((n + 255) / 256), 256, 0, stream>>>(src, dst, c, k, groups, taps, c_group_padded);
+  return cudaGetLastError();
+}
+
 template <class T>
 cudaError_t to_channels_last(T const* src, T* dst, int outer, int channels, int inner, int channels_padded,
                              cudaStream_t stream) {

@@ -49,7 +49,8 @@ struct ConvForward {
     return input_bytes(s) + size_t(s.k) * s.taps() * s.c_group_padded() * sizeof(ElementA);
   }
 
-  // x: (N, C, D, H, W), w: (K, C/G, T, R, S), out: (N, K, Z, P, Q); workspace: workspace_bytes.
+  // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed_weight: (C, K/G, T, R, S)), out: (N, K, Z, P,
+  // Q); workspace: workspace_bytes.
   template <class Element>
   static cudaError_t run(Element const* x, Element const* w, typename Config::ElementC* out, ConvShape const& s,
                          Functor functor, char* workspace, cudaStream_t stream) {
@@ -57,7 +58,9 @@ struct ConvForward {
     auto* x_cl = reinterpret_cast<Element*>(workspace);
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
     cudaError_t err = to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), stream);
-    if (err == cudaSuccess) err = to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), stream);
+    if (err == cudaSuccess)
+      err = s.transposed_weight ? flip_transposed_weight(w, w_cl, s.c, s.k, s.groups, s.taps(), s.c_group_padded(), stream)
+                                : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), stream);
     if (err != cudaSuccess) return err;
     Params params;
     if (!Params::Mainloop::make_params(s, reinterpret_cast<ElementA const*>(x_cl), reinterpret_cast<ElementA const*>(w_cl),

@@ -20,6 +20,9 @@ struct ConvShape {
   int stride_d, stride_h, stride_w;
   int pad_d, pad_h, pad_w;
   int dil_d, dil_h, dil_w;
+  // 1: the weight is a stride-1 transposed convolution's (C, K/G, T, R, S), run as the forward
+  // convolution of its flipped kernel (padding dil * (kernel - 1) - the transposed one's).
+  int transposed_weight;
 
   CUTE_HOST_DEVICE int c_group() const { return c / groups; }
   CUTE_HOST_DEVICE int k_group() const { return k / groups; }

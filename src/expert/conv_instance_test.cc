@@ -45,10 +45,34 @@ TEST(ConvInstance, StridedOneDimensionalTilesStayWithinATmaBox) {
   EXPECT_EQ(conv_unsupported(*r), "");
 }
 
+TEST(ConvInstance, TransposedOfStrideOneIsTheForwardConvolutionOfTheFlippedKernel) {
+  auto spec = fixture("level1/78_conv_transposed_2D_asymmetric_input_asymmetric_kernel___padded__");
+  auto r = recognize(spec);  // kernel 3 x 7, padding 1 x 3
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_TRUE(r->conv->transposed);
+  auto cu = generate_kernel(*r, spec, default_params(*r));
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  // strides 1, 1, 1; padding 0, (3 - 1) - 1, (7 - 1) - 3; dilation 1, 1, 1; the weight flipped
+  EXPECT_TRUE(contains(*cu, ", 1, 1, 1, 0, 1, 3, 1, 1, 1, 1 };")) << cu->substr(cu->find("ConvShape shape"), 200);
+}
+
+TEST(ConvInstance, DepthwiseHasItsOwnTemplate) {
+  auto spec = fixture("level1/82_conv_depthwise_2D_square_input_square_kernel");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  auto p = default_params(*r);
+  EXPECT_EQ(p.strategy, Strategy::kConvDepthwise);
+  EXPECT_NE(invalid_reason(*r, Params{.strategy = Strategy::kConvImplicitGemm}), "") << "a depthwise recipe is not a GEMM's";
+  auto cu = generate_kernel(*r, spec, p);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DepthwiseConv<16, 32, 4, Epilogue>;"));
+  EXPECT_TRUE(contains(*cu, "depthwise_conv_kernel")) << "the template is inlined";
+}
+
 TEST(ConvInstance, WhatHasNoKernelYetIsDeclinedWithTheReason) {
   for (auto [name, why] : std::vector<std::pair<const char*, const char*>>{
-           {"level1/57_conv_transposed_2D__square_input__square_kernel", "transposed convolutions have no kernel yet"},
-           {"level1/82_conv_depthwise_2D_square_input_square_kernel", "depthwise convolutions have no kernel yet"},
+           {"level1/81_conv_transposed_2D_asymmetric_input_square_kernel___dilated____padded____strided__",
+            "transposed convolutions of stride > 1 have no kernel yet"},
            {"level2/6_Conv3d_Softmax_MaxPool_MaxPool", "the stages after the anchor"}}) {
     auto r = recognize(fixture(name));
     ASSERT_FALSE(r.ok()) << name;

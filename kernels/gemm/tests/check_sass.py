@@ -33,6 +33,8 @@ CONV_EXPECTATIONS = [
     ("implicit-GEMM conv, tf32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG"], []),
     ("channels-last copy", r"to_channels_last_kernel<float>", 1, [], ["HGMMA"]),
+    ("transposed weight flip", r"flip_transposed_weight_kernel<float>", 1, [], ["HGMMA"]),
+    ("depthwise, exact fp32", r"depthwise_conv_kernel<16, 32, 4,", 1, ["FFMA", "LDS"], ["HGMMA"]),
 ]
 
 
