@@ -42,7 +42,8 @@ struct ConvRecipe {
   ConvTensor input, weight;
   std::string bias_name, bias_c_name;  // "" without a bias
   // fp32 inputs: TF32 is what eager (cuDNN) computes by default; 3xTF32 where the accuracy rule
-  // needs more, which the caller that knows the tolerance decides. bf16/fp16: kNative.
+  // needs more, which the caller that knows the tolerance decides. bf16/fp16, and depthwise (fp32
+  // multiply-adds, no MMA): kNative.
   GemmMath math = GemmMath::kNative;
 
   // The output, contiguous: out = epilogue(conv + bias, operands...), leaf 0 the convolution with

@@ -116,7 +116,8 @@ Result<ConvRecipe> recognize_conv(const TaskSpec& spec, const OpGraph& g) {
   r.kernel.assign(r.weight.shape.begin() + 2, r.weight.shape.end());
   if (r.groups < 1 || r.in_channels % r.groups || r.out_channels % r.groups) return error("the channels do not divide into groups");
   r.kind = !r.transposed && r.groups > 1 && r.groups == r.in_channels ? ConvClass::kDepthwise : ConvClass::kImplicitGemm;
-  r.math = r.input.dtype == DType::kFloat32 ? GemmMath::kTF32 : GemmMath::kNative;
+  // Depthwise runs exact fp32 multiply-adds (no MMA): native precision.
+  r.math = r.input.dtype == DType::kFloat32 && r.kind == ConvClass::kImplicitGemm ? GemmMath::kTF32 : GemmMath::kNative;
 
   if (spec.outputs.size() != 1 || g.outputs.size() != 1)
     return error("forward returns " + std::to_string(spec.outputs.size()) + " tensors; a convolution writes one");
