@@ -33,7 +33,7 @@ def recognition(path):
     if r.returncode == 0:
         lines = dict(l.split(": ", 1) for l in r.stdout.splitlines() if ": " in l)
         return "accepted", f"{r.stdout.splitlines()[1]}; default now {lines.get('default point', '?')}"
-    why = r.stderr.strip().splitlines()[-1].replace("cutegen: ", "")
+    why = (r.stderr.strip().splitlines() or [f"exit {r.returncode} without a message"])[-1].replace("cutegen: ", "")
     why = why.split("the expert's reasons: ", 1)[-1].removesuffix(")")
     for news in NEWS:
         if news in why:
