@@ -9,6 +9,7 @@ Usage: python3 bench/kb_coverage.py KB_DIR[:KB_DIR...] EAGER_JSON|- RESULT_DIR..
   parameters); a problem's fastest correct answer wins (ties: the folder listed first, so list the
   newest first).
 """
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -89,12 +90,13 @@ def fmt(x, f="{:.3f}"):
 print("| problem | eager ms | expert ms | torch.compile ms | floor ms | of floor | vs eager | vs compile | measured kernel (run) | recognized as |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
 counts = {}
-for kb_dir, file in ((d, f) for d in kb_dirs
-                     for f in sorted(os.listdir(d), key=lambda f: int(f.split("_")[0]) if f[0].isdigit() else 10**6)):
-    if not file.endswith(".py") or not file[0].isdigit():
-        continue
+problems = [(d, f) for d in kb_dirs for f in sorted(os.listdir(d), key=lambda f: int(f.split("_")[0]) if f[0].isdigit() else 10**6)
+            if f.endswith(".py") and f[0].isdigit()]
+# Recognition loads each problem in Python (seconds each): several at once, the rows in order.
+with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
+    outcomes = list(pool.map(lambda p: recognition(os.path.join(*p)), problems))
+for (kb_dir, file), (outcome, what) in zip(problems, outcomes):
     name = file[:-3]
-    outcome, what = recognition(os.path.join(kb_dir, file))
     level = os.path.basename(os.path.normpath(kb_dir))
     counts.setdefault(level, {}).setdefault(outcome, 0)
     counts[level][outcome] += 1
