@@ -1,7 +1,7 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
-// per-channel bias and ReLU) with its weight and input copies, and the depthwise template, compiled for sm_90a by the CI test
-// (kernels/gemm/tests/check_sass.py --expect conv), which reads their SASS and ptxas's resource
-// report. Nothing here runs.
+// per-channel bias and ReLU) with its weight and input copies, and the depthwise template,
+// compiled for sm_90a by the CI test (check_sass.py beside it), which reads their SASS and ptxas's
+// resource report. Nothing here runs.
 #include "conv/conv_forward.cuh"
 #include "conv/depthwise.cuh"
 

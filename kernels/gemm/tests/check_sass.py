@@ -2,8 +2,7 @@
 """Compiles sass_probe.cu (one instance of every Hopper GEMM variant) for sm_90a and checks, per
 kernel, that ptxas reports no stack frame and no spills, and that the SASS holds the instructions
 the variant is built on: HGMMA (wgmma), UTMALDG (TMA loads; .MULTICAST with a cluster),
-USETMAXREG (register reallocation) in the warp-specialized kernels only. With --expect conv, the
-convolution's probe (kernels/conv/tests/sass_probe.cu) against CONV_EXPECTATIONS. Needs nvcc and
+USETMAXREG (register reallocation) in the warp-specialized kernels only. Needs nvcc and
 cuobjdump (the toolkit's, or Triton's copy in the venv), no GPU."""
 
 import argparse
@@ -27,14 +26,6 @@ EXPECTATIONS = [
     ("pipelined fallback", r"GemmPipelined<", 1, ["HGMMA", "UTMALDG"], ["USETMAXREG"]),
     ("3xTF32 GEMM", r"GemmWarpSpecialized<.*tfloat32_t", 1, ["HGMMA.64x256x8.F32.TF32", "UTMALDG"], []),
     ("3xTF32 split pre-pass", r"split_tf32_operand", 1, [], ["HGMMA"]),
-]
-# The convolution: the GEMM's warp-specialized kernel with the conv's 5-D input box and 3-D weight box.
-CONV_EXPECTATIONS = [
-    ("implicit-GEMM conv, tf32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<", 1,
-     ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG"], []),
-    ("channels-last copy", r"to_channels_last_kernel<float>", 1, [], ["HGMMA"]),
-    ("transposed weight flip", r"flip_transposed_weight_kernel<float>", 1, [], ["HGMMA"]),
-    ("depthwise, exact fp32", r"depthwise_conv_kernel<16, 32, 4,", 1, ["FFMA", "LDS"], ["HGMMA"]),
 ]
 
 
@@ -61,17 +52,13 @@ def main():
     ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
     ap.add_argument("--cutlass", required=True, help="CUTLASS include directory")
     ap.add_argument("--work", required=True, help="directory for the object file")
-    ap.add_argument("--expect", choices=["gemm", "conv"], default="gemm", help="which probe and expectations")
     args = ap.parse_args()
-    kernels = os.path.dirname(os.path.dirname(HERE))
-    probe = os.path.join(HERE, "sass_probe.cu") if args.expect == "gemm" else os.path.join(kernels, "conv", "tests", "sass_probe.cu")
-    expectations = EXPECTATIONS if args.expect == "gemm" else CONV_EXPECTATIONS
     os.makedirs(args.work, exist_ok=True)
     obj = os.path.join(args.work, "sass_probe.cubin")
     # -cubin: device code only, no host compilation (the slow half of a CuTe build).
     compile_cmd = [args.nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr",
                    "-gencode", "arch=compute_90a,code=sm_90a", "-Xptxas", "-v",
-                   "-I", args.cutlass, "-I", os.path.dirname(HERE), "-I", kernels, "-cubin", probe, "-o", obj]
+                   "-I", args.cutlass, "-I", os.path.dirname(HERE), "-cubin", os.path.join(HERE, "sass_probe.cu"), "-o", obj]
     build = subprocess.run(compile_cmd, capture_output=True, text=True)
     if build.returncode != 0:
         sys.exit("nvcc failed:\n" + build.stderr[-4000:])
@@ -87,7 +74,7 @@ def main():
 
     failures = []
     claimed = set()
-    for what, pattern, count, required, forbidden in expectations:
+    for what, pattern, count, required, forbidden in EXPECTATIONS:
         matched = [m for m, d in names.items() if re.search(pattern, d)]
         claimed.update(matched)
         if len(matched) != count:
@@ -108,7 +95,7 @@ def main():
             failures.append(f"local memory in {names[m][:160]}: {report or 'no ptxas report'}")
     layouts = {re.search(r"(RowMajor|ColMajor), cutegen::gemm::(RowMajor|ColMajor)", names[m]).groups()
                for m in names if re.search(EXPECTATIONS[0][1], names[m])}
-    if args.expect == "gemm" and len(layouts) != 4:
+    if len(layouts) != 4:
         failures.append(f"expected the four (A, B) layout combinations, found {sorted(layouts)}")
 
     for f in failures:
