@@ -1,13 +1,15 @@
-"""KernelBench level-1 coverage of the CuTe expert: what it recognizes (run now, on the CPU) and what its
-kernels measured on the GPU (read from `cutegen --json eval` answers), as Markdown table rows.
+"""KernelBench coverage of the CuTe expert: what it accepts, recognizes without a kernel yet, or declines
+with the reason (run now, on the CPU), and what its kernels measured on the GPU (read from `cutegen --json
+eval` answers), as Markdown table rows, then a count per level.
 
-Usage: python3 bench/kb_coverage.py KB_DIR EAGER_JSON RESULT_DIR...
-  KB_DIR: the ignored folder of KernelBench problem files (.kb/level1); EAGER_JSON: the reference eager
-  times (shared/reference/h200_kernelbench_level1_eager_ms.json); RESULT_DIR: folders of
+Usage: python3 bench/kb_coverage.py KB_DIR[:KB_DIR...] EAGER_JSON|- RESULT_DIR...
+  KB_DIR: ignored folders of KernelBench problem files (.kb/level1:.kb/level2); EAGER_JSON: reference
+  eager times (shared/reference/h200_kernelbench_level1_eager_ms.json), - for none; RESULT_DIR: folders of
   `<problem>[@<params>].json` eval answers beside their kernels (or an emitted.tsv naming their
   parameters); a problem's fastest correct answer wins (ties: the folder listed first, so list the
   newest first).
 """
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -15,17 +17,34 @@ import sys
 
 from expert_table import cell, numbers, ratio
 
-kb_dir, eager_path, result_dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
-eager_ref = json.load(open(eager_path))["eager_ms"]
+kb_dirs, eager_path, result_dirs = sys.argv[1].split(":"), sys.argv[2], sys.argv[3:]
+eager_ref = json.load(open(eager_path))["eager_ms"] if eager_path != "-" else {}
 cutegen = os.path.join(os.path.dirname(__file__), "..", "build", "src", "cutegen")
 
 
+NEWS = ("chain recognized: ", "GEMM recognized: ")
+
+
 def recognition(path):
-    r = subprocess.run([cutegen, "expert", path], capture_output=True, text=True, timeout=300)
-    if r.returncode != 0:
-        return False, r.stderr.strip().splitlines()[-1].replace("cutegen: ", "")
-    lines = dict(l.split(": ", 1) for l in r.stdout.splitlines() if ": " in l)
-    return True, f"{r.stdout.splitlines()[1]}; default now {lines.get('default point', '?')}"
+    """(outcome, what): "accepted" with the template and default point, "recognized" (a GEMM, a
+    convolution or a level-2 chain the expert reads but has no kernel for yet) with its recipe, or
+    "declined" with the reason: the chain recognizer's where the task has a GEMM or convolution (the
+    op that stopped it), the first recognizer's otherwise."""
+    r = subprocess.run([cutegen, "--verbose", "expert", path], capture_output=True, text=True, timeout=300)
+    if r.returncode == 0:
+        lines = dict(l.split(": ", 1) for l in r.stdout.splitlines() if ": " in l)
+        return "accepted", f"{r.stdout.splitlines()[1]}; default now {lines.get('default point', '?')}"
+    why = (r.stderr.strip().splitlines() or [f"exit {r.returncode} without a message"])[-1].replace("cutegen: ", "")
+    why = why.split("the expert's reasons: ", 1)[-1].removesuffix(")")
+    for news in NEWS:
+        if news in why:
+            recipe, _, rest = why[why.index(news):].replace(" (no kernel: ", " (kernel not yet available: ").partition(
+                " (kernel not yet available")
+            missing = rest.split(")")[0].lstrip(": ")
+            return "recognized", recipe + (f" — no kernel: {missing}" if missing else "")
+    if "; chain: " in why and "no GEMM or convolution" not in why:
+        return "declined", why.split("; chain: ", 1)[1]
+    return "declined", why.split("; ")[0]
 
 
 def answers(d, name):
@@ -70,17 +89,28 @@ def fmt(x, f="{:.3f}"):
 
 print("| problem | eager ms | expert ms | torch.compile ms | floor ms | of floor | vs eager | vs compile | measured kernel (run) | recognized as |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
-for file in sorted(os.listdir(kb_dir), key=lambda f: int(f.split("_")[0]) if f[0].isdigit() else 10**6):
-    if not file.endswith(".py") or not file[0].isdigit():
-        continue
+counts = {}
+problems = [(d, f) for d in kb_dirs for f in sorted(os.listdir(d), key=lambda f: int(f.split("_")[0]) if f[0].isdigit() else 10**6)
+            if f.endswith(".py") and f[0].isdigit()]
+# Recognition loads each problem in Python (seconds each): several at once, the rows in order.
+with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
+    outcomes = list(pool.map(lambda p: recognition(os.path.join(*p)), problems))
+for (kb_dir, file), (outcome, what) in zip(problems, outcomes):
     name = file[:-3]
-    ok, what = recognition(os.path.join(kb_dir, file))
+    level = os.path.basename(os.path.normpath(kb_dir))
+    counts.setdefault(level, {}).setdefault(outcome, 0)
+    counts[level][outcome] += 1
+    ok = outcome == "accepted"
     doc, where, params = measured(name) if ok else (None, None, None)
     ms, eager, comp, floor = numbers(doc or {})
     verdict = (doc or {}).get("verdict")
     run = "not measured" if doc is None else f"{params} ({os.path.relpath(where, os.path.join(os.path.dirname(__file__), '..', 'results', 'h200'))})"
     if verdict not in (None, "pass"):
         what = f"**{verdict}** — " + what
-    print(f"| {name} | {fmt(eager) if eager else fmt(eager_ref.get(file)) + ' (ref)'} | {fmt(ms)} | {fmt(comp)} | {fmt(floor)} | "
+    print(f"| {level}/{name} | {fmt(eager) if eager else fmt(eager_ref.get(file)) + ' (ref)'} | {fmt(ms)} | {fmt(comp)} | {fmt(floor)} | "
           f"{fmt(ratio(ms, floor), '{:.0%}')} | {fmt(ratio(ms, eager), '{:.2f}x')} | {fmt(ratio(ms, comp), '{:.2f}x')} | "
-          f"{run if ok else 'declined'} | {what[:220]} |")
+          f"{run if ok else outcome} | {what[:220] if ok else what[:400]} |")
+print()
+for level, c in counts.items():
+    print(f"- {level}: " + ", ".join(f"{c.get(k, 0)} {k}" for k in ("accepted", "recognized", "declined")) +
+          " (recognized: read into a recipe, no kernel yet)")

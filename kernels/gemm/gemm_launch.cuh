@@ -71,22 +71,28 @@ size_t gemm_workspace_bytes(typename Kernel::Arguments const& args) {
   return SplitKPartials<typename Kernel::Config>::make(nullptr, scheduler).bytes();
 }
 
+// Launches the kernel over the units its params' scheduler walks (tiles, times split-K ranges).
+template <class Kernel>
+cudaError_t launch_kernel(typename Kernel::Params const& params, cudaStream_t stream) {
+  using Scheduler = typename Kernel::Scheduler;
+  LaunchSetup const& setup = launch_setup<Kernel>();
+  if (setup.status != cudaSuccess) return setup.status;
+  int units = Scheduler::total_units(params.scheduler);
+  if (units == 0) return cudaSuccess;
+  int clusters = Kernel::Persistent && setup.resident_clusters < units ? setup.resident_clusters : units;
+  cudaLaunchAttribute cluster;
+  auto launch = launch_config<Kernel>(Scheduler::grid(clusters), &cluster, stream);
+  return cudaLaunchKernelEx(&launch, &gemm_kernel<Kernel>, params);
+}
+
 // Launches C = epilogue(A * B). The operands must satisfy `tma_aligned`. With split-K the partials
 // go to args.workspace, then a second kernel on the same stream reduces them into C.
 template <class Kernel>
 cudaError_t launch_gemm(typename Kernel::Arguments const& args, cudaStream_t stream) {
-  using Scheduler = typename Kernel::Scheduler;
-  LaunchSetup const& setup = launch_setup<Kernel>();
-  if (setup.status != cudaSuccess) return setup.status;
   auto params = Kernel::Params::make(args);
-  int units = Scheduler::total_units(params.scheduler);
-  if (units == 0) return cudaSuccess;
   bool split_k = params.scheduler.splits > 1;
   if (split_k && args.workspace == nullptr) return cudaErrorInvalidValue;
-  int clusters = Kernel::Persistent && setup.resident_clusters < units ? setup.resident_clusters : units;
-  cudaLaunchAttribute cluster;
-  auto launch = launch_config<Kernel>(Scheduler::grid(clusters), &cluster, stream);
-  cudaError_t status = cudaLaunchKernelEx(&launch, &gemm_kernel<Kernel>, params);
+  cudaError_t status = launch_kernel<Kernel>(params, stream);
   if (status != cudaSuccess || !split_k) return status;
   return launch_split_k_reduce<typename Kernel::Config, typename Kernel::Epilogue::FunctorType>(
       params.partials, params.epilogue, stream);

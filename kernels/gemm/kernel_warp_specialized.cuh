@@ -25,11 +25,13 @@
 
 namespace cutegen::gemm {
 
-template <class Config_, class Functor>
+// Params_ names the mainloop, epilogue and scheduler (GemmParams: a GEMM's; kernels/conv: a
+// convolution's implicit GEMM, same consumers and pipeline, its own loads and stores).
+template <class Config_, class Functor, class Params_ = GemmParams<Config_, Functor>>
 struct GemmWarpSpecialized {
   using Config = Config_;
   using Arguments = GemmArguments<Config, Functor>;
-  using Params = GemmParams<Config, Functor>;
+  using Params = Params_;
   using Mainloop = typename Params::Mainloop;
   using Epilogue = typename Params::Epilogue;
   using Scheduler = typename Params::Scheduler;

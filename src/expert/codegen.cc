@@ -1,4 +1,5 @@
 #include "core/strings.h"
+#include "expert/conv_recipe.h"
 #include "expert/kernel_library.h"
 #include "expert/templates.h"
 #include "task/abi.h"
@@ -20,6 +21,7 @@ Result<std::string> generate_kernel(const Recipe& r, const TaskSpec& spec, const
     case TemplateKind::kElementwise: return inline_library(CUTEGEN_TRY(elementwise_instance(r, spec, p)));
     case TemplateKind::kReduce: return inline_library(CUTEGEN_TRY(reduce_instance(r, spec, p)));
     case TemplateKind::kRowNorm: return inline_library(CUTEGEN_TRY(rownorm_instance(r, spec, p)));
+    case TemplateKind::kConv: return inline_library(CUTEGEN_TRY(conv_instance(r, spec, p)));
   }
   return error("unknown template");
 }

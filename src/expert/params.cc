@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "core/strings.h"
+#include "expert/conv_recipe.h"
 
 namespace cutegen {
 namespace {
@@ -165,6 +166,8 @@ std::string invalid_reason(const Recipe& r, const Params& p, const ArchLimits& h
 
 Params default_params(const Recipe& r, const ArchLimits& hw) {
   Params p;
+  if (r.kind == TemplateKind::kConv)  // tiles from the shape (conv_instance.cc)
+    return with(r.conv && r.conv->kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise : Strategy::kConvImplicitGemm, p);
   if (r.kind == TemplateKind::kElementwise) {
     // One 128-bit access per operand per thread and one block per tile (elementwise-tiles).
     int widest = elem_bytes(r.out_type);

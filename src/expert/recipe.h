@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,12 +11,12 @@
 
 namespace cutegen {
 
-enum class TemplateKind { kElementwise, kReduce, kRowNorm };
+enum class TemplateKind { kElementwise, kReduce, kRowNorm, kConv };
 enum class ReduceOp { kSum, kMean, kMax, kMin, kArgMax, kArgMin };
 // kScale: out = final(x, stat) with stat = reduce(pre(x)) over the row (RMSNorm, L1/L2/Frobenius).
 enum class NormKind { kSoftmax, kLogSoftmax, kLayerNorm, kScale };
 
-const char* to_string(TemplateKind k);  // "elementwise", "reduce", "rownorm"
+const char* to_string(TemplateKind k);  // "elementwise", "reduce", "rownorm", "conv"
 const char* to_string(ReduceOp op);     // "sum", ..., "argmin"
 const char* to_string(NormKind k);      // "softmax", "log_softmax", "layer_norm", "scale"
 
@@ -31,6 +32,8 @@ struct Operand {
 struct RowShape {
   int64_t outer = 1, extent = 1, inner = 1;
 };
+
+struct ConvRecipe;
 
 struct Recipe {
   TemplateKind kind = TemplateKind::kElementwise;
@@ -53,6 +56,8 @@ struct Recipe {
   std::string weight_name, bias_name;   // LayerNorm affine parameters ("" when absent)
   ExprPtr pre;                          // kScale: value reduced per element (leaf 0 = x)
   ExprPtr post;                         // kScale: output (leaf 0 = x, leaf 1 = the statistic)
+
+  std::shared_ptr<const ConvRecipe> conv;  // kConv: the convolution and its epilogue
 };
 
 }  // namespace cutegen

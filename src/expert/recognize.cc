@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "core/strings.h"
+#include "expert/chain_recipe.h"
 #include "expert/gemm_recipe.h"
 #include "expert/recognize_parts.h"
 #include "task/abi.h"
@@ -11,7 +12,7 @@
 namespace cutegen {
 
 const char* to_string(TemplateKind k) {
-  static const char* names[] = {"elementwise", "reduce", "rownorm"};
+  static const char* names[] = {"elementwise", "reduce", "rownorm", "conv"};
   return names[static_cast<int>(k)];
 }
 const char* to_string(ReduceOp op) {
@@ -93,6 +94,7 @@ Result<Recipe> recognize(const TaskSpec& spec) {
           {"reduce", recognize_reduce},
           {"rownorm", recognize_rownorm},
           {"rownorm (scale)", recognize_scale_norm},
+          {"chain", recognize_chain_kernel},
       };
   std::string ops = join(spec.ops, ", ");
   auto graph = import_graph(spec);

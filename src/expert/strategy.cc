@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "expert/conv_recipe.h"
 #include "expert/params.h"
 
 namespace cutegen {
@@ -111,6 +112,9 @@ bool reduce_last(const Recipe& r) { return r.kind == TemplateKind::kReduce && la
 bool reduce_middle(const Recipe& r) { return r.kind == TemplateKind::kReduce && !last_dim(r); }
 bool norm_last(const Recipe& r) { return r.kind == TemplateKind::kRowNorm && last_dim(r); }
 bool norm_middle(const Recipe& r) { return r.kind == TemplateKind::kRowNorm && !last_dim(r); }
+bool conv_gemm(const Recipe& r) { return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kImplicitGemm; }
+bool conv_depthwise(const Recipe& r) { return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kDepthwise; }
+std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { return conv_unsupported(*r.conv); }
 
 }  // namespace
 
@@ -138,6 +142,10 @@ const std::vector<StrategyDef>& strategy_table() {
        norm_last, norm_split_invalid, "norm-streamed"},
       {Strategy::kNormColumns, "norm_columns", "rownorm/columns.cuh", {"threads"}, norm_middle, norm_columns_invalid,
        "norm-columns"},
+      {Strategy::kConvImplicitGemm, "conv_implicit_gemm", "conv/conv_forward.cuh", {}, conv_gemm, conv_invalid,
+       "conv-implicit-gemm"},
+      {Strategy::kConvDepthwise, "conv_depthwise", "conv/depthwise.cuh", {}, conv_depthwise, conv_invalid,
+       "conv-depthwise"},
   };
   return table;
 }

@@ -25,6 +25,8 @@ enum class Strategy {
   kNormSplit,          // a row cut into `group` chunks whose statistics meet in a workspace: two launches
   kNormSplitTicket,    // the same in one launch, work items ordered by a ticket taken at run time
   kNormColumns,        // a normalization over a middle dim: a thread per column
+  kConvImplicitGemm,   // a forward convolution as an implicit GEMM on the Hopper GEMM's kernel (kernels/conv)
+  kConvDepthwise,      // a depthwise convolution: an output tile per CTA from an input patch in shared memory
 };
 
 struct Params;

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "sys/fs.h"
 #include "sys/python.h"
 #include "task/loader.h"
 #include "task/task_spec.h"
@@ -20,6 +21,15 @@ inline Result<TaskSpec> task_spec(const std::string& name) {
     it = cache.emplace(name, load_task_spec(path, python_executable(""), 0, std::chrono::seconds(300))).first;
   }
   return it->second;
+}
+
+// A spec the real bridge recorded under tests/fixtures/ ("kernelbench/level2/1_Conv2D_ReLU_BiasAdd").
+inline TaskSpec recorded_spec(const std::string& relative) {
+  auto text = read_file(std::string(CUTEGEN_SOURCE_DIR) + "/tests/fixtures/" + relative + ".json");
+  if (!text.ok()) throw std::runtime_error(text.message() + " (run scripts/record-fixtures)");
+  auto spec = parse_task_spec(*text);
+  if (!spec.ok()) throw std::runtime_error(spec.message());
+  return *spec;
 }
 
 // A spec with one fp32 input per entry of `inputs` ("x:[4,8]"), one output, and `graph` as JSON.

@@ -1,0 +1,78 @@
+// Forward convolution as an implicit GEMM on the Hopper GEMM's persistent warp-specialized kernel
+// (kernels/gemm/kernel_warp_specialized.cuh): the channels-last copies of input and weight, then
+// one launch whose producer loads conv tiles (mainloop_conv_tma.cuh), whose consumers run the
+// GEMM's wgmma loop unchanged, and whose epilogue writes channels-first (epilogue_nchw_store.cuh).
+// One group per GEMM batch.
+//
+// Why the layout change: the tasks' tensors are channels-first (NCHW), where a pixel's channels lie
+// a plane apart; tf32 wgmma reads K-major operands only, and K is the channels, so no TMA box of
+// an NCHW tensor lands as a K-major tile. The copy costs one read and write of the input (memory-
+// bound, a fraction of the GEMM where channels are many); bf16/fp16 could read NCHW M-major tiles
+// instead, which is left for when a task needs it.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "channels_last.cuh"
+#include "conv_shape.cuh"
+#include "epilogue_nchw_store.cuh"
+#include "gemm/gemm_launch.cuh"
+#include "gemm/kernel_warp_specialized.cuh"
+#include "mainloop_conv_tma.cuh"
+
+namespace cutegen::conv {
+
+template <class Config, int TileP, int TileQ, class Functor>
+struct ConvParams {
+  using Mainloop = MainloopConvTma<Config, TileP, TileQ>;
+  using Epilogue = EpilogueNchwStore<Config, TileP, TileQ, Functor>;
+  using Scheduler = gemm::SwizzledTileScheduler<1, 1>;
+
+  typename Mainloop::Params mainloop;
+  typename Epilogue::Params epilogue;
+  typename Scheduler::Params scheduler;
+  gemm::SplitKPartials<Config> partials;  // the kernel's split-K path; a convolution runs unsplit
+};
+
+template <class Config, int TileP, int TileQ, class Functor>
+struct ConvForward {
+  using Params = ConvParams<Config, TileP, TileQ, Functor>;
+  using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;
+  using ElementA = typename Config::ElementA;  // tfloat32_t for fp32 tensors: the same bits
+
+  // The channels-last copies: x then w, each 128-byte aligned.
+  static size_t input_bytes(ConvShape const& s) {
+    return (size_t(s.n) * s.d * s.h * s.w * s.c_padded() * sizeof(ElementA) + 127) / 128 * 128;
+  }
+  static size_t workspace_bytes(ConvShape const& s) {
+    return input_bytes(s) + size_t(s.k) * s.taps() * s.c_group_padded() * sizeof(ElementA);
+  }
+
+  // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed_weight: (C, K/G, T, R, S)), out: (N, K, Z, P,
+  // Q); workspace: workspace_bytes.
+  template <class Element>
+  static cudaError_t run(Element const* x, Element const* w, typename Config::ElementC* out, ConvShape const& s,
+                         Functor functor, char* workspace, cudaStream_t stream) {
+    static_assert(sizeof(Element) == sizeof(ElementA));
+    auto* x_cl = reinterpret_cast<Element*>(workspace);
+    auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
+    cudaError_t err = to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), stream);
+    if (err == cudaSuccess)
+      err = s.transposed_weight ? flip_transposed_weight(w, w_cl, s.c, s.k, s.groups, s.taps(), s.c_group_padded(), stream)
+                                : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), stream);
+    if (err != cudaSuccess) return err;
+    Params params;
+    if (!Params::Mainloop::make_params(s, reinterpret_cast<ElementA const*>(x_cl), reinterpret_cast<ElementA const*>(w_cl),
+                                       params.mainloop))
+      return cudaErrorInvalidValue;
+    params.epilogue = {out, s, functor};
+    params.scheduler = Params::Scheduler::make_params(PixelTiling<TileP, TileQ>::m_tiles(s) * Config::TileM, s.k_group(),
+                                                      s.groups, Config::TileM, Config::TileN, 8,
+                                                      Params::Mainloop::k_tile_count(s), /*splits=*/1);
+    return gemm::launch_kernel<Kernel>(params, stream);
+  }
+};
+
+}  // namespace cutegen::conv

@@ -1,0 +1,53 @@
+// The geometry of a forward convolution (1-D, 2-D or 3-D: absent spatial dims have size 1) and
+// the implicit GEMM it is, per group:
+//   rows    = output pixels of one image and depth slice, tiled TileP x TileQ in (p, q),
+//   columns = the group's output channels,
+//   K       = kernel taps x the group's input channels, a k-tile being one tap and TileK channels.
+// Its kernel reads channels-last copies: x as (N, D, H, W, C_pad), w as (K, taps, C/G_pad).
+#pragma once
+
+#include <cstdint>
+
+#include <cute/config.hpp>
+
+namespace cutegen::conv {
+
+struct ConvShape {
+  int n, c, k, groups;  // batch, input channels, output channels (all groups)
+  int d, h, w;          // input
+  int z, p, q;          // output
+  int t, r, s;          // kernel
+  int stride_d, stride_h, stride_w;
+  int pad_d, pad_h, pad_w;
+  int dil_d, dil_h, dil_w;
+  // 1: the weight is a stride-1 transposed convolution's (C, K/G, T, R, S), run as the forward
+  // convolution of its flipped kernel (padding dil * (kernel - 1) - the transposed one's).
+  int transposed_weight;
+
+  CUTE_HOST_DEVICE int c_group() const { return c / groups; }
+  CUTE_HOST_DEVICE int k_group() const { return k / groups; }
+  CUTE_HOST_DEVICE int taps() const { return t * r * s; }
+  // Channel counts of the channels-last copies: rows of 16 bytes (TMA's stride unit) for 4-byte elements.
+  CUTE_HOST_DEVICE int c_padded() const { return (c + 3) / 4 * 4; }
+  CUTE_HOST_DEVICE int c_group_padded() const { return (c_group() + 3) / 4 * 4; }
+};
+
+// Where an M tile sits: image, output depth slice, and its first output row and column.
+struct PixelTile {
+  int n, z, p0, q0;
+};
+
+template <int TileP, int TileQ>
+struct PixelTiling {
+  CUTE_HOST_DEVICE static int tiles_p(ConvShape const& s) { return (s.p + TileP - 1) / TileP; }
+  CUTE_HOST_DEVICE static int tiles_q(ConvShape const& s) { return (s.q + TileQ - 1) / TileQ; }
+  CUTE_HOST_DEVICE static int m_tiles(ConvShape const& s) { return s.n * s.z * tiles_p(s) * tiles_q(s); }
+  CUTE_HOST_DEVICE static PixelTile tile(ConvShape const& s, int m_tile) {
+    int tq = m_tile % tiles_q(s), rest = m_tile / tiles_q(s);
+    int tp = rest % tiles_p(s);
+    rest /= tiles_p(s);
+    return {rest / s.z, rest % s.z, tp * TileP, tq * TileQ};
+  }
+};
+
+}  // namespace cutegen::conv

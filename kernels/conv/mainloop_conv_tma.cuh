@@ -1,0 +1,121 @@
+// The GEMM's mainloop (kernels/gemm/mainloop_tma_wgmma.cuh) with the implicit GEMM's A: the
+// consumers' wgmma loop, shared layouts and pipeline are the GEMM's, inherited; only the
+// producer's loads differ. A k-tile is one kernel tap and TileK input channels:
+//   A: a TMA box (TileK channels, TileQ columns, TileP rows, 1, 1) of the channels-last input
+//      (C_pad, W, H, D, N), its start shifted by the tap and the padding, its traversal stride the
+//      convolution's stride. TMA fills what falls outside the image (the padding) with zeros, so
+//      the box lands in shared memory as the (TileM = TileP * TileQ, TileK) K-major tile, rows in
+//      (p, q) order, 128-byte swizzled exactly as the GEMM's TMA writes it.
+//   B: a box (TileK channels, 1 tap, TileN output channels) of the channels-last weight
+//      (C/G_pad, taps, K). Channels past the group's end are zeros there (padding or outside
+//      the tensor), which cancels whatever A holds for them.
+// Hopper's TMA im2col mode would gather the same rows, but a tiled box with a traversal stride
+// covers stride, padding and dilation with one descriptor per operand and no per-tile offsets.
+#pragma once
+
+#include <cute/arch/copy_sm90_desc.hpp>
+#include <cute/arch/copy_sm90_tma.hpp>
+#include <cutlass/cuda_host_adapter.hpp>
+
+#include "conv_shape.cuh"
+#include "gemm/mainloop_tma_wgmma.cuh"
+
+namespace cutegen::conv {
+
+template <class Config, int TileP, int TileQ>
+struct MainloopConvTma : gemm::MainloopTmaWgmma<Config> {
+  using Base = gemm::MainloopTmaWgmma<Config>;
+  using typename Base::ElementA;
+  using typename Base::ElementB;
+  using typename Base::Pipeline;
+  using typename Base::PipelineState;
+  using typename Base::TensorStorage;
+  using Tiling = PixelTiling<TileP, TileQ>;
+  static constexpr int TileK = Config::TileK;
+  static constexpr uint64_t kCacheHint = uint64_t(cute::TMA::CacheHintSm90::EVICT_NORMAL);
+
+  static_assert(TileP * TileQ == Config::TileM, "an M tile is TileP x TileQ output pixels");
+  static_assert(Config::MajorA == cute::GMMA::Major::K && Config::MajorB == cute::GMMA::Major::K,
+                "both operands are channels-last: K-major");
+  static_assert(Config::ClusterM == 1 && Config::ClusterN == 1, "no multicast: one CTA per cluster");
+  static_assert(cute::cosize_v<typename Base::SmemLayoutA> == Config::TileM * TileK * Config::Stages &&
+                    cute::cosize_v<typename Base::SmemLayoutB> == Config::TileN * TileK * Config::Stages,
+                "each stage is one contiguous block");
+
+  struct Params {
+    cute::TmaDescriptor a;  // (C_pad, W, H, D, N)
+    cute::TmaDescriptor b;  // (C/G_pad, taps, K)
+    ConvShape shape;
+  };
+
+  CUTE_HOST_DEVICE static int channel_tiles(ConvShape const& s) { return (s.c_group() + TileK - 1) / TileK; }
+  CUTE_HOST_DEVICE static int k_tile_count(ConvShape const& s) { return s.taps() * channel_tiles(s); }
+
+  // Host side. x and w are the channels-last copies (16-byte aligned); false when the driver
+  // refuses a descriptor (a box past TMA's 256-element limit: TileQ * stride_w or TileP * stride_h).
+  static bool make_params(ConvShape const& s, ElementA const* x, ElementB const* w, Params& out) {
+    out.shape = s;
+    uint64_t e = sizeof(ElementA);
+    uint64_t a_dims[5] = {uint64_t(s.c_padded()), uint64_t(s.w), uint64_t(s.h), uint64_t(s.d), uint64_t(s.n)};
+    uint64_t a_strides[4] = {a_dims[0] * e, a_dims[0] * a_dims[1] * e, a_dims[0] * a_dims[1] * a_dims[2] * e,
+                             a_dims[0] * a_dims[1] * a_dims[2] * a_dims[3] * e};
+    uint32_t a_box[5] = {TileK, uint32_t(TileQ * s.stride_w), uint32_t(TileP * s.stride_h), 1, 1};
+    uint32_t a_step[5] = {1, uint32_t(s.stride_w), uint32_t(s.stride_h), 1, 1};
+    uint64_t b_dims[3] = {uint64_t(s.c_group_padded()), uint64_t(s.taps()), uint64_t(s.k)};
+    uint64_t b_strides[2] = {b_dims[0] * e, b_dims[0] * b_dims[1] * e};
+    uint32_t b_box[3] = {TileK, 1, Config::TileN};
+    uint32_t b_step[3] = {1, 1, 1};
+    return encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step) && encode(&out.b, w, 3, b_dims, b_strides, b_box, b_step);
+  }
+
+  CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
+    cute::prefetch_tma_descriptor(&params.a);
+    cute::prefetch_tma_descriptor(&params.b);
+  }
+
+  // Producer (one thread): k-tiles [k_begin, k_begin + k_count) of M tile `m_tile`, N tile
+  // `n_tile` of group `group`, as MainloopTmaWgmma::load does for a GEMM.
+  CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile, int n_tile,
+                               int group, int k_begin, int k_count, TensorStorage& smem) {
+    ConvShape const& s = params.shape;
+    PixelTile tile = Tiling::tile(s, m_tile);
+    int w0 = tile.q0 * s.stride_w - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h, d0 = tile.z * s.stride_d - s.pad_d;
+    int c_group0 = group * s.c_group(), k_out = group * s.k_group() + n_tile * Config::TileN;
+    // k-tile k = (tap, channel tile), tap = (kt, kr, ks): counters stepped, not divided, to stay
+    // within the producer's 40 registers.
+    int channel_tiles_ = channel_tiles(s), tap = k_begin / channel_tiles_, chunk = k_begin - tap * channel_tiles_;
+    int ks = tap % s.s, kr = (tap / s.s) % s.r, kt = tap / (s.s * s.r);
+#pragma unroll 1
+    for (int i = 0; i < k_count; ++i) {
+      pipeline.producer_acquire(write);
+      uint64_t* full = reinterpret_cast<uint64_t*>(pipeline.producer_get_barrier(write));
+      int stage = write.index(), c0 = chunk * TileK;
+      cute::SM90_TMA_LOAD_5D::copy(&params.a, full, kCacheHint, smem.a.data() + stage * Config::TileM * TileK,
+                                   c_group0 + c0, w0 + ks * s.dil_w, h0 + kr * s.dil_h, d0 + kt * s.dil_d, tile.n);
+      cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint, smem.b.data() + stage * Config::TileN * TileK, c0, tap, k_out);
+      ++write;
+      if (++chunk == channel_tiles_) {
+        chunk = 0;
+        ++tap;
+        if (++ks == s.s) {
+          ks = 0;
+          if (++kr == s.r) kr = 0, ++kt;
+        }
+      }
+    }
+  }
+
+ private:
+  static bool encode(cute::TmaDescriptor* desc, void const* base, uint32_t rank, uint64_t const* dims,
+                     uint64_t const* strides, uint32_t const* box, uint32_t const* steps) {
+    for (uint32_t i = 0; i < rank; ++i)
+      if (box[i] > 256) return false;
+    CUresult r = CUTLASS_CUDA_DRIVER_WRAPPER_CALL(cuTensorMapEncodeTiled)(
+        desc, cute::TMA::to_CUtensorMapDataType<ElementA>(), rank, const_cast<void*>(base), dims, strides, box, steps,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS;
+  }
+};
+
+}  // namespace cutegen::conv

@@ -1,0 +1,30 @@
+// A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
+// per-channel bias and ReLU) with its weight and input copies, and the depthwise template,
+// compiled for sm_90a by the CI test (check_sass.py beside it), which reads their SASS and ptxas's
+// resource report. Nothing here runs.
+#include "conv/conv_forward.cuh"
+#include "conv/depthwise.cuh"
+
+namespace cutegen::conv::probe {
+
+struct BiasRelu {
+  float const* bias;
+  CUTE_DEVICE float apply(float acc, int, int k, int, int, int) const {
+    float v = acc + bias[k];
+    return v > 0.f ? v : 0.f;
+  }
+};
+
+using Tf32 = gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 128, 5>;
+using Conv = ConvForward<Tf32, 8, 16, BiasRelu>;
+
+cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
+  return Conv::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// The depthwise template: 16 x 32 output tiles, four rows per thread.
+cudaError_t run_depthwise(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f) {
+  return DepthwiseConv<16, 32, 4, BiasRelu>::run(x, w, out, s, f, nullptr, nullptr);
+}
+
+}  // namespace cutegen::conv::probe

@@ -1,0 +1,85 @@
+// The forward convolution's instance for recognized tasks (specs recorded from the bridge): which
+// convolutions get a kernel, and that the emitted source carries the geometry, the tiles and the
+// fused epilogue. The kernel itself is compiled by kernels.conv.SassShowsWgmmaTmaAndNoSpills.
+#include <gtest/gtest.h>
+
+#include "core/strings.h"
+#include "cutegen_paths.h"
+#include "expert/chain_recipe.h"
+#include "expert/conv_recipe.h"
+#include "expert/recognize.h"
+#include "expert/templates.h"
+#include "expert/test_support.h"
+
+namespace cutegen {
+namespace {
+
+TaskSpec fixture(const std::string& relative) { return testing_support::recorded_spec("kernelbench/" + relative); }
+
+TEST(ConvInstance, ConvWithBiasAndPerChannelEpilogue) {
+  auto spec = fixture("level2/1_Conv2D_ReLU_BiasAdd");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_EQ(r->kind, TemplateKind::kConv);
+  auto p = default_params(*r);
+  EXPECT_EQ(p.strategy, Strategy::kConvImplicitGemm);
+  auto tiles = conv_tiles(*r->conv);  // output rows of 126: one row of 128 per tile
+  EXPECT_EQ(tiles.tile_q, 128);
+  EXPECT_EQ(tiles.tile_p, 1);
+  EXPECT_EQ(tiles.tile_n, 128);
+  auto cu = generate_kernel(*r, spec, p);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, "float x0 = acc + bias[k];")) << "conv.bias added before the epilogue";
+  EXPECT_TRUE(contains(*cu, "float v1 = in1[int64_t(k) * 1];")) << "the [C, 1, 1] bias read per channel";
+  EXPECT_TRUE(contains(*cu, "constexpr cutegen::conv::ConvShape shape{ 128, 64, 128, 1, 1, 128, 128, 1, 126, 126, 1, 3, 3,"));
+  EXPECT_TRUE(contains(*cu, "ConvForward<Config, 1, 128, Epilogue>"));
+  EXPECT_FALSE(contains(*cu, "#include \"conv/")) << "the library is inlined: one self-contained .cu";
+}
+
+TEST(ConvInstance, StridedOneDimensionalTilesStayWithinATmaBox) {
+  auto r = recognize_conv(fixture("level1/76_conv_standard_1D_dilated_strided__"));
+  ASSERT_TRUE(r.ok()) << r.message();
+  auto tiles = conv_tiles(*r);  // stride 3: 64 columns span 192 input elements, 128 would span 384
+  EXPECT_EQ(tiles.tile_q, 64);
+  EXPECT_EQ(tiles.tile_p, 2);
+  EXPECT_EQ(conv_unsupported(*r), "");
+}
+
+TEST(ConvInstance, TransposedOfStrideOneIsTheForwardConvolutionOfTheFlippedKernel) {
+  auto spec = fixture("level1/78_conv_transposed_2D_asymmetric_input_asymmetric_kernel___padded__");
+  auto r = recognize(spec);  // kernel 3 x 7, padding 1 x 3
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_TRUE(r->conv->transposed);
+  auto cu = generate_kernel(*r, spec, default_params(*r));
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  // strides 1, 1, 1; padding 0, (3 - 1) - 1, (7 - 1) - 3; dilation 1, 1, 1; the weight flipped
+  EXPECT_TRUE(contains(*cu, ", 1, 1, 1, 0, 1, 3, 1, 1, 1, 1 };")) << cu->substr(cu->find("ConvShape shape"), 200);
+}
+
+TEST(ConvInstance, DepthwiseHasItsOwnTemplate) {
+  auto spec = fixture("level1/82_conv_depthwise_2D_square_input_square_kernel");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  auto p = default_params(*r);
+  EXPECT_EQ(p.strategy, Strategy::kConvDepthwise);
+  EXPECT_NE(invalid_reason(*r, Params{.strategy = Strategy::kConvImplicitGemm}), "") << "a depthwise recipe is not a GEMM's";
+  auto cu = generate_kernel(*r, spec, p);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DepthwiseConv<16, 32, 4, Epilogue>;"));
+  EXPECT_TRUE(contains(*cu, "depthwise_conv_kernel")) << "the template is inlined";
+}
+
+TEST(ConvInstance, WhatHasNoKernelYetIsDeclinedWithTheReason) {
+  for (auto [name, why] : std::vector<std::pair<const char*, const char*>>{
+           {"level1/81_conv_transposed_2D_asymmetric_input_square_kernel___dilated____padded____strided__",
+            "transposed convolutions of stride > 1 have no kernel yet"},
+           {"level2/6_Conv3d_Softmax_MaxPool_MaxPool", "the stages after the anchor"}}) {
+    auto r = recognize(fixture(name));
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_TRUE(contains(r.message(), std::string(kChainRecognized))) << r.message();
+    EXPECT_TRUE(contains(r.message(), why)) << name << ": " << r.message();
+  }
+}
+
+}  // namespace
+}  // namespace cutegen

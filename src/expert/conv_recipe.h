@@ -1,0 +1,83 @@
+// What the recognizer found a convolution-shaped task to be: one aten.convolution (conv1d/2d/3d,
+// forward or transposed) over channels-first tensors (NCL, NCHW, NCDHW), read straight from the
+// task's input and parameters, and the pointwise ops after it as one epilogue expression, as
+// GemmRecipe holds a GEMM's. As an implicit GEMM (forward): M = batch * output pixels, N = output
+// channels per group, K = input channels per group * kernel volume.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "expert/expr.h"
+#include "expert/gemm_recipe.h"
+#include "expert/graph.h"
+#include "expert/params.h"
+#include "expert/segment.h"
+#include "task/dtype.h"
+#include "task/task_spec.h"
+
+namespace cutegen {
+
+// kImplicitGemm: tensor-core work. kDepthwise: one input channel per group (groups == in
+// channels), too thin for an MMA: memory-bound, its own template.
+enum class ConvClass { kImplicitGemm, kDepthwise };
+const char* to_string(ConvClass c);  // "implicit-gemm", "depthwise"
+
+// A tensor the conv reads, contiguous in the task's layout.
+struct ConvTensor {
+  std::string name, c_name;  // "x", "conv.weight"; its ABI parameter
+  DType dtype = DType::kFloat32;
+  std::vector<int64_t> shape;
+};
+
+struct ConvRecipe {
+  ConvClass kind = ConvClass::kImplicitGemm;
+  int dims = 2;  // spatial dims: 1, 2 or 3
+  bool transposed = false;
+  int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
+  // One per spatial dim, outermost first (D, H, W).
+  std::vector<int64_t> in_size, out_size, kernel, stride, padding, dilation, output_padding;
+  ConvTensor input, weight;
+  std::string bias_name, bias_c_name;  // "" without a bias
+  // fp32 inputs: TF32 is what eager (cuDNN) computes by default; 3xTF32 where the accuracy rule
+  // needs more, which the caller that knows the tolerance decides. bf16/fp16, and depthwise (fp32
+  // multiply-adds, no MMA): kNative.
+  GemmMath math = GemmMath::kNative;
+
+  // The output, contiguous: out = epilogue(conv + bias, operands...), leaf 0 the convolution with
+  // its bias added (read in element order), leaf k > 0 reading epilogue_operands[k - 1] over
+  // out_shape (the conv's (N, C_out, spatial...) unless a view after it reshapes).
+  std::string out_name, out_c_name;
+  DType out_dtype = DType::kFloat32;
+  std::vector<int64_t> out_shape;
+  ExprPtr epilogue;
+  std::vector<SegmentOperand> epilogue_operands;
+
+  int64_t out_pixels() const;     // product of out_size
+  int64_t kernel_volume() const;  // product of kernel
+  // The implicit GEMM (per group): forward M = batch * out_pixels, N = out_channels / groups,
+  // K = in_channels / groups * kernel_volume; transposed, its gradient-of-input form.
+  int64_t gemm_m() const, gemm_n() const, gemm_k() const;
+  // One line: "conv2d fp32 (TF32) implicit-gemm: N=16 C=3->64 in 256x256 k 3x3 s 1x1 p 0x0 ...".
+  std::string summary() const;
+};
+
+// The forward kernel's tiles for a recipe (kernels/conv): M = TileP x TileQ = 128 output pixels,
+// TileQ the smallest power of two covering a row (at most 128, and TileQ x stride within a TMA
+// box), TileN 64 or 128 output channels, as many stages as fit 192 KB.
+struct ConvTiles {
+  int tile_p = 1, tile_q = 1, tile_n = 128, stages = 4;
+};
+ConvTiles conv_tiles(const ConvRecipe& c);
+// Why the forward kernel cannot compute the recipe ("" when it can).
+std::string conv_unsupported(const ConvRecipe& c);
+// Its instance (kernels/instances/conv.cu.in) for a kConv recipe, before inlining.
+Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
+
+// The convolution a task computes, or why it is not one (errors name the op or argument in the way).
+Result<ConvRecipe> recognize_conv(const TaskSpec& spec);
+Result<ConvRecipe> recognize_conv(const TaskSpec& spec, const OpGraph& g);
+
+}  // namespace cutegen
