@@ -10,8 +10,7 @@
 
 #include <cuda_runtime.h>
 
-#include "gemm_launch.cuh"
-#include "split_tf32_kernel.cuh"
+#include "gemm_entry.cuh"
 #include "variant_registry.cuh"
 
 namespace cutegen::gemm::bench {
@@ -122,7 +121,7 @@ struct Split3xTf32Runner {
 
   static std::string name() { return variant_name<Kernel>("3xtf32", "any"); }
   static int64_t split_bytes(int rows, int k, int batches) {
-    return round_up(int64_t(batches) * rows * 3 * split_k_padded(k) * int64_t(sizeof(float)), 256);
+    return round_up(split_floats(rows, k, batches) * int64_t(sizeof(float)), 256);
   }
   static int64_t workspace_bytes(GemmCall const& c) {
     return split_bytes(c.m, c.k, c.batch_stride_a == 0 ? 1 : c.batch) +
@@ -130,30 +129,15 @@ struct Split3xTf32Runner {
   }
   static int run(GemmCall const& c) {
     if (uint64_t(workspace_bytes(c)) > c.workspace_bytes) return kWorkspaceTooSmall;
-    auto stream = static_cast<cudaStream_t>(c.stream);
-    int batches_a = c.batch_stride_a == 0 ? 1 : c.batch, batches_b = c.batch_stride_b == 0 ? 1 : c.batch;
+    auto strided = [](void const* p, bool col_major, int64_t ld, int64_t batch_stride) {
+      return StridedMatrix<float>{static_cast<float const*>(p), col_major ? 1 : ld, col_major ? ld : 1, batch_stride};
+    };
     float* a_split = static_cast<float*>(c.workspace);
-    float* b_split = reinterpret_cast<float*>(static_cast<char*>(c.workspace) + split_bytes(c.m, c.k, batches_a));
-    // Element (row, k) of each operand: A is (M, K); B is seen as (N, K), the math's B transposed.
-    auto const* a = static_cast<float const*>(c.a);
-    auto const* b = static_cast<float const*>(c.b);
-    cudaError_t e = split_tf32<SplitParts::HiHiLo>(a, c.a_col_major ? 1 : c.lda, c.a_col_major ? c.lda : 1,
-                                                   c.batch_stride_a, c.m, c.k, batches_a, a_split, stream);
-    if (e == cudaSuccess)
-      e = split_tf32<SplitParts::HiLoHi>(b, c.b_col_major ? c.ldb : 1, c.b_col_major ? 1 : c.ldb, c.batch_stride_b,
-                                          c.n, c.k, batches_b, b_split, stream);
-    if (e != cudaSuccess) return int(e);
-
-    int64_t k3 = 3 * int64_t(split_k_padded(c.k));
-    auto args = base_arguments<Kernel>(c);
-    args.shape.k = int(k3);
-    args.a = reinterpret_cast<cute::tfloat32_t const*>(a_split);
-    args.lda = k3;
-    args.batch_stride_a = batches_a == 1 ? 0 : c.m * k3;
-    args.b = reinterpret_cast<cute::tfloat32_t const*>(b_split);
-    args.ldb = k3;
-    args.batch_stride_b = batches_b == 1 ? 0 : c.n * k3;
-    return int(launch_gemm<Kernel>(args, stream));
+    float* b_split = reinterpret_cast<float*>(static_cast<char*>(c.workspace) +
+                                              split_bytes(c.m, c.k, c.batch_stride_a == 0 ? 1 : c.batch));
+    return int(gemm_3xtf32<Kernel>(base_arguments<Kernel>(c), strided(c.a, c.a_col_major, c.lda, c.batch_stride_a),
+                                   strided(c.b, c.b_col_major, c.ldb, c.batch_stride_b), a_split, b_split,
+                                   static_cast<cudaStream_t>(c.stream)));
   }
 };
 

@@ -1,21 +1,24 @@
 // What the recognizer found a task to be: which template, and that template's semantic arguments
-// (the pointwise expression; the reduction and its dimension; the normalization and its eps).
+// (the pointwise expression; the reduction and its dimension; the normalization and its eps; the
+// GEMM and its epilogue).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "expert/expr.h"
+#include "expert/gemm_recipe.h"
 
 namespace cutegen {
 
-enum class TemplateKind { kElementwise, kReduce, kRowNorm };
+enum class TemplateKind { kElementwise, kReduce, kRowNorm, kGemm };
 enum class ReduceOp { kSum, kMean, kMax, kMin, kArgMax, kArgMin };
 // kScale: out = final(x, stat) with stat = reduce(pre(x)) over the row (RMSNorm, L1/L2/Frobenius).
 enum class NormKind { kSoftmax, kLogSoftmax, kLayerNorm, kScale };
 
-const char* to_string(TemplateKind k);  // "elementwise", "reduce", "rownorm"
+const char* to_string(TemplateKind k);  // "elementwise", "reduce", "rownorm", "gemm"
 const char* to_string(ReduceOp op);     // "sum", ..., "argmin"
 const char* to_string(NormKind k);      // "softmax", "log_softmax", "layer_norm", "scale"
 
@@ -53,6 +56,8 @@ struct Recipe {
   std::string weight_name, bias_name;   // LayerNorm affine parameters ("" when absent)
   ExprPtr pre;                          // kScale: value reduced per element (leaf 0 = x)
   ExprPtr post;                         // kScale: output (leaf 0 = x, leaf 1 = the statistic)
+
+  std::shared_ptr<const GemmRecipe> gemm;  // kGemm: the product, its operands and epilogue
 };
 
 }  // namespace cutegen

@@ -106,7 +106,33 @@ std::string norm_split_invalid(const Recipe& r, const Params& p, const ArchLimit
 
 std::string norm_columns_invalid(const Recipe& r, const Params& p, const ArchLimits&) { return row_rules(r, p, false, false); }
 
+// A GEMM tile's limits: whole wgmma atoms per consumer warpgroup, at most 128 fp32 accumulators
+// per consumer thread (of the 232 registers it gets), the stages in the target's shared memory.
+std::string gemm_tile_rules(const Params& p, const ArchLimits& hw, int mma_warpgroups) {
+  if (p.tile_m % (64 * mma_warpgroups) != 0) return "each consumer warpgroup takes whole 64-row wgmma atoms";
+  if (int64_t(p.tile_m) * p.tile_n / (128 * mma_warpgroups) > 128)
+    return "a consumer thread would hold more than 128 accumulators";
+  // A stage holds a 128-byte K slice of the A and B tiles; the pipeline's barriers fit in 1 KB.
+  const int64_t bytes = int64_t(p.stages) * (p.tile_m + p.tile_n) * 128 + 1024;
+  if (bytes > hw.smem_per_cta) return std::to_string(p.stages) + " stages exceed the target's shared memory per CTA";
+  if (p.cluster_m * p.cluster_n > 4) return "TMA multicast here covers clusters of up to 4 CTAs";
+  return "";
+}
+
+std::string gemm_cooperative_invalid(const Recipe&, const Params& p, const ArchLimits& hw) {
+  return gemm_tile_rules(p, hw, 2);
+}
+std::string gemm_pingpong_invalid(const Recipe&, const Params& p, const ArchLimits& hw) {
+  return gemm_tile_rules(p, hw, 1);
+}
+std::string matvec_invalid(const Recipe&, const Params& p, const ArchLimits&) {
+  if (p.threads < 64) return "a matrix-vector block takes 64 threads or more";
+  return "";
+}
+
 bool is_elementwise(const Recipe& r) { return r.kind == TemplateKind::kElementwise; }
+bool is_gemm(const Recipe& r) { return r.kind == TemplateKind::kGemm && r.gemm->kind == GemmClass::kGemm; }
+bool is_matvec(const Recipe& r) { return r.kind == TemplateKind::kGemm && r.gemm->kind == GemmClass::kMatVec; }
 bool reduce_last(const Recipe& r) { return r.kind == TemplateKind::kReduce && last_dim(r); }
 bool reduce_middle(const Recipe& r) { return r.kind == TemplateKind::kReduce && !last_dim(r); }
 bool norm_last(const Recipe& r) { return r.kind == TemplateKind::kRowNorm && last_dim(r); }
@@ -138,6 +164,15 @@ const std::vector<StrategyDef>& strategy_table() {
        norm_last, norm_split_invalid, "norm-streamed"},
       {Strategy::kNormColumns, "norm_columns", "rownorm/columns.cuh", {"threads"}, norm_middle, norm_columns_invalid,
        "norm-columns"},
+      {Strategy::kGemmWarpSpecialized, "gemm_warp_specialized", "gemm/kernel_warp_specialized.cuh",
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle"}, is_gemm, gemm_cooperative_invalid,
+       "gemm-warp-specialized"},
+      {Strategy::kGemmPingpong, "gemm_pingpong", "gemm/kernel_warp_specialized.cuh",
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle"}, is_gemm, gemm_pingpong_invalid,
+       "gemm-warp-specialized"},
+      {Strategy::kGemmPipelined, "gemm_pipelined", "gemm/kernel_pipelined.cuh", {"tile_m", "tile_n", "stages", "swizzle"},
+       is_gemm, gemm_cooperative_invalid, "gemm-warp-specialized"},
+      {Strategy::kMatVec, "matvec", "gemm/matvec.cuh", {"threads"}, is_matvec, matvec_invalid, "matvec"},
   };
   return table;
 }
@@ -146,6 +181,11 @@ const StrategyDef& strategy_def(Strategy s) {
   for (auto& d : strategy_table())
     if (d.strategy == s) return d;
   return strategy_table().front();
+}
+
+bool is_gemm_strategy(Strategy s) {
+  return s == Strategy::kGemmWarpSpecialized || s == Strategy::kGemmPingpong || s == Strategy::kGemmPipelined ||
+         s == Strategy::kMatVec;
 }
 
 std::optional<Strategy> strategy_named(const std::string& name) {

@@ -25,6 +25,10 @@ enum class Strategy {
   kNormSplit,          // a row cut into `group` chunks whose statistics meet in a workspace: two launches
   kNormSplitTicket,    // the same in one launch, work items ordered by a ticket taken at run time
   kNormColumns,        // a normalization over a middle dim: a thread per column
+  kGemmWarpSpecialized,  // TMA + wgmma, persistent: a producer warpgroup, two consumers sharing each tile
+  kGemmPingpong,         // the same kernel, the two consumers alternating tiles (one's epilogue under the other's MMA)
+  kGemmPipelined,        // TMA + wgmma, a CTA per tile, no warp specialization or clusters
+  kMatVec,               // N == 1 or M == 1: memory-bound, a block per output or a thread per output
 };
 
 struct Params;
@@ -39,9 +43,11 @@ struct StrategyDef {
   const char* decision;                     // docs/decisions.md entry behind its default rule
 };
 
-// Every strategy, elementwise first, then reductions, then row normalizations.
+// Every strategy, elementwise first, then reductions, row normalizations, GEMMs.
 const std::vector<StrategyDef>& strategy_table();
 const StrategyDef& strategy_def(Strategy s);
 std::optional<Strategy> strategy_named(const std::string& name);
+// The strategies of TemplateKind::kGemm recipes (GEMMs and matrix-vector products).
+bool is_gemm_strategy(Strategy s);
 
 }  // namespace cutegen
