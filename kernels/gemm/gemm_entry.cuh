@@ -1,6 +1,7 @@
 // Feeding the TMA kernels operands as a task stores them: in place (bf16/fp16) or through the
-// 3xTF32 split (fp32), whose parts go to scratch the caller owns. Generated instances
-// (kernels/instances/gemm.cu.in) and bench/gemm call these.
+// 3xTF32 split (fp32), whose parts go to scratch the caller owns; optionally split-K, K cut into
+// slices that run as batches of the same kernel. Generated instances (kernels/instances/gemm.cu.in)
+// and bench/gemm call these.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 
 #include <cuda_runtime.h>
 
+#include "epilogue_functors.cuh"
 #include "gemm_launch.cuh"
 #include "split_tf32_kernel.cuh"
 
@@ -69,12 +71,56 @@ cudaError_t gemm_in_place(typename Kernel::Arguments args, StridedMatrix<T> a, S
 // The kernel's element type picks the feed: tf32 through the 3xTF32 split into the scratch, bf16
 // and fp16 in place (the scratch unused).
 template <class Kernel, class T>
-cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, StridedMatrix<T> b, float* scratch_a,
-                         float* scratch_b, cudaStream_t stream) {
+cudaError_t gemm_fed(typename Kernel::Arguments args, StridedMatrix<T> a, StridedMatrix<T> b, float* scratch_a,
+                     float* scratch_b, cudaStream_t stream) {
   if constexpr (std::is_same_v<typename Kernel::Config::ElementA, cute::tfloat32_t>) {
     return gemm_3xtf32<Kernel>(args, a, b, scratch_a, scratch_b, stream);
   } else {
     return gemm_in_place<Kernel>(args, a, b, stream);
+  }
+}
+
+// Split-K: with Splits > 1 the kernel stores fp32 partial products untouched; a second pass sums
+// them and applies the epilogue.
+template <int Splits, class Functor>
+using KernelFunctor = std::conditional_t<Splits == 1, Functor, IdentityEpilogue>;
+template <int Splits, class ElementC>
+using KernelOutput = std::conditional_t<Splits == 1, ElementC, float>;
+
+// c[i] = functor(sum over s of partials[s][i]) for the m x n elements of one product.
+template <class Functor, class ElementC>
+__global__ void sum_split_k(float const* partials, int splits, int m, int n, ElementC* c, Functor functor) {
+  int64_t const mn = int64_t(m) * n;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < mn; i += int64_t(gridDim.x) * blockDim.x) {
+    float acc = 0.f;
+    for (int s = 0; s < splits; ++s) acc += partials[s * mn + i];
+    c[i] = ElementC(functor.apply(acc, int(i / n), int(i % n), 0));
+  }
+}
+
+// C (dense, row-major) = functor(A * B). `args` holds the shape, C's strides and the swizzle.
+// Splits > 1 (one batch only, K a multiple of Splits): K slice s of A (its columns) and B (its
+// rows) is batch s, written to `partials` (Splits x M x N floats), then summed into C.
+template <class Kernel, int Splits, class T, class ElementC, class Functor>
+cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, StridedMatrix<T> b, ElementC* c,
+                         Functor functor, float* scratch_a, float* scratch_b, float* partials, cudaStream_t stream) {
+  if constexpr (Splits == 1) {
+    args.c = c;
+    args.functor = functor;
+    return gemm_fed<Kernel>(args, a, b, scratch_a, scratch_b, stream);
+  } else {
+    ProblemShape const s = args.shape;
+    int const slice = s.k / Splits;
+    a.batch_stride = slice * a.col_stride;
+    b.batch_stride = slice * b.row_stride;
+    args.shape = {s.m, s.n, slice, Splits};
+    args.c = partials;
+    args.batch_stride_c = int64_t(s.m) * s.n;
+    cudaError_t e = gemm_fed<Kernel>(args, a, b, scratch_a, scratch_b, stream);
+    if (e != cudaSuccess) return e;
+    int64_t blocks = (int64_t(s.m) * s.n + 255) / 256;
+    sum_split_k<<<unsigned(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(partials, Splits, s.m, s.n, c, functor);
+    return cudaGetLastError();
   }
 }
 

@@ -40,8 +40,10 @@ const char* kernel_element(DType t, bool is_input) {
   return is_input ? "cute::tfloat32_t" : "float";
 }
 
+// As split_floats (kernels/gemm/gemm_entry.cuh), in bytes: K padded to 4, three parts.
+int64_t split_bytes(int64_t rows, int64_t k, int64_t batches) { return batches * rows * 3 * ((k + 3) / 4 * 4) * 4; }
 int64_t split_bytes(int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride) {
-  return (stride == 0 ? 1 : batches.count) * rows * 3 * ((k + 3) / 4 * 4) * 4;
+  return split_bytes(rows, k, stride == 0 ? 1 : batches.count);
 }
 
 // Whether TMA reads the 16-bit operand in place: its contiguous mode stride 1, 16-byte aligned.
@@ -160,7 +162,11 @@ Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const P
   auto layout = [&](const GemmOperand& o, const char* split_layout) {
     return split ? split_layout : o.layout == MatrixLayout::kRowMajor ? "RowMajor" : "ColMajor";
   };
-  auto scratch = [&](int64_t rows, int64_t stride) { return n(split ? (split_bytes(rows, g.k, batches, stride) + 15) / 16 : 1); };
+  // Split-K's slices are batches of the split operands too.
+  auto scratch = [&](int64_t rows, int64_t stride) {
+    int64_t bytes = p.split_k > 1 ? split_bytes(rows, g.k / p.split_k, p.split_k) : split_bytes(rows, g.k, batches, stride);
+    return n(split ? (bytes + 15) / 16 : 1);
+  };
   auto strides = [&](const GemmOperand& o, int64_t batch_stride) {
     return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
   };
@@ -183,6 +189,8 @@ Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const P
        {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
        {"scratch_a", scratch(g.m, batches.a)},
        {"scratch_b", scratch(g.n, batches.b)},
+       {"partials", n(p.split_k > 1 ? int64_t(p.split_k) * g.m * g.n / 4 + 1 : 1)},
+       {"split_k", n(p.split_k)},
        {"signature", entry_signature(spec)},
        {"launches", n(launches.count)},
        {"batches", n(batches.count)},

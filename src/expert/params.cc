@@ -111,13 +111,19 @@ Params deepest_pipeline(const Recipe& r, Params p, const ArchLimits& hw) {
 
 // A GEMM's default: the warp-specialized persistent kernel (cooperative), a 128 x 256 tile (narrower
 // where N is), as many stages as fit, a 2 x 1 cluster sharing B tiles where M spans 4 tiles or more,
-// strips of 8 (gemm-warp-specialized). A matrix-vector product: 256 threads (matvec).
+// strips of 8; K cut into slices while the tiles fill less than half the SMs (gemm-warp-specialized).
+// A matrix-vector product: 256 threads (matvec).
 Params gemm_default(const Recipe& r, const ArchLimits& hw) {
   Params p = with(r.gemm->kind == GemmClass::kMatVec ? Strategy::kMatVec : Strategy::kGemmWarpSpecialized, Params{});
   if (p.strategy == Strategy::kMatVec) return p;
   p.tile_n = r.gemm->n <= 64 ? 64 : r.gemm->n <= 128 ? 128 : 256;
   p.cluster_m = r.gemm->m >= 4 * p.tile_m ? 2 : 1;
-  return deepest_pipeline(r, p, hw);
+  p = deepest_pipeline(r, p, hw);
+  for (Params q = p; output_tiles(r, q) * q.split_k < hw.sm_count / 2; p = q) {
+    q.split_k = p.split_k * 2;
+    if (!invalid_reason(r, q, hw).empty()) break;
+  }
+  return p;
 }
 
 }  // namespace
@@ -142,6 +148,7 @@ const std::vector<ParamDef>& param_defs() {
       {"cluster_m", &Params::cluster_m, {1, 2}, true},
       {"cluster_n", &Params::cluster_n, {1, 2}, true},
       {"swizzle", &Params::swizzle, {1, 4, 8, 16}, true},
+      {"split_k", &Params::split_k, {1, 2, 4, 8, 16, 32, 64}, true},
   };
   return defs;
 }

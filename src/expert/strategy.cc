@@ -108,7 +108,7 @@ std::string norm_columns_invalid(const Recipe& r, const Params& p, const ArchLim
 
 // A GEMM tile's limits: whole wgmma atoms per consumer warpgroup, at most 128 fp32 accumulators
 // per consumer thread (of the 232 registers it gets), the stages in the target's shared memory.
-std::string gemm_tile_rules(const Params& p, const ArchLimits& hw, int mma_warpgroups) {
+std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& hw, int mma_warpgroups) {
   if (p.tile_m % (64 * mma_warpgroups) != 0) return "each consumer warpgroup takes whole 64-row wgmma atoms";
   if (int64_t(p.tile_m) * p.tile_n / (128 * mma_warpgroups) > 128)
     return "a consumer thread would hold more than 128 accumulators";
@@ -116,14 +116,21 @@ std::string gemm_tile_rules(const Params& p, const ArchLimits& hw, int mma_warpg
   const int64_t bytes = int64_t(p.stages) * (p.tile_m + p.tile_n) * 128 + 1024;
   if (bytes > hw.smem_per_cta) return std::to_string(p.stages) + " stages exceed the target's shared memory per CTA";
   if (p.cluster_m * p.cluster_n > 4) return "TMA multicast here covers clusters of up to 4 CTAs";
+  if (p.split_k > 1) {
+    const GemmRecipe& g = *r.gemm;
+    if (g.batch_count() > 1) return "split-K runs its slices as the batches of one product";
+    if (g.k % (int64_t(p.split_k) * 64) != 0) return "split-K cuts K into slices of whole 64-element tiles";
+    if (output_tiles(r, p) * p.split_k > 4 * hw.sm_count) return "split-K beyond four waves of tiles";
+    if (int64_t(p.split_k) * g.m * g.n * 4 > (int64_t(1) << 30)) return "split-K's partial products exceed 1 GB";
+  }
   return "";
 }
 
-std::string gemm_cooperative_invalid(const Recipe&, const Params& p, const ArchLimits& hw) {
-  return gemm_tile_rules(p, hw, 2);
+std::string gemm_cooperative_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  return gemm_tile_rules(r, p, hw, 2);
 }
-std::string gemm_pingpong_invalid(const Recipe&, const Params& p, const ArchLimits& hw) {
-  return gemm_tile_rules(p, hw, 1);
+std::string gemm_pingpong_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  return gemm_tile_rules(r, p, hw, 1);
 }
 std::string matvec_invalid(const Recipe&, const Params& p, const ArchLimits&) {
   if (p.threads < 64) return "a matrix-vector block takes 64 threads or more";
@@ -165,12 +172,12 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kNormColumns, "norm_columns", "rownorm/columns.cuh", {"threads"}, norm_middle, norm_columns_invalid,
        "norm-columns"},
       {Strategy::kGemmWarpSpecialized, "gemm_warp_specialized", "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle"}, is_gemm, gemm_cooperative_invalid,
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k"}, is_gemm, gemm_cooperative_invalid,
        "gemm-warp-specialized"},
       {Strategy::kGemmPingpong, "gemm_pingpong", "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle"}, is_gemm, gemm_pingpong_invalid,
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k"}, is_gemm, gemm_pingpong_invalid,
        "gemm-warp-specialized"},
-      {Strategy::kGemmPipelined, "gemm_pipelined", "gemm/kernel_pipelined.cuh", {"tile_m", "tile_n", "stages", "swizzle"},
+      {Strategy::kGemmPipelined, "gemm_pipelined", "gemm/kernel_pipelined.cuh", {"tile_m", "tile_n", "stages", "swizzle", "split_k"},
        is_gemm, gemm_cooperative_invalid, "gemm-warp-specialized"},
       {Strategy::kMatVec, "matvec", "gemm/matvec.cuh", {"threads"}, is_matvec, matvec_invalid, "matvec"},
   };
@@ -181,6 +188,11 @@ const StrategyDef& strategy_def(Strategy s) {
   for (auto& d : strategy_table())
     if (d.strategy == s) return d;
   return strategy_table().front();
+}
+
+int64_t output_tiles(const Recipe& r, const Params& p) {
+  const GemmRecipe& g = *r.gemm;
+  return (g.m + p.tile_m - 1) / p.tile_m * ((g.n + p.tile_n - 1) / p.tile_n) * g.batch_count();
 }
 
 bool is_gemm_strategy(Strategy s) {

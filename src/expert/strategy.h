@@ -49,5 +49,7 @@ const StrategyDef& strategy_def(Strategy s);
 std::optional<Strategy> strategy_named(const std::string& name);
 // The strategies of TemplateKind::kGemm recipes (GEMMs and matrix-vector products).
 bool is_gemm_strategy(Strategy s);
+// A GEMM point's CTA tiles over the output, all batches.
+int64_t output_tiles(const Recipe& r, const Params& p);
 
 }  // namespace cutegen
