@@ -6,7 +6,7 @@ max |ref|, our output poisoned with NaN first so unwritten elements show), then 
 events: warm-up, a 256 MB L2 flush before every sample, the median of --samples. Prints TFLOP/s
 and ours/torch. `--sweep` times every bf16 row-major variant at several rasterization swizzles.
 
-Usage: bench_gemm.py --lib build/bench-gemm/libcutegen_gemm_bench.so [--sweep] [--quick]
+Usage: bench_gemm.py --lib build/gemm-bench/libcutegen_gemm_bench.so [--sweep] [--quick]
 """
 
 import argparse
@@ -25,7 +25,7 @@ class GemmCall(ctypes.Structure):  # mirrors bench/gemm/gemm_call.h
                 ("a", ctypes.c_void_p), ("lda", ctypes.c_int64), ("batch_stride_a", ctypes.c_int64),
                 ("b", ctypes.c_void_p), ("ldb", ctypes.c_int64), ("batch_stride_b", ctypes.c_int64),
                 ("c", ctypes.c_void_p), ("ldc", ctypes.c_int64), ("batch_stride_c", ctypes.c_int64),
-                ("bias", ctypes.c_void_p), ("swizzle", ctypes.c_int32), ("reserved", ctypes.c_int32),
+                ("bias", ctypes.c_void_p), ("swizzle", ctypes.c_int32), ("splits", ctypes.c_int32),
                 ("workspace", ctypes.c_void_p), ("workspace_bytes", ctypes.c_uint64), ("stream", ctypes.c_void_p)]
 
 
@@ -60,12 +60,14 @@ class Library:
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "3xtf32": torch.float32, "f32": torch.float32}
 
 
-def operand(rows, cols, batch, col_major, dtype):
-    """A (batch, rows, cols) matrix with the given storage order; returns (tensor, ld, batch_stride)."""
+def operand(rows, cols, batch, col_major, dtype, uniform=False):
+    """A (batch, rows, cols) matrix with the given storage order, normal or (as KernelBench draws its
+    inputs) uniform in [0, 1); returns (tensor, ld, batch_stride)."""
+    draw = torch.rand if uniform else torch.randn
     if col_major:
-        t = torch.randn(batch, cols, rows, device="cuda", dtype=dtype).transpose(-1, -2)
+        t = draw(batch, cols, rows, device="cuda", dtype=dtype).transpose(-1, -2)
         return t, rows, rows * cols
-    return torch.randn(batch, rows, cols, device="cuda", dtype=dtype), cols, rows * cols
+    return draw(batch, rows, cols, device="cuda", dtype=dtype), cols, rows * cols
 
 
 def time_ms(fn, samples, flush):
@@ -84,24 +86,35 @@ def time_ms(fn, samples, flush):
 
 
 def rel_error(out, ref):
-    return ((out.double() - ref).abs().max() / ref.abs().max()).item()
+    """max |out - ref| / max |ref|, in slices so a 4 GB output needs no 8 GB float64 temporaries."""
+    out, ref = out.reshape(-1, out.shape[-1]), ref.reshape(-1, ref.shape[-1])
+    rows = max(1, (1 << 26) // out.shape[-1])
+    worst, largest = 0.0, 0.0
+    for r in range(0, out.shape[0], rows):
+        o, f = out[r:r + rows].double(), ref[r:r + rows]
+        worst = max(worst, (o - f).abs().max().item())
+        largest = max(largest, f.abs().max().item())
+    return worst / largest if largest > 0 else worst
 
 
 class Case:
-    def __init__(self, group, variant, m, n, k, batch=1, layouts="rr", swizzle=8, epilogue=None):
+    def __init__(self, group, variant, m, n, k, batch=1, layouts="rr", swizzle=8, epilogue=None, uniform=False,
+                 splits=0):
         self.group, self.variant, self.m, self.n, self.k, self.batch = group, variant, m, n, k, batch
-        self.layouts, self.swizzle, self.epilogue = layouts, swizzle, epilogue
+        self.layouts, self.swizzle, self.epilogue, self.uniform = layouts, swizzle, epilogue, uniform
+        self.splits = splits  # split-K: 0 lets the runner choose
 
 
 def run_case(lib, case, samples, flush, cache):
     inputs, out_name = case.variant.split(".")[1].split(">")
     in_dtype, out_dtype = DTYPES[inputs], DTYPES[out_name]
-    key = (inputs, case.m, case.n, case.k, case.batch, case.layouts, case.epilogue)
+    key = (in_dtype, case.m, case.n, case.k, case.batch, case.layouts, case.epilogue, case.uniform)
     if key not in cache:  # inputs, reference and torch's numbers are shared by the variants of a case
         cache.clear()
+        torch.cuda.empty_cache()
         torch.manual_seed(0)
-        a, lda, sa = operand(case.m, case.k, case.batch, case.layouts[0] == "c", in_dtype)
-        b, ldb, sb = operand(case.k, case.n, case.batch, case.layouts[1] == "c", in_dtype)
+        a, lda, sa = operand(case.m, case.k, case.batch, case.layouts[0] == "c", in_dtype, case.uniform)
+        b, ldb, sb = operand(case.k, case.n, case.batch, case.layouts[1] == "c", in_dtype, case.uniform)
         bias = torch.randn(case.n, device="cuda") if case.epilogue == "bias_relu" else None
 
         def torch_fn():
@@ -122,7 +135,7 @@ def run_case(lib, case, samples, flush, cache):
                     a=a.data_ptr(), lda=lda, batch_stride_a=0 if one else sa,
                     b=b.data_ptr(), ldb=ldb, batch_stride_b=0 if one else sb,
                     c=c.data_ptr(), ldc=case.n, batch_stride_c=0 if one else case.m * case.n,
-                    bias=bias.data_ptr() if bias is not None else None, swizzle=case.swizzle)
+                    bias=bias.data_ptr() if bias is not None else None, swizzle=case.swizzle, splits=case.splits)
     launch = lib.prepare(case.variant, call)
     launch()
     torch.cuda.synchronize()
@@ -130,7 +143,8 @@ def run_case(lib, case, samples, flush, cache):
     ms = time_ms(launch, samples, flush)
     flop = 2.0 * case.m * case.n * case.k * case.batch
     return {"group": case.group, "variant": case.variant, "shape": f"{case.batch}x{case.m}x{case.n}x{case.k}",
-            "layouts": case.layouts, "swizzle": case.swizzle, "err": err, "torch_err": torch_err,
+            "layouts": case.layouts, "swizzle": case.swizzle, "splits": case.splits, "inputs": inputs,
+            "err": err, "torch_err": torch_err,
             "ok": err == err and err <= 2 * torch_err + 1e-6,
             "tflops": flop / ms / 1e9, "torch_tflops": flop / torch_ms / 1e9, "ratio": torch_ms / ms}
 
@@ -160,17 +174,36 @@ def cases(lib, quick):
     out.append(Case("bf16>f32", pick(lib, "ws", "bf16", "f32"), 4096, 4096, 4096))
     out.append(Case("bf16 bias+relu", pick(lib, "ws", "bf16", "bf16", epilogue="bias_relu"), 4096, 4096, 4096,
                     epilogue="bias_relu"))
-    tf32 = pick(lib, "ws", "3xtf32", "f32", "any")
-    for v in [pick(lib, "pipelined", "3xtf32", "f32", "any"), tf32, pick(lib, "ws", "3xtf32", "f32", "any", cluster="2x1"),
-              pick(lib, "ws", "3xtf32", "f32", "any", tile="128x128", stages=6),
-              pick(lib, "pingpong", "3xtf32", "f32", "any", tile="128x128", stages=6)]:
-        out.append(Case("fp32 3xtf32", v, 4096, 4096, 4096))
-    # KernelBench level-1 matmul shapes in fp32 (square, rectangular, batched, irregular, transposed,
-    # small-K, large-K, tall-skinny), some scaled down to keep the run short.
-    for m, n, k, batch, lay in [(2048, 4096, 8192, 1, "rr"), (1024, 1024, 1024, 64, "rr"), (8205, 2949, 5921, 1, "rr"),
-                                (4096, 4096, 4096, 1, "cr"), (4096, 4096, 4096, 1, "rc"), (4096, 4096, 4096, 1, "cc"),
-                                (16384, 16384, 64, 1, "rr"), (256, 256, 131072, 1, "rr"), (32768, 32, 4096, 1, "rr")]:
-        out.append(Case("fp32 kernelbench", tf32, m, n, k, batch=batch, layouts=lay))
+    return out + fp32_cases(lib)
+
+
+# KernelBench level 1's fp32 matmuls at their sizes (uniform [0, 1) inputs, as KernelBench draws
+# them): (name, m, n, k, batch, layouts). 10 and 11 multiply a 3-D / 4-D tensor by a matrix: one
+# GEMM over the flattened rows. 13 (symmetric) is 1's GEMM; 4 (matrix-vector) and 12/14/15
+# (diagonal, triangular) are not plain GEMMs. Two shapes of the first run follow.
+KERNELBENCH_FP32 = [
+    ("1_Square", 4096, 4096, 4096, 1, "rr"), ("2_Standard", 2048, 4096, 8192, 1, "rr"),
+    ("3_Batched", 512, 2048, 1024, 128, "rr"), ("6_large_K", 256, 256, 524288, 1, "rr"),
+    ("7_small_K", 32768, 32768, 64, 1, "rr"), ("8_irregular", 8205, 5921, 2949, 1, "rr"),
+    ("9_Tall_skinny", 32768, 32768, 32, 1, "rr"), ("10_3D_tensor", 16384, 768, 2048, 1, "rr"),
+    ("11_4D_tensor", 1048576, 768, 256, 1, "rr"), ("16_transposed_A", 2048, 4096, 8192, 1, "cr"),
+    ("17_transposed_B", 2048, 4096, 8192, 1, "rc"), ("18_transposed_both", 2048, 4096, 8192, 1, "cc"),
+    ("large K (first run)", 256, 256, 131072, 1, "rr"), ("tall-skinny (first run)", 32768, 32, 4096, 1, "rr"),
+]
+
+
+def fp32_cases(lib):
+    """fp32 by 3xTF32: every variant of both schemes at 4096^3, then the KernelBench shapes with
+    every new variant beside the old scheme's default, split-K chosen by the runner."""
+    new = [v for v in lib.variants if ".f32>f32." in v]
+    old = [v for v in lib.variants if ".3xtf32>f32." in v]
+    out = [Case("fp32 4096^3", v, 4096, 4096, 4096) for v in new + old]
+    old_default = pick(lib, "ws", "3xtf32", "f32", "any")
+    for name, m, n, k, batch, lay in KERNELBENCH_FP32:
+        for v in new + [old_default]:
+            out.append(Case(f"kb {name}", v, m, n, k, batch=batch, layouts=lay, uniform=True))
+    large_k = pick(lib, "ws", "f32", "f32", "any", tile="128x128")
+    out.append(Case("kb large K, no split-K", large_k, 256, 256, 131072, uniform=True, splits=1))
     return out
 
 
@@ -179,23 +212,24 @@ def sweep_cases(lib, quick):
     out = []
     for s in ([8192] if quick else [4096, 8192]):
         for v in variants:
-            for swizzle in [1, 4, 8, 16]:
+            for swizzle in ([1, 8, 16] if quick else [1, 2, 4, 8, 16]):
                 out.append(Case(f"sweep {s}", v, s, s, s, swizzle=swizzle))
     return out
 
 
 def print_table(rows, title):
     print(f"\n== {title}")
-    print(f"{'group':<18} {'variant':<44} {'shape':<22} {'lay':<3} {'sw':>3} {'err':>9} {'torch err':>9} "
+    print(f"{'group':<26} {'variant':<44} {'shape':<22} {'lay':<3} {'sw':>3} {'err':>9} {'torch err':>9} "
           f"{'TFLOP/s':>8} {'torch':>8} {'ratio':>6}")
     for r in rows:
-        print(f"{r['group']:<18} {r['variant']:<44} {r['shape']:<22} {r['layouts']:<3} {r['swizzle']:>3} "
+        print(f"{r['group']:<26} {r['variant']:<44} {r['shape']:<22} {r['layouts']:<3} {r['swizzle']:>3} "
               f"{r['err']:>9.2e} {r['torch_err']:>9.2e} {r['tflops']:>8.1f} {r['torch_tflops']:>8.1f} "
               f"{r['ratio']:>6.3f}{'' if r['ok'] else '  WRONG'}")
 
 
 def summarize(paths):
-    """The best correct row per (group, shape, layouts) across runs; wrong rows are listed too."""
+    """The best correct row per (group, shape, layouts, inputs) across runs, so the fp32 schemes (f32:
+    split in the mainloop; 3xtf32: the old one) stand side by side; wrong rows are listed too."""
     rows, failed = [], 0
     for p in paths:
         try:
@@ -209,7 +243,7 @@ def summarize(paths):
         failed += data["failed"]
     best = {}
     for r in rows:
-        key = (r["group"], r["shape"], r["layouts"])
+        key = (r["group"], r["shape"], r["layouts"], r.get("inputs"))
         if r["ok"] and (key not in best or r["tflops"] > best[key]["tflops"]):
             best[key] = r
     print_table(list(best.values()) + [r for r in rows if not r["ok"]], "summary: best correct variant per case")
@@ -246,7 +280,7 @@ def main():
         try:
             rows.append(run_case(lib, case, args.samples, flush, cache))
             r = rows[-1]
-            print(f"{r['group']:<18} {r['variant']:<44} {r['shape']:<22} err {r['err']:.2e} (torch {r['torch_err']:.2e}) "
+            print(f"{r['group']:<26} {r['variant']:<44} {r['shape']:<22} err {r['err']:.2e} (torch {r['torch_err']:.2e}) "
                   f"{r['tflops']:.1f} vs {r['torch_tflops']:.1f} TFLOP/s", flush=True)
         except Exception as e:  # one broken variant must not hide the others' numbers
             failed += 1

@@ -19,7 +19,7 @@ struct GemmCall {
   int64_t ldc, batch_stride_c;
   const float* bias;                 // N floats, for the bias_relu epilogue
   int32_t swizzle;                   // rasterization strip width, in cluster tiles
-  int32_t reserved;
+  int32_t splits;                    // split-K ranges per tile; 0 lets the runner choose (suggest_splits)
   void* workspace;                   // at least gemm_workspace_bytes(...) bytes
   uint64_t workspace_bytes;
   void* stream;                      // cudaStream_t
@@ -27,8 +27,8 @@ struct GemmCall {
 
 int gemm_variant_count(void);
 const char* gemm_variant_name(int index);
-// Scratch the variant needs for this call (padded copies of TMA-misaligned operands, the 3xTF32
-// split operands); 0 if none. Negative if the variant does not exist.
+// Scratch the variant needs for this call (padded or K-major copies of operands, the old 3xTF32
+// split operands, split-K partials); 0 if none. Negative if the variant does not exist.
 int64_t gemm_workspace_bytes(const char* variant, const struct GemmCall* call);
 // Runs the GEMM on call->stream; returns a cudaError_t (0 = launched), or -1 for an unknown variant,
 // -2 for operand layouts the variant was not built for, -3 for a workspace too small.

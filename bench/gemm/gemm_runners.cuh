@@ -1,8 +1,13 @@
 // Runners: turn a GemmCall into a kernel launch, one runner per way of feeding the kernel.
 //   HalfRunner     bf16/fp16 operands straight to TMA; an operand whose leading dimension or
 //                  base is not 16-byte aligned (K = 2049, say) is first copied to a padded buffer.
-//   Split3xTf32Runner  fp32 operands (any layouts) split into K-concatenated tf32 operands by the
-//                  pre-pass, then one tf32 GEMM over K' = 3 * k_padded.
+//   Fp32Runner     fp32 operands to the kernels that split them in the mainloop (3xTF32 with
+//                  per-k-tile promotion); an operand that is not K-major (or not aligned) is first
+//                  written K-major by the pre-pass.
+//   Split3xTf32Runner  the old 3xTF32, kept as the comparison: fp32 operands split into
+//                  K-concatenated tf32 operands by the pre-pass, then one tf32 GEMM over K' = 3 * k_padded.
+// The first two use split-K when the output has too few tiles for the GPU (GemmCall::splits 0),
+// or the caller's split count.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +15,8 @@
 
 #include <cuda_runtime.h>
 
-#include "gemm_entry.cuh"
+#include "gemm_launch.cuh"
+#include "split_tf32_kernel.cuh"
 #include "variant_registry.cuh"
 
 namespace cutegen::gemm::bench {
@@ -59,11 +65,35 @@ inline StoredOperand stored_b(GemmCall const& c) {
           c.batch_stride_b == 0 ? 1 : c.batch};
 }
 
+inline int sm_count() {
+  static int const sms = [] {
+    int device = 0, n = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device);
+    return n > 0 ? n : 1;
+  }();
+  return sms;
+}
+
+// The split-K count of a call: the caller's, or suggest_splits over the kernel's tiles.
+template <class Kernel>
+int choose_splits(GemmCall const& c) {
+  if (c.splits > 0) return c.splits;
+  using Config = typename Kernel::Config;
+  typename Kernel::Arguments args{};
+  args.shape = {c.m, c.n, c.k, c.batch};
+  auto s = Kernel::Params::make_scheduler(args);
+  int tiles = Kernel::Scheduler::total_cluster_tiles(s) * Config::ClusterM * Config::ClusterN;
+  return suggest_splits(tiles, s.k_tiles, sm_count());
+}
+
+// Arguments without operands: shape, C, epilogue, rasterization, split count (its workspace unset).
 template <class Kernel>
 typename Kernel::Arguments base_arguments(GemmCall const& c) {
   using Config = typename Kernel::Config;
   typename Kernel::Arguments args{};
   args.shape = {c.m, c.n, c.k, c.batch};
+  args.splits = choose_splits<Kernel>(c);
   args.c = static_cast<typename Config::ElementC*>(c.c);
   args.ldc = c.ldc;
   args.batch_stride_c = c.batch_stride_c;
@@ -71,6 +101,35 @@ typename Kernel::Arguments base_arguments(GemmCall const& c) {
   args.swizzle = c.swizzle;
   return args;
 }
+
+template <class Kernel>
+int64_t split_k_bytes(GemmCall const& c) {
+  return round_up(int64_t(gemm_workspace_bytes<Kernel>(base_arguments<Kernel>(c))), 256);
+}
+
+// How the pre-passes read an fp32 operand as (rows, K): A is (M, K); B is seen as (N, K), the math's
+// B transposed.
+struct Fp32Operand {
+  float const* ptr;
+  int64_t stride_row, stride_k, batch_stride;
+  int rows, batches;
+  bool k_major;
+
+  static Fp32Operand a(GemmCall const& c) {
+    return {static_cast<float const*>(c.a), c.a_col_major ? 1 : c.lda, c.a_col_major ? c.lda : 1, c.batch_stride_a,
+            c.m, c.batch_stride_a == 0 ? 1 : c.batch, !c.a_col_major};
+  }
+  static Fp32Operand b(GemmCall const& c) {
+    return {static_cast<float const*>(c.b), c.b_col_major ? c.ldb : 1, c.b_col_major ? 1 : c.ldb, c.batch_stride_b,
+            c.n, c.batch_stride_b == 0 ? 1 : c.batch, bool(c.b_col_major)};
+  }
+  int64_t leading_dim() const { return k_major ? stride_row : stride_k; }
+  // The kernels read it as given when it is K-major and TMA-aligned; otherwise the pre-pass writes it.
+  bool direct() const { return k_major && tma_aligned(ptr, leading_dim(), batch_stride, 4); }
+  int64_t copy_bytes(int k, int parts) const {
+    return round_up(int64_t(batches) * rows * parts * split_k_padded(k) * int64_t(sizeof(float)), 256);
+  }
+};
 
 template <class Kernel>
 struct HalfRunner {
@@ -84,7 +143,7 @@ struct HalfRunner {
     return variant_name<Kernel>(type_label<ElementA>, std::string{ColA ? 'c' : 'r', ColB ? 'c' : 'r'});
   }
   static int64_t workspace_bytes(GemmCall const& c) {
-    return stored_a(c).padded_bytes(Bytes) + stored_b(c).padded_bytes(Bytes);
+    return stored_a(c).padded_bytes(Bytes) + stored_b(c).padded_bytes(Bytes) + split_k_bytes<Kernel>(c);
   }
   static int run(GemmCall const& c) {
     if (bool(c.a_col_major) != ColA || bool(c.b_col_major) != ColB) return kLayoutMismatch;
@@ -108,6 +167,40 @@ struct HalfRunner {
     if (e != cudaSuccess) return int(e);
     args.a = static_cast<ElementA const*>(a);
     args.b = static_cast<typename Config::ElementB const*>(b);
+    args.workspace = scratch;
+    return int(launch_gemm<Kernel>(args, stream));
+  }
+};
+
+template <class Kernel>
+struct Fp32Runner {
+  using Config = typename Kernel::Config;
+  static_assert(Config::Fp32Via3xTf32, "fp32 operands, split in the mainloop");
+
+  static std::string name() { return variant_name<Kernel>("f32", "any"); }
+  static int64_t workspace_bytes(GemmCall const& c) {
+    Fp32Operand a = Fp32Operand::a(c), b = Fp32Operand::b(c);
+    return (a.direct() ? 0 : a.copy_bytes(c.k, 1)) + (b.direct() ? 0 : b.copy_bytes(c.k, 1)) + split_k_bytes<Kernel>(c);
+  }
+  static int run(GemmCall const& c) {
+    if (uint64_t(workspace_bytes(c)) > c.workspace_bytes) return kWorkspaceTooSmall;
+    auto stream = static_cast<cudaStream_t>(c.stream);
+    auto args = base_arguments<Kernel>(c);
+    char* scratch = static_cast<char*>(c.workspace);
+    // Each operand as the kernel reads it: the caller's, or its K-major copy.
+    auto place = [&](Fp32Operand const& op, float const*& ptr, int64_t& ld, int64_t& batch_stride) -> cudaError_t {
+      ptr = op.ptr, ld = op.leading_dim(), batch_stride = op.batch_stride;
+      if (op.direct()) return cudaSuccess;
+      auto* out = reinterpret_cast<float*>(scratch);
+      ptr = out, ld = split_k_padded(c.k), batch_stride = op.batches == 1 ? 0 : ld * op.rows;
+      scratch += op.copy_bytes(c.k, 1);
+      return split_tf32<SplitParts::Whole>(op.ptr, op.stride_row, op.stride_k, op.batch_stride, op.rows, c.k,
+                                           op.batches, out, stream);
+    };
+    cudaError_t e = place(Fp32Operand::a(c), args.a, args.lda, args.batch_stride_a);
+    if (e == cudaSuccess) e = place(Fp32Operand::b(c), args.b, args.ldb, args.batch_stride_b);
+    if (e != cudaSuccess) return int(e);
+    args.workspace = scratch;
     return int(launch_gemm<Kernel>(args, stream));
   }
 };
@@ -120,24 +213,33 @@ struct Split3xTf32Runner {
                 "the split writes K-major tf32 operands");
 
   static std::string name() { return variant_name<Kernel>("3xtf32", "any"); }
-  static int64_t split_bytes(int rows, int k, int batches) {
-    return round_up(split_floats(rows, k, batches) * int64_t(sizeof(float)), 256);
-  }
   static int64_t workspace_bytes(GemmCall const& c) {
-    return split_bytes(c.m, c.k, c.batch_stride_a == 0 ? 1 : c.batch) +
-           split_bytes(c.n, c.k, c.batch_stride_b == 0 ? 1 : c.batch);
+    return Fp32Operand::a(c).copy_bytes(c.k, 3) + Fp32Operand::b(c).copy_bytes(c.k, 3);
   }
   static int run(GemmCall const& c) {
     if (uint64_t(workspace_bytes(c)) > c.workspace_bytes) return kWorkspaceTooSmall;
-    auto strided = [](void const* p, bool col_major, int64_t ld, int64_t batch_stride) {
-      return StridedMatrix<float>{static_cast<float const*>(p), col_major ? 1 : ld, col_major ? ld : 1, batch_stride};
-    };
+    auto stream = static_cast<cudaStream_t>(c.stream);
+    Fp32Operand a = Fp32Operand::a(c), b = Fp32Operand::b(c);
     float* a_split = static_cast<float*>(c.workspace);
-    float* b_split = reinterpret_cast<float*>(static_cast<char*>(c.workspace) +
-                                              split_bytes(c.m, c.k, c.batch_stride_a == 0 ? 1 : c.batch));
-    return int(gemm_3xtf32<Kernel>(base_arguments<Kernel>(c), strided(c.a, c.a_col_major, c.lda, c.batch_stride_a),
-                                   strided(c.b, c.b_col_major, c.ldb, c.batch_stride_b), a_split, b_split,
-                                   static_cast<cudaStream_t>(c.stream)));
+    float* b_split = reinterpret_cast<float*>(static_cast<char*>(c.workspace) + a.copy_bytes(c.k, 3));
+    cudaError_t e = split_tf32<SplitParts::HiHiLo>(a.ptr, a.stride_row, a.stride_k, a.batch_stride, a.rows, c.k,
+                                                   a.batches, a_split, stream);
+    if (e == cudaSuccess)
+      e = split_tf32<SplitParts::HiLoHi>(b.ptr, b.stride_row, b.stride_k, b.batch_stride, b.rows, c.k, b.batches,
+                                          b_split, stream);
+    if (e != cudaSuccess) return int(e);
+
+    int64_t k3 = 3 * int64_t(split_k_padded(c.k));
+    auto args = base_arguments<Kernel>(c);
+    args.shape.k = int(k3);
+    args.a = reinterpret_cast<cute::tfloat32_t const*>(a_split);
+    args.lda = k3;
+    args.batch_stride_a = a.batches == 1 ? 0 : c.m * k3;
+    args.b = reinterpret_cast<cute::tfloat32_t const*>(b_split);
+    args.ldb = k3;
+    args.batch_stride_b = b.batches == 1 ? 0 : c.n * k3;
+    args.splits = 1;  // the comparison runs as it first ran
+    return int(launch_gemm<Kernel>(args, stream));
   }
 };
 

@@ -1,27 +1,39 @@
 #!/usr/bin/env bash
-# The GEMM benchmark on the GPU machine: builds every variant of kernels/gemm into one library,
-# then runs the cases in separate processes (a variant that hangs or faults only loses its own
-# group, each under a timeout): the fallback kernel, the warp-specialized kernels (cooperative and
-# ping-pong) without and with clusters, and the parameter sweep. Prints the best correct variant per case last.
-# Usage: bench/gemm/run.sh [--full-sweep]     (about 5 minutes on an H200)
+# The GEMM benchmark on the GPU machine, in one call of at most ~8 minutes: every variant of
+# kernels/gemm beside torch.matmul, in separate processes (a variant that hangs or faults only loses
+# its own group, each under its own timeout): the fallback kernel; bf16/fp16 warp-specialized
+# kernels (cooperative, ping-pong, clusters) at 4096^3 and 8192^3 with irregular shapes, layouts,
+# batches and epilogues; the sweep of tiles, stages, clusters and rasterization; fp32 by 3xTF32 (the
+# new scheme beside the old) at 4096^3 and at KernelBench level 1's matmul shapes. Prints the best
+# correct variant per case last, with its error against float64 beside torch's.
+#
+# Usage: bench/gemm/run.sh [--full-sweep]
+# Uses build/gemm-bench/libcutegen_gemm_bench.so when it is there (bench/gemm/build.sh, run on a
+# machine with nvcc), else builds it first (about 10 minutes on 16 cores, outside the budget).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-[ -d "$root/.deps/cutlass/include/cute" ] || "$root/scripts/bootstrap" --offline --no-apt --no-torch >/dev/null || exit 1
-so="$("$here/build.sh" | tail -1)" || { echo "build failed" >&2; exit 1; }
+so="$root/build/gemm-bench/libcutegen_gemm_bench.so"
+if [ ! -f "$so" ]; then
+  [ -d "$root/.deps/cutlass/include/cute" ] || "$root/scripts/bootstrap" --offline --no-apt --no-torch >/dev/null || exit 1
+  so="$("$here/build.sh" | tail -1)" || { echo "build failed" >&2; exit 1; }
+fi
 py="${PYTHON:-python3}"
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" PYTHONUNBUFFERED=1
 out="$(mktemp -d)"
 sweep=(--sweep --quick)
-[ "${1:-}" = "--full-sweep" ] && sweep=(--sweep)
+sweep_limit=60
+if [ "${1:-}" = "--full-sweep" ]; then sweep=(--sweep); sweep_limit=120; fi
 
 run() {
-  local name="$1"; shift
-  echo "== $name"
-  timeout "${CASE_TIMEOUT:-240}" "$py" "$here/bench_gemm.py" --lib "$so" --json "$out/$name.json" "$@" \
+  local name="$1" limit="$2"; shift 2
+  echo "== $name (at most ${limit}s)"
+  timeout "$limit" "$py" "$here/bench_gemm.py" --lib "$so" --json "$out/$name.json" "$@" \
     || echo "== $name exited with status $? (124: timed out)"
 }
-run fallback --variants '^pipelined'
-run warp-specialized --variants '^(ws|pingpong)\..*\.c1x1\.'
-run clusters --variants '^(ws|pingpong)\..*\.c(2x1|1x2)\.'
-run sweep "${sweep[@]}"
-"$py" "$here/bench_gemm.py" --summarize "$out"/fallback.json "$out"/warp-specialized.json "$out"/clusters.json "$out"/sweep.json
+run fallback 50 --variants '^pipelined'
+run half-precision 100 --variants '^(ws|pingpong)\.(bf16|fp16)'
+run sweep "$sweep_limit" "${sweep[@]}"
+run fp32-4096 70 --only 'fp32 4096' --variants '^(ws|pingpong)'
+run kernelbench-fp32 200 --only 'kb '
+"$py" "$here/bench_gemm.py" --summarize "$out"/{fallback,half-precision,sweep,fp32-4096,kernelbench-fp32}.json

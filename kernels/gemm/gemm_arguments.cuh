@@ -2,14 +2,17 @@
 //
 // Leading dimensions are BLAS-style: the stride, in elements, of the matrix mode that is not
 // contiguous (a row-major A's row stride, a column-major A's column stride). Batch strides are
-// in elements too; 0 broadcasts one operand to every batch.
+// in elements too; 0 broadcasts one operand to every batch. fp32 operands (3xTF32) must be K-major:
+// A row-major, B column-major.
 #pragma once
 
 #include <cstdint>
 
 #include "epilogue_direct_store.cuh"
 #include "gemm_config.cuh"
+#include "mainloop_3xtf32.cuh"
 #include "mainloop_tma_wgmma.cuh"
+#include "split_k.cuh"
 #include "tile_scheduler.cuh"
 
 namespace cutegen::gemm {
@@ -25,24 +28,34 @@ struct GemmArguments {
   int64_t ldc, batch_stride_c;  // C is row-major
   Functor functor;
   int swizzle = 8;  // rasterization strip width in cluster tiles
+  int splits = 1;   // split-K ranges per tile (split_k.cuh); > 1 needs the workspace
+  void* workspace = nullptr;  // gemm_workspace_bytes<Kernel>(args) bytes, 16-byte aligned
 };
 
 template <class Config, class Functor>
 struct GemmParams {
-  using Mainloop = MainloopTmaWgmma<Config>;
+  using Mainloop = cute::conditional_t<Config::Fp32Via3xTf32, Mainloop3xTf32<Config>, MainloopTmaWgmma<Config>>;
   using Epilogue = EpilogueDirectStore<Config, Functor>;
   using Scheduler = SwizzledTileScheduler<Config::ClusterM, Config::ClusterN>;
 
   typename Mainloop::Params mainloop;
   typename Epilogue::Params epilogue;
   typename Scheduler::Params scheduler;
+  SplitKPartials<Config> partials;  // used when scheduler.splits > 1
+
+  static typename Scheduler::Params make_scheduler(GemmArguments<Config, Functor> const& args) {
+    auto const& s = args.shape;
+    return Scheduler::make_params(s.m, s.n, s.l, Config::TileM, Config::TileN, args.swizzle,
+                                  Mainloop::k_tile_count(s), args.splits);
+  }
 
   static GemmParams make(GemmArguments<Config, Functor> const& args) {
     auto const& s = args.shape;
+    auto scheduler = make_scheduler(args);
     return {Mainloop::make_params(s, args.a, make_operand_stride<Config::MajorA>(args.lda, args.batch_stride_a),
                                   args.b, make_operand_stride<Config::MajorB>(args.ldb, args.batch_stride_b)),
             Epilogue::make_params(args.c, args.ldc, args.batch_stride_c, s.m, s.n, args.functor),
-            Scheduler::make_params(s.m, s.n, s.l, Config::TileM, Config::TileN, args.swizzle)};
+            scheduler, SplitKPartials<Config>::make(args.workspace, scheduler)};
   }
 };
 

@@ -9,7 +9,7 @@
 
 namespace cutegen::gemm {
 
-template <class ElementA_, class ElementB_, class ElementC_,  // cute::half_t, bfloat16_t or tfloat32_t in
+template <class ElementA_, class ElementB_, class ElementC_,  // cute::half_t, bfloat16_t, tfloat32_t or float in
           class LayoutA_, class LayoutB_,                    // RowMajor / ColMajor tags
           int TileM_, int TileN_, int Stages_,
           int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2>
@@ -20,6 +20,12 @@ struct GemmConfig {
   using ElementAccumulator = float;
   using LayoutA = LayoutA_;
   using LayoutB = LayoutB_;
+
+  // fp32 operands are computed by 3xTF32 inside the kernel (mainloop_3xtf32.cuh): the tensor cores
+  // see them as tf32, each smem stage split into hi and lo parts.
+  static constexpr bool Fp32Via3xTf32 = cute::is_same_v<ElementA, float>;
+  using MmaElementA = cute::conditional_t<Fp32Via3xTf32, cute::tfloat32_t, ElementA>;
+  using MmaElementB = cute::conditional_t<Fp32Via3xTf32, cute::tfloat32_t, ElementB>;
 
   static constexpr cute::GMMA::Major MajorA = major_of_A<LayoutA>;
   static constexpr cute::GMMA::Major MajorB = major_of_B<LayoutB>;
@@ -45,7 +51,8 @@ struct GemmConfig {
   static_assert(TileN % 8 == 0 && TileN <= 256, "wgmma N is a multiple of 8, at most 256");
   static_assert(Stages >= 2, "a pipeline needs at least two stages");
   static_assert(ClusterM * ClusterN <= 4, "TMA multicast masks here cover clusters of up to 4 CTAs");
-  static_assert(!cute::is_same_v<ElementA, cute::tfloat32_t> ||
+  static_assert(cute::is_same_v<ElementA, float> == cute::is_same_v<ElementB, float>, "fp32 operands come in pairs");
+  static_assert(!cute::is_same_v<MmaElementA, cute::tfloat32_t> ||
                     (MajorA == cute::GMMA::Major::K && MajorB == cute::GMMA::Major::K),
                 "tf32 wgmma reads K-major operands only");
 };

@@ -63,19 +63,33 @@ LaunchSetup const& launch_setup() {
   return setup;
 }
 
-// Launches C = epilogue(A * B). The operands must satisfy `tma_aligned`.
+// Scratch a call needs in `args.workspace`: the split-K partials, 0 without split-K.
+template <class Kernel>
+size_t gemm_workspace_bytes(typename Kernel::Arguments const& args) {
+  auto scheduler = Kernel::Params::make_scheduler(args);
+  if (scheduler.splits <= 1) return 0;
+  return SplitKPartials<typename Kernel::Config>::make(nullptr, scheduler).bytes();
+}
+
+// Launches C = epilogue(A * B). The operands must satisfy `tma_aligned`. With split-K the partials
+// go to args.workspace, then a second kernel on the same stream reduces them into C.
 template <class Kernel>
 cudaError_t launch_gemm(typename Kernel::Arguments const& args, cudaStream_t stream) {
   using Scheduler = typename Kernel::Scheduler;
   LaunchSetup const& setup = launch_setup<Kernel>();
   if (setup.status != cudaSuccess) return setup.status;
   auto params = Kernel::Params::make(args);
-  int tiles = Scheduler::total_cluster_tiles(params.scheduler);
-  if (tiles == 0) return cudaSuccess;
-  int clusters = Kernel::Persistent && setup.resident_clusters < tiles ? setup.resident_clusters : tiles;
+  int units = Scheduler::total_units(params.scheduler);
+  if (units == 0) return cudaSuccess;
+  bool split_k = params.scheduler.splits > 1;
+  if (split_k && args.workspace == nullptr) return cudaErrorInvalidValue;
+  int clusters = Kernel::Persistent && setup.resident_clusters < units ? setup.resident_clusters : units;
   cudaLaunchAttribute cluster;
   auto launch = launch_config<Kernel>(Scheduler::grid(clusters), &cluster, stream);
-  return cudaLaunchKernelEx(&launch, &gemm_kernel<Kernel>, params);
+  cudaError_t status = cudaLaunchKernelEx(&launch, &gemm_kernel<Kernel>, params);
+  if (status != cudaSuccess || !split_k) return status;
+  return launch_split_k_reduce<typename Kernel::Config, typename Kernel::Epilogue::FunctorType>(
+      params.partials, params.epilogue, stream);
 }
 
 }  // namespace cutegen::gemm

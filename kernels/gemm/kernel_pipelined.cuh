@@ -48,28 +48,32 @@ struct GemmPipelined {
     Pipeline pipeline(shared.pipeline, pipeline_params, typename Config::ClusterShape{});
     __syncthreads();
 
-    int k_tiles = Mainloop::k_tile_count(params.mainloop.shape);
     typename Mainloop::TiledMma tiled_mma;
     auto write = cutlass::make_producer_start_state<Pipeline>();
     typename Mainloop::PipelineState read;
     for (typename Scheduler::Walk walk(params.scheduler); walk.valid(); walk.advance()) {
       TileCoord tile = walk.tile();
+      int k_begin = walk.k_begin(), k_tiles = walk.k_count();
       int prologue = k_tiles < Config::Stages ? k_tiles : Config::Stages;
       if (issuer) {
-        Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, 0, prologue, shared.tensors);
+        Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, k_begin, prologue, shared.tensors);
       }
       __syncwarp();  // wgmma is warp-synchronous: warp 0 reconverges before the mainloop
       int next = prologue;
       auto refill = [&](int) {
         if (issuer && next < k_tiles) {
-          Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, next, 1, shared.tensors);
+          Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, k_begin + next, 1, shared.tensors);
         }
         ++next;
         __syncwarp();
       };
       Tensor accum = partition_fragment_C(tiled_mma, take<0, 2>(typename Config::TileShape{}));  // (MMA,MMA_M,MMA_N)
       Mainloop::mma(pipeline, read, accum, k_tiles, int(threadIdx.x), shared.tensors, refill);
-      Epilogue::store(params.epilogue, tiled_mma, accum, tile, int(threadIdx.x));
+      if (params.scheduler.splits > 1) {
+        params.partials.store(tiled_mma, accum, tile, int(threadIdx.x));
+      } else {
+        Epilogue::store(params.epilogue, tiled_mma, accum, tile, int(threadIdx.x));
+      }
     }
   }
 };

@@ -74,7 +74,6 @@ struct GemmWarpSpecialized {
       __syncthreads();
     }
 
-    int k_tiles = Mainloop::k_tile_count(params.mainloop.shape);
     typename Scheduler::Walk walk(params.scheduler);
     if (warp_group == 0) {
       cutlass::arch::warpgroup_reg_dealloc<ProducerRegisters>();
@@ -82,7 +81,8 @@ struct GemmWarpSpecialized {
         auto write = cutlass::make_producer_start_state<Pipeline>();
         for (; walk.valid(); walk.advance()) {
           TileCoord tile = walk.tile();
-          Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, 0, k_tiles, shared.tensors);
+          Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, walk.k_begin(), walk.k_count(),
+                         shared.tensors);
         }
         // Stay until every consumer of the cluster released every stage: no peer may still arrive
         // on this CTA's barriers after it exits.
@@ -96,7 +96,7 @@ struct GemmWarpSpecialized {
       typename Mainloop::PipelineState read;
       for (int position = 0; walk.valid(); walk.advance(), ++position) {
         if (position % Teams != team) {  // the other team's tile: its stages are not ours to read
-          read.advance(k_tiles);
+          read.advance(walk.k_count());
           continue;
         }
         TileCoord tile = walk.tile();
@@ -104,11 +104,15 @@ struct GemmWarpSpecialized {
         if constexpr (Teams > 1) {
           if (position > 0) cutlass::arch::NamedBarrier::sync(2 * Mainloop::MmaThreads, team);
         }
-        Mainloop::mma(pipeline, read, accum, k_tiles, team_thread, shared.tensors, [](int) {});
+        Mainloop::mma(pipeline, read, accum, walk.k_count(), team_thread, shared.tensors, [](int) {});
         if constexpr (Teams > 1) {
           if (walk.has_next()) cutlass::arch::NamedBarrier::arrive(2 * Mainloop::MmaThreads, 1 - team);
         }
-        Epilogue::store(params.epilogue, tiled_mma, accum, tile, team_thread);
+        if (params.scheduler.splits > 1) {
+          params.partials.store(tiled_mma, accum, tile, team_thread);
+        } else {
+          Epilogue::store(params.epilogue, tiled_mma, accum, tile, team_thread);
+        }
       }
     }
   }

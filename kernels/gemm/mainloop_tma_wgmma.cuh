@@ -40,7 +40,8 @@ struct MainloopTmaWgmma {
   using CopyOpB = cute::conditional_t<Config::ClusterM == 1, cute::SM90_TMA_LOAD, cute::SM90_TMA_LOAD_MULTICAST>;
 
   using TiledMma = decltype(cute::make_tiled_mma(
-      cute::GMMA::ss_op_selector<ElementA, ElementB, float, TileShape, Config::MajorA, Config::MajorB>(),
+      cute::GMMA::ss_op_selector<typename Config::MmaElementA, typename Config::MmaElementB, float, TileShape,
+                                 Config::MajorA, Config::MajorB>(),
       cute::Layout<cute::Shape<cute::Int<Config::MmaWarpgroups>, cute::_1, cute::_1>>{}));
   static constexpr int MmaThreads = Config::MmaWarpgroups * cutlass::NumThreadsPerWarpGroup;  // per tile
   static_assert(cute::size(TiledMma{}) == MmaThreads);

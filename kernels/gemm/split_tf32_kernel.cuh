@@ -1,10 +1,13 @@
-// The 3xTF32 pre-pass: splits an fp32 operand into the K-concatenated tf32 operand of a plain
-// tf32 GEMM whose K' = 3 * k_padded sum is ah*bh + ah*bl + al*bh:
+// The fp32 pre-pass: writes an fp32 operand K-major (tf32 wgmma reads only K-major operands), its
+// rows padded to k_padded (K rounded up to 4, the pad zero) so TMA's 16-byte row alignment holds:
+//   row r = [ A[r, :] ]                                         (SplitParts::Whole: for the fp32
+//                                                                 kernels that split in the mainloop)
+// or, for the old 3xTF32 scheme (one tf32 GEMM over K' = 3 * k_padded into one accumulator, whose
+// error grows with K: kept as the benchmark's comparison), split into K-concatenated tf32 parts:
 //   A' row r = [ hi(A[r, :]) | hi(A[r, :]) | lo(A[r, :]) ]     (SplitParts::HiHiLo)
 //   B' row n = [ hi(B[:, n]) | lo(B[:, n]) | hi(B[:, n]) ]     (SplitParts::HiLoHi)
-// Each part is k_padded long (K rounded up to 4 so TMA's 16-byte row alignment holds), the pad
-// zero. The output is K-major (tf32 wgmma reads only K-major operands), so a transposed input is
-// transposed here, through a shared-memory tile so both the reads and the writes are coalesced.
+// A transposed input is transposed here, through a shared-memory tile so both the reads and the
+// writes are coalesced.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +18,9 @@
 
 namespace cutegen::gemm {
 
-enum class SplitParts { HiHiLo, HiLoHi };
+enum class SplitParts { Whole, HiHiLo, HiLoHi };
+
+template <SplitParts Parts> inline constexpr int kSplitPartCount = Parts == SplitParts::Whole ? 1 : 3;
 
 constexpr int kSplitTile = 32;
 constexpr int kSplitRowsPerPass = 8;  // the block is kSplitTile x kSplitRowsPerPass threads
@@ -24,7 +29,7 @@ constexpr int split_k_padded(int k) { return (k + 3) / 4 * 4; }
 
 // Grid: (ceil(k_padded / 32), ceil(rows / 32), batches); block (32, 8).
 // in(row, k, batch) = in[row * stride_row + k * stride_k + batch * stride_batch];
-// out is [batches][rows][3 * k_padded].
+// out is [batches][rows][kSplitPartCount<Parts> * k_padded].
 template <SplitParts Parts>
 __global__ void split_tf32_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch,
                                    int rows, int k, int k_padded, float* out) {
@@ -44,20 +49,25 @@ __global__ void split_tf32_operand(float const* in, int64_t stride_row, int64_t 
   __syncthreads();
   int kk = k0 + int(threadIdx.x);
   if (kk >= k_padded) return;
-  int64_t row_length = 3 * int64_t(k_padded);
+  int64_t row_length = kSplitPartCount<Parts> * int64_t(k_padded);
   float* dst = out + int64_t(blockIdx.z) * rows * row_length;
   for (int j = int(threadIdx.y); j < kSplitTile; j += kSplitRowsPerPass) {
     int r = row0 + j;
     if (r >= rows) break;
-    Tf32Pair p = split_tf32(tile[j][threadIdx.x]);
     float* row = dst + r * row_length + kk;
+    if constexpr (Parts == SplitParts::Whole) {
+      row[0] = tile[j][threadIdx.x];
+      continue;
+    }
+    Tf32Pair p = split_tf32(tile[j][threadIdx.x]);
     row[0] = p.hi;
     row[k_padded] = Parts == SplitParts::HiHiLo ? p.hi : p.lo;
     row[2 * int64_t(k_padded)] = Parts == SplitParts::HiHiLo ? p.lo : p.hi;
   }
 }
 
-// Launches the split of a (rows x k) operand per batch into `out` ([batches][rows][3 * k_padded]).
+// Launches the pre-pass of a (rows x k) operand per batch into `out`
+// ([batches][rows][kSplitPartCount<Parts> * k_padded]).
 template <SplitParts Parts>
 cudaError_t split_tf32(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows, int k,
                        int batches, float* out, cudaStream_t stream) {

@@ -8,6 +8,10 @@
 // wide along N; inside a strip the order runs across the strip first, then down M. The tiles in
 // flight at once then cover a compact block of C, so their A rows and B columns stay in L2,
 // instead of a full row of C that streams all of B for every few rows of A.
+//
+// Split-K: with `splits` > 1 every cluster tile is `splits` work units, each over its own range of
+// k-tiles (unit u is split u % splits of cluster tile u / splits); the kernels then write partial
+// sums that split_k.cuh reduces.
 #pragma once
 
 #include <cute/config.hpp>
@@ -16,6 +20,7 @@ namespace cutegen::gemm {
 
 struct TileCoord {
   int m, n, batch;  // CTA tile indices
+  int split = 0;    // which of the split-K ranges (0 without split-K)
 };
 
 template <int ClusterM, int ClusterN>
@@ -25,14 +30,29 @@ struct SwizzledTileScheduler {
     int cluster_tiles_n;
     int batches;
     int swizzle;  // strip width in cluster tiles, >= 1
+    int splits;   // split-K ranges per tile, >= 1
+    int k_tiles;  // of the whole K
+    int k_tiles_per_split;
   };
 
-  static Params make_params(int m, int n, int batches, int tile_m, int tile_n, int swizzle) {
+  static Params make_params(int m, int n, int batches, int tile_m, int tile_n, int swizzle, int k_tiles = 0,
+                            int splits = 1) {
+    splits = splits < 1 ? 1 : splits;
+    int per_split = (k_tiles + splits - 1) / splits;
+    if (per_split > 0) splits = (k_tiles + per_split - 1) / per_split;  // no empty ranges
     return {(m + tile_m * ClusterM - 1) / (tile_m * ClusterM), (n + tile_n * ClusterN - 1) / (tile_n * ClusterN),
-            batches, swizzle < 1 ? 1 : swizzle};
+            batches, swizzle < 1 ? 1 : swizzle, splits, k_tiles, per_split};
   }
 
   CUTE_HOST_DEVICE static int total_cluster_tiles(Params const& p) { return p.cluster_tiles_m * p.cluster_tiles_n * p.batches; }
+  CUTE_HOST_DEVICE static int total_units(Params const& p) { return total_cluster_tiles(p) * p.splits; }
+
+  // The k-tiles of split `split`: [begin, begin + count); count may be 0 for the last splits.
+  CUTE_HOST_DEVICE static int k_begin(Params const& p, int split) { return split * p.k_tiles_per_split; }
+  CUTE_HOST_DEVICE static int k_count(Params const& p, int split) {
+    int rest = p.k_tiles - k_begin(p, split);
+    return rest < 0 ? 0 : rest < p.k_tiles_per_split ? rest : p.k_tiles_per_split;
+  }
 
   // The CTA tile of this CTA in cluster tile `linear` (0 <= linear < total_cluster_tiles).
   CUTE_HOST_DEVICE static TileCoord tile_of(Params const& p, int linear, int cta_m_in_cluster, int cta_n_in_cluster) {
@@ -56,17 +76,21 @@ struct SwizzledTileScheduler {
 #endif
 
 #if defined(__CUDACC__)
-  // Device-side walk over this cluster's tiles.
+  // Device-side walk over this cluster's work units.
   struct Walk {
     Params params;
     int linear;
     CUTE_DEVICE explicit Walk(Params const& p) : params(p), linear(int(blockIdx.x) / ClusterM) {}
-    CUTE_DEVICE bool valid() const { return linear < total_cluster_tiles(params); }
+    CUTE_DEVICE bool valid() const { return linear < total_units(params); }
     CUTE_DEVICE TileCoord tile() const {
-      return tile_of(params, linear, int(blockIdx.x) % ClusterM, int(blockIdx.y));
+      TileCoord t = tile_of(params, linear / params.splits, int(blockIdx.x) % ClusterM, int(blockIdx.y));
+      t.split = linear % params.splits;
+      return t;
     }
+    CUTE_DEVICE int k_begin() const { return SwizzledTileScheduler::k_begin(params, linear % params.splits); }
+    CUTE_DEVICE int k_count() const { return SwizzledTileScheduler::k_count(params, linear % params.splits); }
     CUTE_DEVICE int stride() const { return int(gridDim.x) / ClusterM; }
-    CUTE_DEVICE bool has_next() const { return linear + stride() < total_cluster_tiles(params); }
+    CUTE_DEVICE bool has_next() const { return linear + stride() < total_units(params); }
     CUTE_DEVICE void advance() { linear += stride(); }
   };
 #endif

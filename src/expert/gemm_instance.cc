@@ -11,7 +11,7 @@
 namespace cutegen {
 namespace {
 
-// Split operands larger than this decline: a static buffer per operand (gemm.cu.in).
+// Scratch beyond this declines: static buffers (gemm.cu.in) for K-major copies of fp32 operands.
 constexpr int64_t kMaxScratchBytes = int64_t(4) << 30;
 
 struct BatchGroup {
@@ -34,22 +34,29 @@ Result<std::pair<BatchGroup, BatchGroup>> batch_groups(const GemmRecipe& g) {
   return std::make_pair(groups[0], groups[1]);
 }
 
-const char* kernel_element(DType t, bool is_input) {
+// The kernel's element: fp32 operands stay fp32 (3xTF32 in the mainloop).
+const char* kernel_element(DType t) {
   if (t == DType::kBFloat16) return "cute::bfloat16_t";
   if (t == DType::kFloat16) return "cute::half_t";
-  return is_input ? "cute::tfloat32_t" : "float";
+  return "float";
 }
 
-// As split_floats (kernels/gemm/gemm_entry.cuh), in bytes: K padded to 4, three parts.
-int64_t split_bytes(int64_t rows, int64_t k, int64_t batches) { return batches * rows * 3 * ((k + 3) / 4 * 4) * 4; }
-int64_t split_bytes(int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride) {
-  return split_bytes(rows, k, stride == 0 ? 1 : batches.count);
-}
-
-// Whether TMA reads the 16-bit operand in place: its contiguous mode stride 1, 16-byte aligned.
-bool in_place(const GemmOperand& o, int64_t batch_stride) {
+// Whether TMA reads an operand in place: its contiguous mode stride 1, 16-byte aligned. fp32
+// operands must also be K-major (A row-major, B col-major); a 16-bit one may be either.
+bool in_place(const GemmOperand& o, bool is_a, int64_t batch_stride) {
+  const bool fp32 = o.dtype == DType::kFloat32;
+  const MatrixLayout k_major = is_a ? MatrixLayout::kRowMajor : MatrixLayout::kColMajor;
+  if (fp32 && o.layout != k_major) return false;
   bool unit = o.layout == MatrixLayout::kRowMajor ? o.col_stride == 1 : o.row_stride == 1;
-  return unit && o.ld % 8 == 0 && batch_stride % 8 == 0 && o.offset % 8 == 0;
+  const int64_t per16 = fp32 ? 4 : 8;
+  return unit && o.ld % per16 == 0 && batch_stride % per16 == 0 && o.offset % per16 == 0;
+}
+
+// Bytes of the K-major copy of an fp32 operand the kernel cannot read in place (rows of K padded
+// to 4, as the pre-pass writes them), 0 when it reads the operand in place.
+int64_t copy_bytes(const GemmOperand& o, bool is_a, int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride) {
+  if (in_place(o, is_a, stride)) return 0;
+  return (stride == 0 ? 1 : batches.count) * rows * ((k + 3) / 4 * 4) * 4;
 }
 
 std::string n(int64_t v) { return std::to_string(v); }
@@ -141,13 +148,13 @@ std::string gemm_unsupported(const GemmRecipe& g) {
   if (g.kind == GemmClass::kMatVec) return "";
   if (g.math == GemmMath::kTF32) return "plain TF32 math is not emitted (3xTF32 keeps fp32 accuracy)";
   if (g.math == GemmMath::kNative) {
-    if (!in_place(g.a, batches.a) || !in_place(g.b, batches.b))
+    if (!in_place(g.a, true, batches.a) || !in_place(g.b, false, batches.b))
       return "a 16-bit operand is not 16-byte aligned with a unit stride for TMA, and no padded copy is emitted";
     return "";
   }
-  int64_t bytes = std::max(split_bytes(g.m, g.k, batches, batches.a), split_bytes(g.n, g.k, batches, batches.b));
+  int64_t bytes = copy_bytes(g.a, true, g.m, g.k, batches, batches.a) + copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
   if (bytes > kMaxScratchBytes)
-    return "3xTF32 split operands of " + n(bytes >> 20) + " MB exceed the " + n(kMaxScratchBytes >> 20) +
+    return "K-major copies of the fp32 operands take " + n(bytes >> 20) + " MB, over the " + n(kMaxScratchBytes >> 20) +
            " MB static scratch";
   return "";
 }
@@ -158,15 +165,12 @@ Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const P
   if (g.kind == GemmClass::kMatVec) return matvec_instance(r, spec, p);
   auto [launches, batches] = CUTEGEN_TRY(batch_groups(g));
   auto [functor, functor_args] = CUTEGEN_TRY(epilogue(g));
-  const bool split = g.math == GemmMath::k3xTF32;
-  auto layout = [&](const GemmOperand& o, const char* split_layout) {
-    return split ? split_layout : o.layout == MatrixLayout::kRowMajor ? "RowMajor" : "ColMajor";
+  // fp32 operands are read K-major (copied so where stored otherwise); 16-bit ones as stored.
+  const bool fp32 = g.math == GemmMath::k3xTF32;
+  auto layout = [&](const GemmOperand& o, const char* k_major) {
+    return fp32 ? k_major : o.layout == MatrixLayout::kRowMajor ? "RowMajor" : "ColMajor";
   };
-  // Split-K's slices are batches of the split operands too.
-  auto scratch = [&](int64_t rows, int64_t stride) {
-    int64_t bytes = p.split_k > 1 ? split_bytes(rows, g.k / p.split_k, p.split_k) : split_bytes(rows, g.k, batches, stride);
-    return n(split ? (bytes + 15) / 16 : 1);
-  };
+  auto float4s = [](int64_t bytes) { return n(std::max<int64_t>(1, (bytes + 15) / 16)); };
   auto strides = [&](const GemmOperand& o, int64_t batch_stride) {
     return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
   };
@@ -176,8 +180,8 @@ Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const P
       {{"title", kernel_title(r, p)},
        {"header", std::string(strategy_def(p.strategy).header).substr(5)},
        {"epilogue", functor},
-       {"element", kernel_element(g.a.dtype, true)},
-       {"element_c", kernel_element(g.out_dtype, false)},
+       {"element", kernel_element(g.a.dtype)},
+       {"element_c", kernel_element(g.out_dtype)},
        {"layout_a", layout(g.a, "RowMajor")},
        {"layout_b", layout(g.b, "ColMajor")},
        {"tile_m", n(p.tile_m)},
@@ -187,9 +191,9 @@ Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const P
        {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
        {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
        {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
-       {"scratch_a", scratch(g.m, batches.a)},
-       {"scratch_b", scratch(g.n, batches.b)},
-       {"partials", n(p.split_k > 1 ? int64_t(p.split_k) * g.m * g.n / 4 + 1 : 1)},
+       {"copy_a", float4s(fp32 ? copy_bytes(g.a, true, g.m, g.k, batches, batches.a) : 0)},
+       {"copy_b", float4s(fp32 ? copy_bytes(g.b, false, g.n, g.k, batches, batches.b) : 0)},
+       {"workspace", float4s(split_k_workspace_bytes(r, p))},
        {"split_k", n(p.split_k)},
        {"signature", entry_signature(spec)},
        {"launches", n(launches.count)},

@@ -109,14 +109,16 @@ Params deepest_pipeline(const Recipe& r, Params p, const ArchLimits& hw) {
   return p;
 }
 
-// A GEMM's default: the warp-specialized persistent kernel (cooperative), a 128 x 256 tile (narrower
-// where N is), as many stages as fit, a 2 x 1 cluster sharing B tiles where M spans 4 tiles or more,
-// strips of 8; K cut into slices while the tiles fill less than half the SMs (gemm-warp-specialized).
+// A GEMM's default: the warp-specialized persistent kernel (cooperative), a 128 x 256 tile (128 x 128
+// for fp32, whose 3xTF32 holds a partial beside the accumulator; narrower where N is), as many stages
+// as fit, a 2 x 1 cluster sharing B tiles where M spans 4 tiles or more, strips of 8; K cut into
+// slices while the tiles fill less than half the SMs (gemm-warp-specialized, gemm-fp32-3xtf32).
 // A matrix-vector product: 256 threads (matvec).
 Params gemm_default(const Recipe& r, const ArchLimits& hw) {
   Params p = with(r.gemm->kind == GemmClass::kMatVec ? Strategy::kMatVec : Strategy::kGemmWarpSpecialized, Params{});
   if (p.strategy == Strategy::kMatVec) return p;
-  p.tile_n = r.gemm->n <= 64 ? 64 : r.gemm->n <= 128 ? 128 : 256;
+  const bool fp32 = r.gemm->math == GemmMath::k3xTF32;
+  p.tile_n = r.gemm->n <= 64 ? 64 : r.gemm->n <= 128 || fp32 ? 128 : 256;
   p.cluster_m = r.gemm->m >= 4 * p.tile_m ? 2 : 1;
   p = deepest_pipeline(r, p, hw);
   for (Params q = p; output_tiles(r, q) * q.split_k < hw.sm_count / 2; p = q) {
@@ -242,7 +244,7 @@ std::vector<Params> strategy_seeds(const Recipe& r, const ArchLimits& hw) {
   if (first.strategy == Strategy::kGemmWarpSpecialized) {
     // Ping-pong on a tile one warpgroup holds; the pipelined kernel on the default's tile.
     Params pingpong = with(Strategy::kGemmPingpong, first);
-    pingpong.tile_m = 128, pingpong.tile_n = std::min(first.tile_n, 128);
+    pingpong.tile_m = r.gemm->math == GemmMath::k3xTF32 ? 64 : 128, pingpong.tile_n = std::min(first.tile_n, 128);
     Params pipelined = with(Strategy::kGemmPipelined, first);
     for (const Params& q : {deepest_pipeline(r, pingpong, hw), deepest_pipeline(r, pipelined, hw)})
       if (invalid_reason(r, q, hw).empty()) seeds.push_back(q);

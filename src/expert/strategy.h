@@ -51,5 +51,8 @@ std::optional<Strategy> strategy_named(const std::string& name);
 bool is_gemm_strategy(Strategy s);
 // A GEMM point's CTA tiles over the output, all batches.
 int64_t output_tiles(const Recipe& r, const Params& p);
+// Bytes of split-K partials a GEMM point writes (kernels/gemm/split_k.cuh: a tile of floats per
+// split of every tile of the cluster-padded grid, per batch of a launch); 0 without split-K.
+int64_t split_k_workspace_bytes(const Recipe& r, const Params& p);
 
 }  // namespace cutegen

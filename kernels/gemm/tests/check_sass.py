@@ -2,7 +2,8 @@
 """Compiles sass_probe.cu (one instance of every Hopper GEMM variant) for sm_90a and checks, per
 kernel, that ptxas reports no stack frame and no spills, and that the SASS holds the instructions
 the variant is built on: HGMMA (wgmma), UTMALDG (TMA loads; .MULTICAST with a cluster),
-USETMAXREG (register reallocation) in the warp-specialized kernels only. Needs nvcc and
+USETMAXREG (register reallocation) in the warp-specialized kernels only, BAR.SYNC (named barriers)
+where warpgroups hand over work. ptxas must not have serialized the wgmmas (warning C7514/C7517). Needs nvcc and
 cuobjdump (the toolkit's, or Triton's copy in the venv), no GPU."""
 
 import argparse
@@ -24,8 +25,11 @@ EXPECTATIONS = [
     ("warp-specialized fp16, 2x1 cluster, bias+relu", r"GemmWarpSpecialized<.*half_t.*, 2, 1, 2>, .*BiasReluEpilogue", 1,
      ["HGMMA.64x256x16.F32", "UTMALDG.3D.MULTICAST", "USETMAXREG"], []),
     ("pipelined fallback", r"GemmPipelined<", 1, ["HGMMA", "UTMALDG"], ["USETMAXREG"]),
-    ("3xTF32 GEMM", r"GemmWarpSpecialized<.*tfloat32_t", 1, ["HGMMA.64x256x8.F32.TF32", "UTMALDG"], []),
-    ("3xTF32 split pre-pass", r"split_tf32_operand", 1, [], ["HGMMA"]),
+    ("old 3xTF32 GEMM (K-concatenated)", r"GemmWarpSpecialized<.*tfloat32_t", 1, ["HGMMA.64x256x8.F32.TF32", "UTMALDG"], []),
+    ("fp32 by 3xTF32 in the mainloop", r"GemmWarpSpecialized<.*GemmConfig<float, float, float", 1,
+     ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "BAR.SYNC"], []),
+    ("fp32 pre-passes (K-major copy, old split)", r"split_tf32_operand", 2, [], ["HGMMA"]),
+    ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 8, [], ["HGMMA", "UTMALDG"]),
 ]
 
 
@@ -76,6 +80,8 @@ def main():
     build = subprocess.run(compile_cmd, capture_output=True, text=True)
     if build.returncode != 0:
         sys.exit("nvcc failed:\n" + build.stderr[-4000:])
+    # ptxas serializes wgmmas or waits on them early when other instructions touch in-flight accumulators.
+X
 
     # ptxas -v: "Function properties for NAME" then "N bytes stack frame, S bytes spill stores, L bytes spill loads".
     resources = dict(re.findall(r"Function properties for (\S+)\n\s*(\d+ bytes stack frame.*)", build.stderr))
@@ -108,6 +114,7 @@ def main():
     if len(layouts) != 4:
         failures.append(f"expected the four (A, B) layout combinations, found {sorted(layouts)}")
 
+    failures += [f"ptxas: {w}" for w in serialized]
     for f in failures:
         print("FAIL:", f)
     print(f"{len(names)} kernels checked, {len(failures)} failure(s)")

@@ -49,5 +49,23 @@ TEST(TileScheduler, ConsecutiveTilesStayInsideOneStrip) {
   EXPECT_EQ(Scheduler::tile_of(p, 64 * 8, 0, 0).n, 8);  // the next strip starts at column 8
 }
 
+TEST(TileScheduler, SplitKRangesCoverEveryKTileOnceWithoutEmptyRanges) {
+  using Scheduler = SwizzledTileScheduler<2, 1>;
+  for (int k_tiles : {1, 7, 64, 16384}) {
+    for (int splits : {1, 2, 5, 33, 200}) {
+      auto p = Scheduler::make_params(256, 256, 2, 128, 128, 8, k_tiles, splits);
+      ASSERT_LE(p.splits, splits);
+      ASSERT_EQ(Scheduler::total_units(p), Scheduler::total_cluster_tiles(p) * p.splits);
+      int next = 0;
+      for (int s = 0; s < p.splits; ++s) {
+        ASSERT_EQ(Scheduler::k_begin(p, s), next) << k_tiles << " k-tiles in " << splits;
+        ASSERT_GT(Scheduler::k_count(p, s), 0) << k_tiles << " k-tiles in " << splits;
+        next += Scheduler::k_count(p, s);
+      }
+      ASSERT_EQ(next, k_tiles);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cutegen::gemm

@@ -1,0 +1,16 @@
+// fp32 in and out, split into 3xTF32 in the mainloop with per-k-tile promotion: the cooperative
+// warp-specialized kernel at the tiles whose fp32 accumulator and partial fit the registers.
+#include "gemm_runners.cuh"
+#include "kernel_warp_specialized.cuh"
+
+namespace cutegen::gemm::bench {
+namespace {
+
+template <int TileM, int TileN, int Stages, int ClusterM = 1>
+using Fp32 = Fp32Runner<GemmWarpSpecialized<
+    GemmConfig<float, float, float, RowMajor, ColMajor, TileM, TileN, Stages, ClusterM>, IdentityEpilogue>>;
+
+Register<Fp32<128, 128, 4>, Fp32<128, 128, 5>, Fp32<128, 128, 4, 2>> registered;
+
+}  // namespace
+}  // namespace cutegen::gemm::bench
