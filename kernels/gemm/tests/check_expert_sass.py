@@ -17,9 +17,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 
 # (task file, --params over the default, {kernel-name part: (required opcodes, forbidden opcodes)})
 POINTS = [
-    ("tasks/matmul_fp32.py", "",  # 3xTF32, warp-specialized, a 2x1 cluster: the split, then tf32 wgmma
+    ("tasks/matmul_fp32.py", "",  # 3xTF32 in the mainloop, a 2x1 cluster; B copied K-major by the pre-pass
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG"], []), "split_tf32_operand": ([], ["HGMMA"])}),
-    ("tasks/linear_multiply_leaky.py", "strategy=gemm_pingpong,tile_m=128,tile_n=128,stages=6",
+    ("tasks/linear_multiply_leaky.py", "strategy=gemm_pingpong,tile_m=64,tile_n=128,stages=6",
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG", "BAR.SYNC"], [])}),
     ("tasks/matmul_bf16.py", "strategy=gemm_pipelined",
      {"GemmPipelined": (["HGMMA", "UTMALDG"], ["USETMAXREG"])}),
