@@ -81,7 +81,6 @@ def main():
     if build.returncode != 0:
         sys.exit("nvcc failed:\n" + build.stderr[-4000:])
     # ptxas serializes wgmmas or waits on them early when other instructions touch in-flight accumulators.
-X
 
     # ptxas -v: "Function properties for NAME" then "N bytes stack frame, S bytes spill stores, L bytes spill loads".
     resources = dict(re.findall(r"Function properties for (\S+)\n\s*(\d+ bytes stack frame.*)", build.stderr))
