@@ -61,13 +61,13 @@ int64_t copy_bytes(const GemmOperand& o, bool is_a, int64_t rows, int64_t k, con
 
 std::string n(int64_t v) { return std::to_string(v); }
 
-// `batch` (the flat batch index) -> element offset along the batch dims with these strides.
+// batch0 + batch (the task's flat batch index) -> element offset along the batch dims with these strides.
 std::string batch_offset(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
   std::vector<std::string> terms;
   int64_t inner = 1;
   for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
     if (strides[i] != 0 && shape[i] != 1) {
-      std::string index = inner == 1 ? "int64_t(batch)" : "(int64_t(batch) / " + n(inner) + ")";
+      std::string index = inner == 1 ? "int64_t(batch0 + batch)" : "(int64_t(batch0 + batch) / " + n(inner) + ")";
       if (i > 0) index = "(" + index + " % " + n(shape[i]) + ")";
       terms.push_back(index + " * " + n(strides[i]));
     }
