@@ -25,7 +25,7 @@ template <SplitParts Parts> inline constexpr int kSplitPartCount = Parts == Spli
 constexpr int kSplitTile = 32;
 constexpr int kSplitRowsPerPass = 8;  // the block is kSplitTile x kSplitRowsPerPass threads
 
-inline int split_k_padded(int k) { return (k + 3) / 4 * 4; }
+constexpr int split_k_padded(int k) { return (k + 3) / 4 * 4; }
 
 // Grid: (ceil(k_padded / 32), ceil(rows / 32), batches); block (32, 8).
 // in(row, k, batch) = in[row * stride_row + k * stride_k + batch * stride_batch];

@@ -24,6 +24,10 @@ const std::string kSrc = CUTEGEN_SOURCE_DIR;
 
 TaskSpec spec_from(const std::string& task) { return recorded_spec(task).value(); }
 
+// A task the expert declines: a GEMM followed by a softmax over its rows.
+const std::string kDeclined = "../gemm_specs/linear_softmax";
+const std::string declined_name = "linear_softmax";
+
 // Answers every request with `text`; records the requests.
 class FixedModel : public Model {
  public:
@@ -126,12 +130,12 @@ TEST(ExpertProposer, TheProfileVerdictOrdersTheMoves) {
 
 TEST(ExpertProposer, ADeclinedTaskEndsWithTheReasonAndTheNextTaskRuns) {
   ExpertSession s;
-  auto out = s.run(spec_from("matmul_fp32"));
+  auto out = s.run(spec_from(kDeclined));
   ASSERT_TRUE(out.ok()) << out.message();
   EXPECT_EQ(out->end, TaskEnd::kNoKernel);
   EXPECT_TRUE(contains(out->detail, "no template for this task")) << out->detail;
   EXPECT_TRUE(contains(out->detail, "configure an LLM")) << out->detail;
-  EXPECT_TRUE(s.store->steps("matmul_fp32")->empty());
+  EXPECT_TRUE(s.store->steps(declined_name)->empty());
   EXPECT_EQ(s.store->tasks()->at(0).status, TaskStatus::kFailed);
   EXPECT_EQ(s.store->tasks()->at(0).stop_reason, out->detail);
   auto next = s.run(spec_from("relu"));
@@ -189,8 +193,8 @@ TEST(ExpertProposer, HybridHandsTheExpertsBestKernelToTheModel) {
       std::make_unique<LlmProposer>(LlmRoles{&client2, &client2, &client2}, PromptLibrary(kSrc + "/prompts"),
                                     LlmProposerOptions{}),
       HybridOptions{});
-  ASSERT_TRUE(d.run(spec_from("matmul_fp32")).ok());
-  auto msteps = *d.store->steps("matmul_fp32");
+  ASSERT_TRUE(d.run(spec_from(kDeclined)).ok());
+  auto msteps = *d.store->steps(declined_name);
   ASSERT_EQ(msteps.size(), 1u);
   EXPECT_EQ(msteps[0].stage, "generate");
   EXPECT_EQ(msteps[0].edit_how, "whole_file");

@@ -130,14 +130,14 @@ TEST_F(CliTest, EvalSaysNoGpuBeforeCompiling) {
 }
 
 TEST_F(CliTest, ExpertDeclineNamesTheWayForwardAndKeepsItsReasonsForVerbose) {
-  auto task = std::string(CUTEGEN_SOURCE_DIR) + "/tasks/matmul_bf16.py";
+  auto task = std::string(CUTEGEN_SOURCE_DIR) + "/tests/gemm_tasks/mm_bf16_odd.py";
   auto r = cutegen({"expert", task});
   EXPECT_EQ(r.exit_code, kExitNegative) << r.err;
   expect_one_line_error(r, "no built-in template for this task; give a model with `--llm SPEC` (e.g. --llm ");
   EXPECT_FALSE(contains(r.err, "elementwise:")) << "the recognizers' reasons only under --verbose: " << r.err;
   // What the expert did recognize is said either way.
-  EXPECT_TRUE(contains(r.err, "; GEMM recognized: gemm bfloat16 (native): M=8192 N=8192 K=8192")) << r.err;
-  EXPECT_TRUE(contains(r.err, "(kernel not yet available); --verbose shows")) << r.err;
+  EXPECT_TRUE(contains(r.err, "; GEMM recognized: gemm bfloat16 (native): M=1000 N=777 K=515")) << r.err;
+  EXPECT_TRUE(contains(r.err, "no padded copy is emitted); --verbose shows")) << r.err;
   auto v = cutegen({"--verbose", "expert", task});
   EXPECT_EQ(v.exit_code, kExitNegative);
   EXPECT_TRUE(contains(v.err, "the expert's reasons: ")) << v.err;

@@ -21,6 +21,7 @@ Result<std::string> generate_kernel(const Recipe& r, const TaskSpec& spec, const
     case TemplateKind::kElementwise: return inline_library(CUTEGEN_TRY(elementwise_instance(r, spec, p)));
     case TemplateKind::kReduce: return inline_library(CUTEGEN_TRY(reduce_instance(r, spec, p)));
     case TemplateKind::kRowNorm: return inline_library(CUTEGEN_TRY(rownorm_instance(r, spec, p)));
+    case TemplateKind::kGemm: return inline_library(CUTEGEN_TRY(gemm_instance(r, spec, p)));
     case TemplateKind::kConv: return inline_library(CUTEGEN_TRY(conv_instance(r, spec, p)));
   }
   return error("unknown template");

@@ -101,6 +101,34 @@ Params row_norm_default(const Recipe& r, Params p, const ArchLimits& hw) {
   return p;
 }
 
+// The most stages of `p`'s tile that the target's shared memory holds (at least 2).
+Params deepest_pipeline(const Recipe& r, Params p, const ArchLimits& hw) {
+  for (int stages : {8, 6, 5, 4, 3, 2}) {
+    p.stages = stages;
+    if (invalid_reason(r, p, hw).empty()) break;
+  }
+  return p;
+}
+
+// A GEMM's default: the warp-specialized persistent kernel (cooperative), a 128 x 256 tile (128 x 128
+// for fp32, whose 3xTF32 holds a partial beside the accumulator; narrower where N is), as many stages
+// as fit, a 2 x 1 cluster sharing B tiles where M spans 4 tiles or more, strips of 8; K cut into
+// slices while the tiles fill less than half the SMs (gemm-warp-specialized, gemm-fp32-3xtf32).
+// A matrix-vector product: 256 threads (matvec).
+Params gemm_default(const Recipe& r, const ArchLimits& hw) {
+  Params p = with(r.gemm->kind == GemmClass::kMatVec ? Strategy::kMatVec : Strategy::kGemmWarpSpecialized, Params{});
+  if (p.strategy == Strategy::kMatVec) return p;
+  const bool fp32 = r.gemm->math == GemmMath::k3xTF32;
+  p.tile_n = r.gemm->n <= 64 ? 64 : r.gemm->n <= 128 || fp32 ? 128 : 256;
+  p.cluster_m = r.gemm->m >= 4 * p.tile_m ? 2 : 1;
+  p = deepest_pipeline(r, p, hw);
+  for (Params q = p; output_tiles(r, q) * q.split_k < hw.sm_count / 2; p = q) {
+    q.split_k = p.split_k * 2;
+    if (!invalid_reason(r, q, hw).empty()) break;
+  }
+  return p;
+}
+
 }  // namespace
 
 int64_t held_chunk_bytes(const Recipe& r, const Params& p) {
@@ -117,13 +145,22 @@ const std::vector<ParamDef>& param_defs() {
       {"blocks_per_sm", &Params::blocks_per_sm, {0, 2, 4, 8, 16}},
       {"split", &Params::split, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}},
       {"group", &Params::group, {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}},
+      {"tile_m", &Params::tile_m, {64, 128, 256}, true},
+      {"tile_n", &Params::tile_n, {64, 128, 192, 256}, true},
+      {"stages", &Params::stages, {2, 3, 4, 5, 6, 8}, true},
+      {"cluster_m", &Params::cluster_m, {1, 2}, true},
+      {"cluster_n", &Params::cluster_n, {1, 2}, true},
+      {"swizzle", &Params::swizzle, {1, 4, 8, 16}, true},
+      {"split_k", &Params::split_k, {1, 2, 4, 8, 16, 32, 64}, true},
   };
   return defs;
 }
 
 std::string to_string(const Params& p) {
   std::vector<std::string> parts;
-  for (auto& d : param_defs()) parts.push_back(std::string(d.name) + "=" + std::to_string(p.*d.field));
+  const StrategyDef& s = strategy_def(p.strategy);
+  for (auto& d : param_defs())
+    if (is_gemm_strategy(p.strategy) ? reads(s, d.name) : !d.gemm) parts.push_back(std::string(d.name) + "=" + std::to_string(p.*d.field));
   parts.push_back(std::string("strategy=") + strategy_def(p.strategy).name);
   return join(parts, ",");
 }
@@ -165,6 +202,7 @@ std::string invalid_reason(const Recipe& r, const Params& p, const ArchLimits& h
 }
 
 Params default_params(const Recipe& r, const ArchLimits& hw) {
+  if (r.kind == TemplateKind::kGemm) return gemm_default(r, hw);
   Params p;
   if (r.kind == TemplateKind::kConv)  // tiles from the shape (conv_instance.cc)
     return with(r.conv && r.conv->kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise : Strategy::kConvImplicitGemm, p);
@@ -205,8 +243,17 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
 
 std::vector<Params> strategy_seeds(const Recipe& r, const ArchLimits& hw) {
   std::vector<Params> seeds;
-  if (r.kind != TemplateKind::kRowNorm || r.rows.inner != 1) return seeds;
   const Params first = default_params(r, hw);
+  if (first.strategy == Strategy::kGemmWarpSpecialized) {
+    // Ping-pong on a tile one warpgroup holds; the pipelined kernel on the default's tile.
+    Params pingpong = with(Strategy::kGemmPingpong, first);
+    pingpong.tile_m = r.gemm->math == GemmMath::k3xTF32 ? 64 : 128, pingpong.tile_n = std::min(first.tile_n, 128);
+    Params pipelined = with(Strategy::kGemmPipelined, first);
+    for (const Params& q : {deepest_pipeline(r, pingpong, hw), deepest_pipeline(r, pipelined, hw)})
+      if (invalid_reason(r, q, hw).empty()) seeds.push_back(q);
+    return seeds;
+  }
+  if (r.kind != TemplateKind::kRowNorm || r.rows.inner != 1) return seeds;
   auto add = [&](const Params& q) {
     bool ok = invalid_reason(r, q, hw).empty() && !(q == first) && std::find(seeds.begin(), seeds.end(), q) == seeds.end();
     if (ok) seeds.push_back(q);

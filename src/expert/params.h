@@ -23,6 +23,9 @@ struct Params {
                           // each prefetching its next row (0: a group per row)
   int group = 1;          // row norms: the CTAs that share one row (cluster size, CTAs of a grid, chunks)
   int split = 1;          // reduce_columns: the threads that share one column's extent
+  // GEMMs: the CTA tile, pipeline stages, cluster shape, the rasterization strip's width in tiles,
+  // and split-K's slices of K (summed by a second pass).
+  int tile_m = 128, tile_n = 256, stages = 4, cluster_m = 1, cluster_n = 1, swizzle = 8, split_k = 1;
   bool operator==(const Params&) const = default;
 };
 
@@ -30,12 +33,14 @@ struct ParamDef {
   const char* name;
   int Params::*field;
   std::vector<int> values;  // every value any strategy may take, ascending
+  bool gemm = false;        // a GEMM tile's: spelled only in the points of strategies that read it
 };
 const std::vector<ParamDef>& param_defs();
 
 // "threads=512,vec=4,unroll=4,blocks_per_sm=0,split=1,group=1,strategy=norm_cluster": every parameter
-// (those the strategy does not read at their defaults), so that a point reads back exactly, then the
-// strategy.
+// but the GEMM tile's (those the strategy does not read at their defaults), so that a point reads
+// back exactly, then the strategy; a GEMM strategy's point spells only the parameters it reads
+// ("tile_m=128,tile_n=256,stages=4,cluster_m=2,cluster_n=1,swizzle=8,split_k=1,strategy=gemm_warp_specialized").
 std::string to_string(const Params& p);
 // Reads "name=value,..." over `base` (strategy=NAME picks the strategy); unknown names and
 // non-numbers are errors. Parameters the strategy does not read go back to their defaults.

@@ -1,5 +1,6 @@
 // What the recognizer found a task to be: which template, and that template's semantic arguments
-// (the pointwise expression; the reduction and its dimension; the normalization and its eps).
+// (the pointwise expression; the reduction and its dimension; the normalization and its eps; the
+// GEMM and its epilogue).
 #pragma once
 
 #include <cstdint>
@@ -8,15 +9,16 @@
 #include <vector>
 
 #include "expert/expr.h"
+#include "expert/gemm_recipe.h"
 
 namespace cutegen {
 
-enum class TemplateKind { kElementwise, kReduce, kRowNorm, kConv };
+enum class TemplateKind { kElementwise, kReduce, kRowNorm, kGemm, kConv };
 enum class ReduceOp { kSum, kMean, kMax, kMin, kArgMax, kArgMin };
 // kScale: out = final(x, stat) with stat = reduce(pre(x)) over the row (RMSNorm, L1/L2/Frobenius).
 enum class NormKind { kSoftmax, kLogSoftmax, kLayerNorm, kScale };
 
-const char* to_string(TemplateKind k);  // "elementwise", "reduce", "rownorm", "conv"
+const char* to_string(TemplateKind k);  // "elementwise", "reduce", "rownorm", "gemm", "conv"
 const char* to_string(ReduceOp op);     // "sum", ..., "argmin"
 const char* to_string(NormKind k);      // "softmax", "log_softmax", "layer_norm", "scale"
 
@@ -57,6 +59,7 @@ struct Recipe {
   ExprPtr pre;                          // kScale: value reduced per element (leaf 0 = x)
   ExprPtr post;                         // kScale: output (leaf 0 = x, leaf 1 = the statistic)
 
+  std::shared_ptr<const GemmRecipe> gemm;  // kGemm: the product, its operands and epilogue
   std::shared_ptr<const ConvRecipe> conv;  // kConv: the convolution and its epilogue
 };
 

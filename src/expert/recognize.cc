@@ -7,12 +7,13 @@
 #include "expert/chain_recipe.h"
 #include "expert/gemm_recipe.h"
 #include "expert/recognize_parts.h"
+#include "expert/templates.h"
 #include "task/abi.h"
 
 namespace cutegen {
 
 const char* to_string(TemplateKind k) {
-  static const char* names[] = {"elementwise", "reduce", "rownorm", "conv"};
+  static const char* names[] = {"elementwise", "reduce", "rownorm", "gemm", "conv"};
   return names[static_cast<int>(k)];
 }
 const char* to_string(ReduceOp op) {
@@ -111,11 +112,15 @@ Result<Recipe> recognize(const TaskSpec& spec) {
     if (r.ok()) return r;
     reasons.push_back(std::string(name) + ": " + r.message());
   }
-  // A GEMM has no template yet: the decline says what was recognized, then the other reasons.
-  if (auto gemm = recognize_gemm(spec, *graph); gemm.ok())
-    reasons.insert(reasons.begin(), std::string(kGemmRecognized) + gemm->summary() + kGemmNoKernel);
-  else
+  // A GEMM the kernels cannot compute: the decline says what was recognized and why not first.
+  if (auto gemm = recognize_gemm(spec, *graph); !gemm.ok())
     reasons.push_back("gemm: " + gemm.message());
+  else if (auto why = gemm_unsupported(*gemm); !why.empty())
+    reasons.insert(reasons.begin(), std::string(kGemmRecognized) + gemm->summary() + kGemmNoKernel + why + ")");
+  else
+    return Recipe{.kind = TemplateKind::kGemm, .summary = gemm->summary(), .out_name = gemm->out_c_name,
+                  .out_type = dtype_info(gemm->out_dtype).c_type, .out_numel = spec.outputs.at(0).numel(),
+                  .out_shape = gemm->out_shape, .gemm = std::make_shared<const GemmRecipe>(*gemm)};
   return error("no template for this task; configure an LLM (ops: " + (ops.empty() ? "none" : ops) + "; " +
                join(reasons, "; ") + ")");
 }

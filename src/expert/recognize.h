@@ -8,11 +8,12 @@
 
 namespace cutegen {
 
-// Errors start with "no template for this task" and carry each recognizer's reason; for a GEMM
-// (no template yet) the first reason is kGemmRecognized, the GemmRecipe's summary, kGemmNoKernel.
+// Errors start with "no template for this task" and carry each recognizer's reason; for a GEMM the
+// kernels cannot compute the first reason is kGemmRecognized, the GemmRecipe's summary,
+// kGemmNoKernel, the reason (without parentheses) and ")".
 Result<Recipe> recognize(const TaskSpec& spec);
 
 inline constexpr const char* kGemmRecognized = "GEMM recognized: ";
-inline constexpr const char* kGemmNoKernel = " (kernel not yet available)";
+inline constexpr const char* kGemmNoKernel = " (no kernel: ";
 
 }  // namespace cutegen

@@ -186,13 +186,17 @@ TEST(RecognizeGemm, DiagonalTimesMatrixIsAnElementwiseScaling) {
   }
 }
 
-TEST(RecognizeGemm, TheExpertReportsTheGemmAndDeclinesToEmit) {
+TEST(RecognizeGemm, TheExpertTakesAGemmOrSaysWhyItsKernelsCannot) {
   auto r = recognize(fixture("kernelbench/level1/8_Matmul_with_irregular_shapes_"));
-  ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(r.message().starts_with("no template for this task; configure an LLM (ops: aten.mm.default; GEMM "
-                                      "recognized: gemm float32 (3xTF32): M=8205 N=5921 K=2949, A (A): row-major ld 2949"))
-      << r.message();
-  EXPECT_TRUE(contains(r.message(), "(kernel not yet available)")) << r.message();
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(r->kind, TemplateKind::kGemm);
+  EXPECT_TRUE(r->summary.starts_with("gemm float32 (3xTF32): M=8205 N=5921 K=2949, A (A): row-major ld 2949")) << r->summary;
+  auto odd = recognize(fixture("gemm_specs/mm_bf16_odd"));
+  ASSERT_FALSE(odd.ok());
+  EXPECT_TRUE(odd.message().starts_with("no template for this task; configure an LLM (ops: aten.mm.default; GEMM "
+                                        "recognized: gemm bfloat16 (native): M=1000 N=777 K=515"))
+      << odd.message();
+  EXPECT_TRUE(contains(odd.message(), " (no kernel: a 16-bit operand is not 16-byte aligned")) << odd.message();
 }
 
 // Every KernelBench level-2 Gemm/Matmul problem: recognized, or declined with its reason.

@@ -90,13 +90,14 @@ TEST(Recognize, Normalizations) {
   EXPECT_EQ(fro.rows.extent, 32LL * 64 * 256 * 256);
 }
 
-TEST(Recognize, DeclinesMatmulWithAReason) {
+// A matmul is a GEMM recipe (its declines, with reasons: recognize_gemm_test.cc).
+TEST(Recognize, MatmulIsAGemm) {
   auto spec = task_spec("matmul_fp32");
   ASSERT_TRUE(spec.ok()) << spec.message();
   auto r = recognize(*spec);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.message().rfind("no template for this task; configure an LLM", 0), 0u) << r.message();
-  EXPECT_NE(r.message().find("aten.mm"), std::string::npos) << r.message();
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(r->kind, TemplateKind::kGemm);
+  EXPECT_TRUE(r->summary.starts_with("gemm float32 (3xTF32): M=4096 N=4096 K=4096")) << r->summary;
 }
 
 TEST(Recognize, HandWrittenGraphs) {

@@ -107,7 +107,43 @@ std::string norm_split_invalid(const Recipe& r, const Params& p, const ArchLimit
 
 std::string norm_columns_invalid(const Recipe& r, const Params& p, const ArchLimits&) { return row_rules(r, p, false, false); }
 
+// A GEMM tile's limits: whole wgmma atoms per consumer warpgroup, at most 128 fp32 registers of
+// accumulators per consumer thread (of the 232 it gets; fp32's 3xTF32 holds a per-k-tile partial
+// beside its accumulator), the stages in the target's shared memory.
+std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& hw, int mma_warpgroups) {
+  const bool fp32 = r.gemm->math == GemmMath::k3xTF32;
+  if (p.tile_m % (64 * mma_warpgroups) != 0) return "each consumer warpgroup takes whole 64-row wgmma atoms";
+  if (int64_t(p.tile_m) * p.tile_n / (128 * mma_warpgroups) * (fp32 ? 2 : 1) > 128)
+    return fp32 ? "a consumer thread would hold more than 64 accumulators and their 3xTF32 partial"
+                : "a consumer thread would hold more than 128 accumulators";
+  // A stage holds a 128-byte K slice of the A and B tiles (fp32: two more for the split's lo
+  // parts); the pipeline's barriers fit in 1 KB.
+  const int64_t bytes = int64_t(p.stages + (fp32 ? 2 : 0)) * (p.tile_m + p.tile_n) * 128 + 1024;
+  if (bytes > hw.smem_per_cta) return std::to_string(p.stages) + " stages exceed the target's shared memory per CTA";
+  if (p.cluster_m * p.cluster_n > 4) return "TMA multicast here covers clusters of up to 4 CTAs";
+  if (p.split_k > 1) {
+    const int64_t k_tiles = (r.gemm->k + 31) / 32;  // at least 8 k-tiles of the widest (fp32) K tile per split
+    if (k_tiles < 8 * p.split_k) return "split-K leaves slices of fewer than 8 k-tiles";
+    if (output_tiles(r, p) * p.split_k > 4 * hw.sm_count) return "split-K beyond four waves of tiles";
+    if (split_k_workspace_bytes(r, p) > (int64_t(1) << 30)) return "split-K's partial products exceed 1 GB";
+  }
+  return "";
+}
+
+std::string gemm_cooperative_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  return gemm_tile_rules(r, p, hw, 2);
+}
+std::string gemm_pingpong_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  return gemm_tile_rules(r, p, hw, 1);
+}
+std::string matvec_invalid(const Recipe&, const Params& p, const ArchLimits&) {
+  if (p.threads < 64) return "a matrix-vector block takes 64 threads or more";
+  return "";
+}
+
 bool is_elementwise(const Recipe& r) { return r.kind == TemplateKind::kElementwise; }
+bool is_gemm(const Recipe& r) { return r.kind == TemplateKind::kGemm && r.gemm->kind == GemmClass::kGemm; }
+bool is_matvec(const Recipe& r) { return r.kind == TemplateKind::kGemm && r.gemm->kind == GemmClass::kMatVec; }
 bool reduce_last(const Recipe& r) { return r.kind == TemplateKind::kReduce && last_dim(r); }
 bool reduce_middle(const Recipe& r) { return r.kind == TemplateKind::kReduce && !last_dim(r); }
 bool norm_last(const Recipe& r) { return r.kind == TemplateKind::kRowNorm && last_dim(r); }
@@ -142,6 +178,15 @@ const std::vector<StrategyDef>& strategy_table() {
        norm_last, norm_split_invalid, "norm-streamed"},
       {Strategy::kNormColumns, "norm_columns", "rownorm/columns.cuh", {"threads"}, norm_middle, norm_columns_invalid,
        "norm-columns"},
+      {Strategy::kGemmWarpSpecialized, "gemm_warp_specialized", "gemm/kernel_warp_specialized.cuh",
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k"}, is_gemm, gemm_cooperative_invalid,
+       "gemm-warp-specialized"},
+      {Strategy::kGemmPingpong, "gemm_pingpong", "gemm/kernel_warp_specialized.cuh",
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k"}, is_gemm, gemm_pingpong_invalid,
+       "gemm-warp-specialized"},
+      {Strategy::kGemmPipelined, "gemm_pipelined", "gemm/kernel_pipelined.cuh", {"tile_m", "tile_n", "stages", "swizzle", "split_k"},
+       is_gemm, gemm_cooperative_invalid, "gemm-warp-specialized"},
+      {Strategy::kMatVec, "matvec", "gemm/matvec.cuh", {"threads"}, is_matvec, matvec_invalid, "matvec"},
       {Strategy::kConvImplicitGemm, "conv_implicit_gemm", "conv/conv_forward.cuh", {}, conv_gemm, conv_invalid,
        "conv-implicit-gemm"},
       {Strategy::kConvDepthwise, "conv_depthwise", "conv/depthwise.cuh", {}, conv_depthwise, conv_invalid,
@@ -154,6 +199,26 @@ const StrategyDef& strategy_def(Strategy s) {
   for (auto& d : strategy_table())
     if (d.strategy == s) return d;
   return strategy_table().front();
+}
+
+int64_t output_tiles(const Recipe& r, const Params& p) {
+  const GemmRecipe& g = *r.gemm;
+  return (g.m + p.tile_m - 1) / p.tile_m * ((g.n + p.tile_n - 1) / p.tile_n) * g.batch_count();
+}
+
+int64_t split_k_workspace_bytes(const Recipe& r, const Params& p) {
+  if (p.split_k <= 1) return 0;
+  const GemmRecipe& g = *r.gemm;
+  const int cm = p.strategy == Strategy::kGemmPipelined ? 1 : p.cluster_m;
+  const int cn = p.strategy == Strategy::kGemmPipelined ? 1 : p.cluster_n;
+  const int64_t tiles_m = (g.m + p.tile_m * cm - 1) / (p.tile_m * cm) * cm;
+  const int64_t tiles_n = (g.n + p.tile_n * cn - 1) / (p.tile_n * cn) * cn;
+  return g.batch_count() * tiles_m * tiles_n * p.split_k * p.tile_m * p.tile_n * 4;
+}
+
+bool is_gemm_strategy(Strategy s) {
+  return s == Strategy::kGemmWarpSpecialized || s == Strategy::kGemmPingpong || s == Strategy::kGemmPipelined ||
+         s == Strategy::kMatVec;
 }
 
 std::optional<Strategy> strategy_named(const std::string& name) {

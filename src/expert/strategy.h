@@ -25,6 +25,10 @@ enum class Strategy {
   kNormSplit,          // a row cut into `group` chunks whose statistics meet in a workspace: two launches
   kNormSplitTicket,    // the same in one launch, work items ordered by a ticket taken at run time
   kNormColumns,        // a normalization over a middle dim: a thread per column
+  kGemmWarpSpecialized,  // TMA + wgmma, persistent: a producer warpgroup, two consumers sharing each tile
+  kGemmPingpong,         // the same kernel, the two consumers alternating tiles (one's epilogue under the other's MMA)
+  kGemmPipelined,        // TMA + wgmma, a CTA per tile, no warp specialization or clusters
+  kMatVec,               // N == 1 or M == 1: memory-bound, a block per output or a thread per output
   kConvImplicitGemm,   // a forward convolution as an implicit GEMM on the Hopper GEMM's kernel (kernels/conv)
   kConvDepthwise,      // a depthwise convolution: an output tile per CTA from an input patch in shared memory
 };
@@ -41,9 +45,16 @@ struct StrategyDef {
   const char* decision;                     // docs/decisions.md entry behind its default rule
 };
 
-// Every strategy, elementwise first, then reductions, then row normalizations.
+// Every strategy, elementwise first, then reductions, row normalizations, GEMMs.
 const std::vector<StrategyDef>& strategy_table();
 const StrategyDef& strategy_def(Strategy s);
 std::optional<Strategy> strategy_named(const std::string& name);
+// The strategies of TemplateKind::kGemm recipes (GEMMs and matrix-vector products).
+bool is_gemm_strategy(Strategy s);
+// A GEMM point's CTA tiles over the output, all batches.
+int64_t output_tiles(const Recipe& r, const Params& p);
+// Bytes of split-K partials a GEMM point writes (kernels/gemm/split_k.cuh: a tile of floats per
+// split of every tile of the cluster-padded grid, per batch of a launch); 0 without split-K.
+int64_t split_k_workspace_bytes(const Recipe& r, const Params& p);
 
 }  // namespace cutegen

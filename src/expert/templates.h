@@ -21,6 +21,11 @@ Result<std::string> generate_kernel(const Recipe& r, const TaskSpec& spec, const
 Result<std::string> elementwise_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
 Result<std::string> reduce_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
 Result<std::string> rownorm_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
+Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
+
+// Why the GEMM kernels cannot compute a recognized GEMM ("" when they can): recognize() declines
+// such a task with this reason.
+std::string gemm_unsupported(const GemmRecipe& g);
 
 // The entry point's declaration exactly as the ABI header spells it.
 std::string entry_signature(const TaskSpec& spec);

@@ -46,6 +46,20 @@ def find_cuobjdump(nvcc):
     sys.exit("no cuobjdump found (CUDA toolkit or Triton in .deps/venv)")
 
 
+def sass_opcodes(cuobjdump, binary):
+    """{mangled kernel name: the set of SASS opcodes it holds} of a cubin or a library."""
+    sass = subprocess.run([cuobjdump, "-sass", binary], capture_output=True, text=True, check=True).stdout
+    opcodes = {}
+    for chunk in re.split(r"\n\s*Function : ", sass)[1:]:
+        name, body = chunk.split("\n", 1)
+        opcodes[name.strip()] = set(re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]+)", body))
+    return opcodes
+
+
+def has(ops, op):
+    return any(o == op or o.startswith(op + ".") for o in ops)
+
+
 def demangle(names):
     out = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True, check=True).stdout
     return dict(zip(names, out.splitlines()))
@@ -71,11 +85,7 @@ def main():
 
     # ptxas -v: "Function properties for NAME" then "N bytes stack frame, S bytes spill stores, L bytes spill loads".
     resources = dict(re.findall(r"Function properties for (\S+)\n\s*(\d+ bytes stack frame.*)", build.stderr))
-    sass = subprocess.run([find_cuobjdump(args.nvcc), "-sass", obj], capture_output=True, text=True, check=True).stdout
-    opcodes = {}
-    for chunk in re.split(r"\n\s*Function : ", sass)[1:]:
-        name, body = chunk.split("\n", 1)
-        opcodes[name.strip()] = set(re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]+)", body))
+    opcodes = sass_opcodes(find_cuobjdump(args.nvcc), obj)
     names = demangle(sorted(opcodes))
 
     failures = []
@@ -88,10 +98,10 @@ def main():
         for m in matched:
             ops = opcodes[m]
             for op in required:
-                if not any(o == op or o.startswith(op + ".") for o in ops):
+                if not has(ops, op):
                     failures.append(f"{what}: {op} missing from {names[m][:160]}")
             for op in forbidden:
-                if any(o == op or o.startswith(op + ".") for o in ops):
+                if has(ops, op):
                     failures.append(f"{what}: unexpected {op} in {names[m][:160]}")
     for m in names:
         if m not in claimed:

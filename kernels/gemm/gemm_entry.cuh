@@ -1,0 +1,84 @@
+// Feeding the TMA kernels operands as a task stores them, for generated instances
+// (kernels/instances/gemm.cu.in): bf16/fp16 operands in place; fp32 operands (3xTF32, split in the
+// mainloop) in place where K-major and aligned, else first written K-major by the pre-pass into
+// scratch the caller owns; split-K's partials in the caller's workspace.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "gemm_launch.cuh"
+#include "split_tf32_kernel.cuh"
+
+namespace cutegen::gemm {
+
+// A matrix as stored: element (batch, row, col) at ptr[batch * batch_stride + row * row_stride +
+// col * col_stride]; batch_stride 0 reads one matrix for every batch. A is (M, K), B is (K, N).
+template <class T>
+struct StridedMatrix {
+  T const* ptr;
+  int64_t row_stride, col_stride, batch_stride;
+};
+
+// Memory a call may use besides its operands.
+struct GemmScratch {
+  float* copy_a;  // K-major copies of fp32 operands the kernel cannot read in place
+  float* copy_b;
+  void* workspace;  // split-K's partials
+  size_t copy_a_bytes, copy_b_bytes, workspace_bytes;
+};
+
+// An fp32 operand as the kernel reads it: rows (M of A, N of B) by K, K contiguous. Where the
+// stored one is not (or is not TMA-aligned), the pre-pass writes a K-major copy to `copy`.
+inline cudaError_t place_fp32(float const* ptr, int64_t stride_row, int64_t stride_k, int64_t batch_stride, int rows,
+                              int k, int batches, float* copy, size_t copy_bytes, float const*& placed, int64_t& ld,
+                              int64_t& placed_batch_stride, cudaStream_t stream) {
+  if (stride_k == 1 && tma_aligned(ptr, stride_row, batch_stride, 4)) {
+    placed = ptr, ld = stride_row, placed_batch_stride = batch_stride;
+    return cudaSuccess;
+  }
+  int copies = batch_stride == 0 ? 1 : batches;
+  if (size_t(copies) * rows * split_k_padded(k) * sizeof(float) > copy_bytes) return cudaErrorInvalidValue;
+  placed = copy, ld = split_k_padded(k), placed_batch_stride = copies == 1 ? 0 : ld * rows;
+  return split_tf32<SplitParts::Whole>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, copy, stream);
+}
+
+// Launches `args` (shape, C, functor, swizzle, splits set by the caller) over A and B as stored.
+template <class Kernel, class T>
+cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, StridedMatrix<T> b, GemmScratch scratch,
+                         cudaStream_t stream) {
+  using Config = typename Kernel::Config;
+  args.workspace = scratch.workspace;
+  if (gemm_workspace_bytes<Kernel>(args) > scratch.workspace_bytes) return cudaErrorInvalidValue;
+  if constexpr (Config::Fp32Via3xTf32) {
+    ProblemShape const s = args.shape;
+    // A is (M, K); B is read as (N, K), the math's B transposed.
+    cudaError_t e = place_fp32(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
+                               scratch.copy_a_bytes, args.a, args.lda, args.batch_stride_a, stream);
+    if (e == cudaSuccess)
+      e = place_fp32(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
+                     scratch.copy_b_bytes, args.b, args.ldb, args.batch_stride_b, stream);
+    if (e != cudaSuccess) return e;
+  } else {
+    // 16-bit operands: the kernel's layouts are the stored ones (stride 1 along the contiguous mode).
+    args.a = reinterpret_cast<typename Config::ElementA const*>(a.ptr);
+    args.lda = std::is_same_v<typename Config::LayoutA, RowMajor> ? a.row_stride : a.col_stride;
+    args.batch_stride_a = a.batch_stride;
+    args.b = reinterpret_cast<typename Config::ElementB const*>(b.ptr);
+    args.ldb = std::is_same_v<typename Config::LayoutB, RowMajor> ? b.row_stride : b.col_stride;
+    args.batch_stride_b = b.batch_stride;
+  }
+  return launch_gemm<Kernel>(args, stream);
+}
+
+// The device address of a static __device__ scratch buffer (asked once per buffer by its caller).
+template <class T, size_t N>
+void* symbol_address(T (&symbol)[N]) {
+  void* p = nullptr;
+  return cudaGetSymbolAddress(&p, symbol) == cudaSuccess ? p : nullptr;
+}
+
+}  // namespace cutegen::gemm

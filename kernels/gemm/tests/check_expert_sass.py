@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""The expert's GEMM kernels as it emits them (`cutegen expert TASK --emit`), built as the evaluator
+builds them (`cutegen build --task`), one representative point per strategy: each kernel's SASS
+holds the instructions its strategy is built on (HGMMA and UTMALDG for the tensor-core GEMMs, no
+HGMMA in the matrix-vector kernel) and ptxas reports no local memory. Needs nvcc, cuobjdump and the
+bridge's Python (it loads the task files), no GPU."""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+from check_sass import demangle, find_cuobjdump, has, sass_opcodes
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+# (task file, --params over the default, {kernel-name part: (required opcodes, forbidden opcodes)})
+POINTS = [
+    ("tasks/matmul_fp32.py", "",  # 3xTF32 in the mainloop, a 2x1 cluster; B copied K-major by the pre-pass
+     {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG"], []), "split_tf32_operand": ([], ["HGMMA"])}),
+    ("tasks/linear_multiply_leaky.py", "strategy=gemm_pingpong,tile_m=64,tile_n=128,stages=6",
+     {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG", "BAR.SYNC"], [])}),
+    ("tasks/matmul_bf16.py", "strategy=gemm_pipelined",
+     {"GemmPipelined": (["HGMMA", "UTMALDG"], ["USETMAXREG"])}),
+    ("tests/gemm_tasks/matvec.py", "", {"matvec": ([], ["HGMMA"])}),
+]
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{r.stderr[-4000:]}")
+    return r.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--cutegen", required=True)
+    ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--work", required=True, help="directory for the kernels and their build cache")
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    cache = ["--set", "build.cache_dir=" + os.path.join(args.work, "cache")]
+    cuobjdump = find_cuobjdump(args.nvcc)
+    failures = []
+    for task, params, expected in POINTS:
+        task = os.path.join(ROOT, task)
+        source = os.path.join(args.work, os.path.basename(task)[:-3] + ".cu")
+        with open(source, "w") as f:
+            f.write(run([args.cutegen, "expert", task, "--emit"] + (["--params", params] if params else [])))
+        built = json.loads(run([args.cutegen, "--json"] + cache + ["build", "--task", task, source]))
+        if built["outcome"] != "built":
+            failures.append(f"{task}: {built['message']}")
+            continue
+        for k in built["kernels"]:
+            if k["stack_bytes"] or k["spill_stores"] or k["spill_loads"]:
+                failures.append(f"{task}: local memory in {k['name'][:120]}")
+        opcodes = sass_opcodes(cuobjdump, built["library"])
+        names = demangle(sorted(opcodes))
+        for part, (required, forbidden) in expected.items():
+            kernels = [m for m, d in names.items() if part in d]
+            if not kernels:
+                failures.append(f"{task}: no kernel named like {part}")
+            for m in kernels:
+                failures += [f"{task}: {op} missing from {part}" for op in required if not has(opcodes[m], op)]
+                failures += [f"{task}: unexpected {op} in {part}" for op in forbidden if has(opcodes[m], op)]
+        print(f"{os.path.basename(task)} [{params or 'default'}]: {len(built['kernels'])} kernels checked")
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,218 @@
+// GEMMs (kernels/gemm): the instance (kernels/instances/gemm.cu.in; matvec.cu.in for a matrix-vector
+// product) holds the epilogue functor generated from the recipe's expression
+// (instances/gemm_epilogue.cu.in), the kernel's type at the strategy's point and the operands'
+// strides. Batch dims fold into two groups: launches (a host loop) of batches (the kernel's L).
+#include <climits>
+
+#include "core/strings.h"
+#include "expert/kernel_library.h"
+#include "expert/templates.h"
+
+namespace cutegen {
+namespace {
+
+// Scratch beyond this declines: static buffers (gemm.cu.in) for K-major copies of fp32 operands.
+constexpr int64_t kMaxScratchBytes = int64_t(4) << 30;
+
+struct BatchGroup {
+  int64_t count = 1, a = 0, b = 0;  // batches, and A's and B's stride between them
+};
+
+// The batch dims (size 1 dropped), merged where both operands' strides allow: [launches, batches].
+Result<std::pair<BatchGroup, BatchGroup>> batch_groups(const GemmRecipe& g) {
+  std::vector<BatchGroup> groups;
+  for (size_t i = 0; i < g.batch_shape.size(); ++i) {
+    BatchGroup d{g.batch_shape[i], g.a.batch_strides[i], g.b.batch_strides[i]};
+    if (d.count == 1) continue;
+    if (!groups.empty() && groups.back().a == d.a * d.count && groups.back().b == d.b * d.count)
+      groups.back() = {groups.back().count * d.count, d.a, d.b};
+    else
+      groups.push_back(d);
+  }
+  if (groups.size() > 2) return error("batch dims whose strides fold into more than two groups");
+  while (groups.size() < 2) groups.insert(groups.begin(), BatchGroup{});
+  return std::make_pair(groups[0], groups[1]);
+}
+
+// The kernel's element: fp32 operands stay fp32 (3xTF32 in the mainloop).
+const char* kernel_element(DType t) {
+  if (t == DType::kBFloat16) return "cute::bfloat16_t";
+  if (t == DType::kFloat16) return "cute::half_t";
+  return "float";
+}
+
+// Whether TMA reads an operand in place: its contiguous mode stride 1, 16-byte aligned. fp32
+// operands must also be K-major (A row-major, B col-major); a 16-bit one may be either.
+bool in_place(const GemmOperand& o, bool is_a, int64_t batch_stride) {
+  const bool fp32 = o.dtype == DType::kFloat32;
+  const MatrixLayout k_major = is_a ? MatrixLayout::kRowMajor : MatrixLayout::kColMajor;
+  if (fp32 && o.layout != k_major) return false;
+  bool unit = o.layout == MatrixLayout::kRowMajor ? o.col_stride == 1 : o.row_stride == 1;
+  const int64_t per16 = fp32 ? 4 : 8;
+  return unit && o.ld % per16 == 0 && batch_stride % per16 == 0 && o.offset % per16 == 0;
+}
+
+// Bytes of the K-major copy of an fp32 operand the kernel cannot read in place (rows of K padded
+// to 4, as the pre-pass writes them), 0 when it reads the operand in place.
+int64_t copy_bytes(const GemmOperand& o, bool is_a, int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride) {
+  if (in_place(o, is_a, stride)) return 0;
+  return (stride == 0 ? 1 : batches.count) * rows * ((k + 3) / 4 * 4) * 4;
+}
+
+std::string n(int64_t v) { return std::to_string(v); }
+
+// batch0 + batch (the task's flat batch index) -> element offset along the batch dims with these strides.
+std::string batch_offset(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+  std::vector<std::string> terms;
+  int64_t inner = 1;
+  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
+    if (strides[i] != 0 && shape[i] != 1) {
+      std::string index = inner == 1 ? "int64_t(batch0 + batch)" : "(int64_t(batch0 + batch) / " + n(inner) + ")";
+      if (i > 0) index = "(" + index + " % " + n(shape[i]) + ")";
+      terms.push_back(index + " * " + n(strides[i]));
+    }
+    inner *= shape[i];
+  }
+  return terms.empty() ? "0" : join(terms, " + ");
+}
+
+// The Epilogue struct and the arguments that construct it after batch0 (", bias, residual").
+Result<std::pair<std::string, std::string>> epilogue(const GemmRecipe& g) {
+  std::vector<std::string> members, loads, leaves = {"acc"}, args;
+  for (size_t k = 0; k < g.epilogue_operands.size(); ++k) {
+    auto& o = g.epilogue_operands[k];
+    std::string K = n(int64_t(k) + 1);
+    members.push_back("  " + std::string(dtype_info(o.dtype).c_type) + " const* in" + K + ";");
+    std::string at = batch_offset(g.batch_shape, o.batch_strides) + " + row * int64_t(" + n(o.m_stride) +
+                     ") + col * int64_t(" + n(o.n_stride) + ")";
+    loads.push_back("    const float x" + K + " = float(in" + K + "[" + at + "]);");
+    leaves.push_back("x" + K);
+    args.push_back(", " + o.c_name);
+  }
+  bool fast = g.out_dtype == DType::kFloat16 || g.out_dtype == DType::kBFloat16;
+  std::string expr = to_cuda(g.epilogue, leaves, {.fast = fast});
+  // torch.tril/triu of the product: zeros outside the kept triangle.
+  if (g.triangle != Triangle::kNone)
+    expr = "col - row " + std::string(g.triangle == Triangle::kLower ? "<=" : ">=") + " " + n(g.diagonal) + " ? " +
+           expr + " : 0.0f";
+  auto text = CUTEGEN_TRY(render_instance("instances/gemm_epilogue.cu.in",
+                                          {{"members", join(members, "\n")}, {"loads", join(loads, "\n")}, {"expr", expr}}));
+  return std::make_pair(text, join(args, ""));
+}
+
+std::string pointer(const GemmOperand& o) { return o.offset ? "(" + o.c_name + " + " + n(o.offset) + ")" : o.c_name; }
+
+Result<std::string> matvec_instance(const Recipe& r, const TaskSpec& spec, const Params& p) {
+  const GemmRecipe& g = *r.gemm;
+  auto [launches, batches] = CUTEGEN_TRY(batch_groups(g));
+  auto [functor, functor_args] = CUTEGEN_TRY(epilogue(g));
+  // N == 1: A's rows times B's column. M == 1: A's row times B's columns (B read transposed).
+  const bool along_n = g.n != 1;
+  const GemmOperand &mat = along_n ? g.b : g.a, &vec = along_n ? g.a : g.b;
+  const int64_t mat_i = along_n ? g.b.col_stride : g.a.row_stride, mat_k = along_n ? g.b.row_stride : g.a.col_stride;
+  const int64_t vec_k = along_n ? g.a.col_stride : g.b.row_stride;
+  const BatchGroup& per = batches;
+  const int64_t mat_batch = along_n ? per.b : per.a, vec_batch = along_n ? per.a : per.b;
+  const int64_t outputs = along_n ? g.n : g.m;
+  return render_instance("instances/matvec.cu.in",
+                         {{"title", kernel_title(r, p)},
+                          {"epilogue", functor},
+                          {"signature", entry_signature(spec)},
+                          {"launches", n(launches.count)},
+                          {"batches", n(batches.count)},
+                          {"input_type", dtype_info(g.a.dtype).c_type},
+                          {"mat", pointer(mat)},
+                          {"launch_stride_mat", n(along_n ? launches.b : launches.a)},
+                          {"strides_mat", n(mat_i) + ", " + n(mat_k) + ", " + n(mat_batch)},
+                          {"vec", pointer(vec)},
+                          {"launch_stride_vec", n(along_n ? launches.a : launches.b)},
+                          {"strides_vec", n(vec_k) + ", " + n(vec_batch)},
+                          {"outputs", n(outputs)},
+                          {"k", n(g.k)},
+                          {"threads", n(p.threads)},
+                          {"along_n", along_n ? "true" : "false"},
+                          {"out", g.out_c_name},
+                          {"launch_stride_out", n(batches.count * outputs)},
+                          {"epilogue_args", functor_args}});
+}
+
+}  // namespace
+
+std::string gemm_unsupported(const GemmRecipe& g) {
+  auto groups = batch_groups(g);
+  if (!groups.ok()) return groups.message();
+  auto& [launches, batches] = *groups;
+  if (g.a.dtype != g.b.dtype) return "A and B differ in dtype";
+  if (g.m > INT_MAX || g.n > INT_MAX || 3 * g.k > INT_MAX || batches.count > INT_MAX || launches.count > INT_MAX)
+    return "a dimension exceeds 32-bit indexing";
+  if (g.kind == GemmClass::kMatVec) return "";
+  if (g.math == GemmMath::kTF32) return "plain TF32 math is not emitted (3xTF32 keeps fp32 accuracy)";
+  if (g.math == GemmMath::kNative) {
+    if (!in_place(g.a, true, batches.a) || !in_place(g.b, false, batches.b))
+      return "a 16-bit operand is not 16-byte aligned with a unit stride for TMA, and no padded copy is emitted";
+    return "";
+  }
+  int64_t bytes = copy_bytes(g.a, true, g.m, g.k, batches, batches.a) + copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
+  if (bytes > kMaxScratchBytes)
+    return "K-major copies of the fp32 operands take " + n(bytes >> 20) + " MB, over the " + n(kMaxScratchBytes >> 20) +
+           " MB static scratch";
+  return "";
+}
+
+Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const Params& p) {
+  const GemmRecipe& g = *r.gemm;
+  if (auto why = gemm_unsupported(g); !why.empty()) return error("no GEMM kernel for this recipe: " + why);
+  if (g.kind == GemmClass::kMatVec) return matvec_instance(r, spec, p);
+  auto [launches, batches] = CUTEGEN_TRY(batch_groups(g));
+  auto [functor, functor_args] = CUTEGEN_TRY(epilogue(g));
+  // fp32 operands are read K-major (copied so where stored otherwise); 16-bit ones as stored.
+  const bool fp32 = g.math == GemmMath::k3xTF32;
+  auto layout = [&](const GemmOperand& o, const char* k_major) {
+    return fp32 ? k_major : o.layout == MatrixLayout::kRowMajor ? "RowMajor" : "ColMajor";
+  };
+  auto float4s = [](int64_t bytes) { return n(std::max<int64_t>(1, (bytes + 15) / 16)); };
+  auto strides = [&](const GemmOperand& o, int64_t batch_stride) {
+    return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
+  };
+  const bool pipelined = p.strategy == Strategy::kGemmPipelined;
+  return render_instance(
+      "instances/gemm.cu.in",
+      {{"title", kernel_title(r, p)},
+       {"header", std::string(strategy_def(p.strategy).header).substr(5)},
+       {"epilogue", functor},
+       {"element", kernel_element(g.a.dtype)},
+       {"element_c", kernel_element(g.out_dtype)},
+       {"layout_a", layout(g.a, "RowMajor")},
+       {"layout_b", layout(g.b, "ColMajor")},
+       {"tile_m", n(p.tile_m)},
+       {"tile_n", n(p.tile_n)},
+       {"stages", n(p.stages)},
+       {"cluster_m", n(pipelined ? 1 : p.cluster_m)},
+       {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
+       {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
+       {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
+       {"copy_a", float4s(fp32 ? copy_bytes(g.a, true, g.m, g.k, batches, batches.a) : 0)},
+       {"copy_b", float4s(fp32 ? copy_bytes(g.b, false, g.n, g.k, batches, batches.b) : 0)},
+       {"workspace", float4s(split_k_workspace_bytes(r, p))},
+       {"split_k", n(p.split_k)},
+       {"signature", entry_signature(spec)},
+       {"launches", n(launches.count)},
+       {"batches", n(batches.count)},
+       {"m", n(g.m)},
+       {"n", n(g.n)},
+       {"k", n(g.k)},
+       {"out", g.out_c_name},
+       {"launch_stride_c", n(batches.count * g.m * g.n)},
+       {"batch_stride_c", n(g.m * g.n)},
+       {"epilogue_args", functor_args},
+       {"swizzle", n(p.swizzle)},
+       {"input_type", dtype_info(g.a.dtype).c_type},
+       {"a", pointer(g.a)},
+       {"launch_stride_a", n(launches.a)},
+       {"strides_a", strides(g.a, batches.a)},
+       {"b", pointer(g.b)},
+       {"launch_stride_b", n(launches.b)},
+       {"strides_b", strides(g.b, batches.b)}});
+}
+
+}  // namespace cutegen
