@@ -124,7 +124,7 @@ TEST(AgentLoop, RepairsRevertsProfilesOnPolicyReasksAndStopsOnBudget) {
 
   auto steps = *s.store->steps("relu");
   std::vector<std::string> got;
-  for (auto& r : steps) got.push_back(r.stage + "/" + step_verdict_name(r) + "/" + name(r.outcome) + "/" + r.edit_how);
+  for (auto& r : steps) got.push_back(name(r.stage) + ("/" + std::string(step_verdict_name(r))) + "/" + name(r.outcome) + "/" + name(r.edit_how));
   EXPECT_EQ(got, (std::vector<std::string>{"generate/compile_error/failed/whole_file",
                                            "repair_compile/wrong/failed/exact",
                                            "repair_wrong/pass/accepted/whitespace",
@@ -215,7 +215,7 @@ TEST(AgentLoop, TheTasksClassPicksItsOptimizePromptAndWhenTheProfileJoins) {
     Session s(answers, {}, kLadder, c.task);
     s.options.max_steps = 7;
     s.options.min_gain = 0;  // 1.562x -> 1.563x is kept too
-    s.options.profile_policy = "after_n";
+    s.options.profile_policy = ProfilePolicy::kAfterN;
     ASSERT_TRUE(s.run().ok()) << c.task;
     auto steps = *s.store->steps(c.task);
     ASSERT_EQ(steps.size(), 7u) << c.task;
@@ -232,13 +232,14 @@ TEST(AgentLoop, TheTasksClassPicksItsOptimizePromptAndWhenTheProfileJoins) {
 TEST(AgentLoop, PlateauAndRooflineTargetStop) {
   AgentOptions o;
   TaskState s;
-  StepRecord pass{.step = 0, .stage = "generate", .verdict = Verdict::kPass, .speedup = 1.0, .roofline_fraction = 0.95};
+  StepRecord pass{
+      .step = 0, .stage = Stage::kGenerate, .verdict = Verdict::kPass, .speedup = 1.0, .roofline_fraction = 0.95};
   judge(s, o, pass);
   apply(s, o, pass);
   EXPECT_EQ(stop_reason(s, o).value_or(""), "reached 95% of the roofline");
   o.target_roofline = 0;
   for (int i = 1; i <= 4; ++i) {
-    StepRecord slow{.step = i, .stage = "optimize", .verdict = Verdict::kPass, .speedup = 0.9};
+    StepRecord slow{.step = i, .stage = Stage::kOptimize, .verdict = Verdict::kPass, .speedup = 0.9};
     judge(s, o, slow);
     apply(s, o, slow);
   }
@@ -249,26 +250,26 @@ TEST(AgentLoop, ProfilePolicies) {
   AgentOptions o;
   TaskState s;
   auto accept = [&](const std::string& fp) {
-    StepRecord r{.step = s.next_step(), .stage = "optimize", .verdict = Verdict::kPass, .speedup = 1.0 + s.next_step(),
+    StepRecord r{.step = s.next_step(), .stage = Stage::kOptimize, .verdict = Verdict::kPass, .speedup = 1.0 + s.next_step(),
                  .fingerprint = fp};
     judge(s, o, r);
     apply(s, o, r);
   };
   accept("A");
-  EXPECT_FALSE(profile_due(s, o, "gemm", Stage::kOptimize));
+  EXPECT_FALSE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
   accept("B");
-  EXPECT_FALSE(profile_due(s, o, "gemm", Stage::kOptimize));
+  EXPECT_FALSE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
   accept("B");  // structure unchanged over two accepted steps
-  EXPECT_TRUE(profile_due(s, o, "gemm", Stage::kOptimize));
-  o.profile_policy = "after_n";
-  EXPECT_FALSE(profile_due(s, o, "gemm", Stage::kOptimize));
-  o.profile_after["gemm"] = 3;
-  EXPECT_TRUE(profile_due(s, o, "gemm", Stage::kOptimize));
-  EXPECT_FALSE(profile_due(s, o, "gemm", Stage::kRepairWrong));
-  o.profile_policy = "never";
-  EXPECT_FALSE(profile_due(s, o, "gemm", Stage::kOptimize));
-  o.profile_policy = "always";
-  EXPECT_TRUE(profile_due(TaskState{}, o, "gemm", Stage::kOptimize));
+  EXPECT_TRUE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
+  o.profile_policy = ProfilePolicy::kAfterN;
+  EXPECT_FALSE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
+  o.profile_after[Workload::kGemm] = 3;
+  EXPECT_TRUE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
+  EXPECT_FALSE(profile_due(s, o, Workload::kGemm, Stage::kRepairWrong));
+  o.profile_policy = ProfilePolicy::kNever;
+  EXPECT_FALSE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
+  o.profile_policy = ProfilePolicy::kAlways;
+  EXPECT_TRUE(profile_due(TaskState{}, o, Workload::kGemm, Stage::kOptimize));
 }
 
 }  // namespace

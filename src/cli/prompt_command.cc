@@ -20,13 +20,9 @@ struct PromptArgs {
   std::string task, stage = "generate", kernel, diagnostics;
 };
 
-constexpr Stage kStages[] = {Stage::kGenerate, Stage::kRepairCompile, Stage::kRepairWrong, Stage::kOptimize,
-                             Stage::kTune};
-
-Result<Stage> parse_stage(const std::string& name) {
-  for (auto s : kStages)
-    if (name == to_string(s)) return s;
-  return error("--stage: unknown stage '" + name + "' (generate, repair_compile, repair_wrong, optimize or tune)");
+Result<Stage> parse_stage(const std::string& text) {
+  if (auto s = parse_name<Stage>(text)) return *s;
+  return error("--stage: unknown stage '" + text + "' (" + names_list<Stage>() + ")");
 }
 
 std::string placeholder(const std::string& what) { return "[placeholder: " + what + "]"; }
