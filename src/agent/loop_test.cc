@@ -44,16 +44,6 @@ std::string edit(const std::string& from, const std::string& to) {
   return "Fix.\n<<<<<<< SEARCH\n" + from + "\n=======\n" + to + "\n>>>>>>> REPLACE\n";
 }
 
-const char* kKernel = R"(#include <cute/tensor.hpp>
-using namespace cute;
-__global__ void relu_kernel(float const* x, float* y, int64_t n) {
-  // MARK_COMPILE_ERR
-}
-extern "C" void cutegen_forward(const float* x, float* out, cudaStream_t stream) {
-  relu_kernel<<<1, 256, 0, stream>>>(x, out, cutegen_abi::x_numel);
-}
-)";
-
 // Each mark answered by a recorded answer for a ReLU kernel: a missing ';' (nvcc), half the output
 // unwritten, then passes at 0.94x, 1.008x, 1.006x (a regression) and 1.024x.
 const char* kScript = R"({"baseline": "relu_pass_0.940x.json", "rules": [
@@ -106,7 +96,11 @@ struct Session {
   std::string prompt(size_t i) const { return model->asked.at(i).messages.at(0).content; }
 };
 
-std::string k(const std::string& mark) { return replace_all(kKernel, "MARK_COMPILE_ERR", mark); }
+// The test kernel (src/agent/testdata/relu_marked.cu) carrying `mark`.
+std::string k(const std::string& mark) {
+  static const std::string kernel = *read_file(std::string(CUTEGEN_SOURCE_DIR) + "/src/agent/testdata/relu_marked.cu");
+  return replace_all(kernel, "MARK_COMPILE_ERR", mark);
+}
 
 TEST(AgentLoop, RepairsRevertsProfilesOnPolicyReasksAndStopsOnBudget) {
   Session s({answer("First version.\n```cuda\n" + k("MARK_COMPILE_ERR") + "```\n"),
