@@ -138,7 +138,7 @@ Result<PromptVars> LlmProposer::prompt_vars(const StepContext& ctx, const std::s
       {"precision", precision},
       {"shapes", shapes(t)},
       {"ops", t.ops.empty() ? "(none recorded)" : join(t.ops, ", ")},
-      {"workload", name(ctx.workload)},
+      {"workload", cutegen::name(ctx.workload)},
       {"eager", ms(ctx.baseline.eager_ms)},
       {"floor", floor},
       {"step", "step " + std::to_string(ctx.step + 1) + " of at most " + std::to_string(ctx.max_steps)},

@@ -116,7 +116,7 @@ void define_prompt(CLI::App& sub, Context& ctx) {
     std::string name = template_for(*step);
     const std::string& user = req->messages.at(0).content;
     if (ctx.json) {
-      nlohmann::json doc = {{"stage", args->stage}, {"template", name}, {"system", req->system}, {"user", user}};
+      nlohmann::json doc = {{"stage", cutegen::name(*stage)}, {"template", name}, {"system", req->system}, {"user", user}};
       std::printf("%s\n", doc.dump(2).c_str());
       return;
     }
