@@ -98,7 +98,7 @@ Result<ParsedAnswer> parse_answer(const std::string& text) {
 }
 
 Result<Applied> apply_edits(const std::string& source, const std::vector<EditBlock>& blocks) {
-  Applied out{source, "exact"};
+  Applied out{source, EditHow::kExact};
   for (size_t i = 0; i < blocks.size(); ++i) {
     std::string label = "edit block " + std::to_string(i + 1);
     const auto& b = blocks[i];
@@ -110,7 +110,7 @@ Result<Applied> apply_edits(const std::string& source, const std::vector<EditBlo
     }
     if (n > 1) return error(label + ": the SEARCH text occurs " + std::to_string(n) + " times; include more lines to make it unique");
     out.source = CUTEGEN_TRY(apply_fuzzy(out.source, b, label));
-    out.how = "whitespace";
+    out.how = EditHow::kWhitespace;
   }
   return out;
 }
@@ -122,7 +122,7 @@ Result<Applied> resolve_answer(const std::string& base, const std::string& text)
     auto edited = apply_edits(base, parsed.blocks);
     if (edited.ok() || parsed.whole_file.empty()) return edited;
   }
-  if (!parsed.whole_file.empty()) return Applied{parsed.whole_file, "whole_file"};
+  if (!parsed.whole_file.empty()) return Applied{parsed.whole_file, EditHow::kWholeFile};
   if (trim(text).empty()) return error("the answer is empty");
   return error("the answer holds neither SEARCH/REPLACE blocks nor a ```cuda block defining cutegen_forward");
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outcomes.h"
 #include "core/result.h"
 
 namespace cutegen {
@@ -29,14 +30,14 @@ Result<ParsedAnswer> parse_answer(const std::string& text);
 
 struct Applied {
   std::string source;
-  std::string how;  // "exact" or "whitespace" (the weakest any block needed)
+  EditHow how = EditHow::kExact;  // edits: the weakest match any block needed; or kWholeFile
 };
 
 // Applies every block in order; the error names the block and why it does not apply.
 Result<Applied> apply_edits(const std::string& source, const std::vector<EditBlock>& blocks);
 
 // The source the answer means: edits applied to `base` when there are blocks, else the whole
-// file. `how` is exact/whitespace/whole_file. An answer with neither is an error.
+// file. An answer with neither is an error.
 Result<Applied> resolve_answer(const std::string& base, const std::string& text);
 
 // The rule that the model writes no include paths or build flags: quoted #includes, #pragma

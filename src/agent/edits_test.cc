@@ -13,14 +13,14 @@ const std::string kSrc = "int a = 1;\nint b = 2;\n  if (x)   {\n    y();\n  }\ni
 TEST(Edits, ExactBlockReplacesTheUniqueOccurrence) {
   auto r = apply_edits(kSrc, {{"int a = 1;\n", "int a = 7;\n"}});
   ASSERT_TRUE(r.ok()) << r.message();
-  EXPECT_EQ(r->how, "exact");
+  EXPECT_EQ(r->how, EditHow::kExact);
   EXPECT_TRUE(r->source.starts_with("int a = 7;\nint b = 2;\n"));
 }
 
 TEST(Edits, WhitespaceTolerantFallback) {
   auto r = apply_edits(kSrc, {{"if (x) {\n  y();\n", "if (x) {\n    z();\n"}});
   ASSERT_TRUE(r.ok()) << r.message();
-  EXPECT_EQ(r->how, "whitespace");
+  EXPECT_EQ(r->how, EditHow::kWhitespace);
   EXPECT_TRUE(contains(r->source, "    z();\n  }\n")) << r->source;
 }
 
@@ -39,7 +39,7 @@ TEST(Edits, ParsesBlocksAndWholeFiles) {
   EXPECT_EQ(a->blocks[0].search, "int a = 1;\n");
   auto w = resolve_answer("", "text\n```cuda\nextern \"C\" void cutegen_forward() {}\n```\n");
   ASSERT_TRUE(w.ok());
-  EXPECT_EQ(w->how, "whole_file");
+  EXPECT_EQ(w->how, EditHow::kWholeFile);
   auto cut = parse_answer("<<<<<<< SEARCH\nint a;\n=======\nint");
   EXPECT_TRUE(contains(cut.message(), "not closed")) << cut.message();
   EXPECT_EQ(resolve_answer("x", "   ").message(), "the answer is empty");

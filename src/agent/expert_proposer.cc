@@ -68,7 +68,7 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
     point = next.front();
   }
   Proposal p{.edit = std::string(kPointPrefix) + to_string(point) + "\n" + reason(ctx, trials, is_default),
-             .edit_how = kExpertEditHow, .point = point};
+             .edit_how = EditHow::kExpert, .point = point};
   auto source = generate_kernel(*recipe, *ctx.task, point);
   if (!source) {  // recorded as a tried point, so the next step moves on
     p.detail = "the template cannot take this point: " + source.message();
@@ -86,7 +86,7 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
 std::vector<Trial> expert_trials(const StepContext& ctx) {
   std::vector<Trial> out;
   for (auto& h : ctx.history) {
-    if (h.edit_how != kExpertEditHow || !h.point) continue;
+    if (h.edit_how != EditHow::kExpert || !h.point) continue;
     bool kept = h.outcome == StepOutcome::kAccepted && h.speedup > 0;
     out.push_back({.params = *h.point, .ok = kept, .ms = kept ? 1.0 / h.speedup : 0});
   }

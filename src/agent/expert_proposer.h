@@ -19,9 +19,6 @@
 
 namespace cutegen {
 
-// edit_how of an expert step.
-inline constexpr const char* kExpertEditHow = "expert";
-
 class ExpertProposer : public Proposer {
  public:
   // A task the expert declines, or whose search is exhausted, is a failed proposal that ends

@@ -10,7 +10,7 @@ bool HybridProposer::expert_turn(const StepContext& ctx) {
   int mine = 0, idle = 0;
   bool verified = false;
   for (auto& h : ctx.history) {
-    if (h.edit_how != kExpertEditHow) return false;  // the model has taken over: it keeps the task
+    if (h.edit_how != EditHow::kExpert) return false;  // the model has taken over: it keeps the task
     ++mine;
     if (h.outcome == StepOutcome::kAccepted) verified = true, idle = 0;
     else if (verified) ++idle;

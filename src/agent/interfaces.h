@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/workload.h"
 #include "core/outcomes.h"
 #include "core/result.h"
 #include "expert/params.h"
@@ -54,14 +55,13 @@ class KernelProfiler {
   virtual Result<ProfileSummary> profile(const TaskSpec& task, const std::string& source) = 0;
 };
 
-enum class Stage { kGenerate, kRepairCompile, kRepairWrong, kOptimize, kTune };
-const char* to_string(Stage s);
-
 // What a proposer may know of an earlier step of the task (the expert reads its own parameter
 // points back from `point`, so a resumed run continues the same search).
 struct PastStep {
   int step = 0;
-  std::string stage, edit, edit_how;
+  Stage stage = Stage::kGenerate;
+  std::string edit;
+  EditHow edit_how = EditHow::kNone;
   std::optional<Params> point;     // an expert step's parameter point
   std::optional<Verdict> verdict;  // none: the step had no candidate
   StepOutcome outcome = StepOutcome::kFailed;
@@ -73,7 +73,7 @@ struct StepContext {
   Stage stage = Stage::kGenerate;
   int step = 0, max_steps = 0;
   const TaskSpec* task = nullptr;
-  std::string workload;     // gemm, conv, elementwise, reduction, loss, other
+  Workload workload = Workload::kOther;
   Baseline baseline;
   std::string base_source;  // what to edit: the best verified kernel, or the failing one under repair
   int base_step = -1;
@@ -90,7 +90,7 @@ struct Proposal {
   Status status = Status::kFailed;
   std::string source;    // kSource: the complete new kernel
   std::string edit;      // the edit blocks as answered ("" for a whole file)
-  std::string edit_how;  // exact, whitespace, whole_file
+  EditHow edit_how = EditHow::kNone;
   std::optional<Params> point;  // the expert's parameter point, recorded with the step
   std::string detail;    // kWaiting: the file awaited; kBudget: the limit; kFailed: why
   long tokens = 0;

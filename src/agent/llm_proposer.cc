@@ -138,7 +138,7 @@ Result<PromptVars> LlmProposer::prompt_vars(const StepContext& ctx, const std::s
       {"precision", precision},
       {"shapes", shapes(t)},
       {"ops", t.ops.empty() ? "(none recorded)" : join(t.ops, ", ")},
-      {"workload", ctx.workload},
+      {"workload", cutegen::name(ctx.workload)},
       {"eager", ms(ctx.baseline.eager_ms)},
       {"floor", floor},
       {"step", "step " + std::to_string(ctx.step + 1) + " of at most " + std::to_string(ctx.max_steps)},
@@ -176,7 +176,7 @@ Result<Request> LlmProposer::request_for(const StepContext& ctx) const {
 Result<Proposal> LlmProposer::propose(const StepContext& ctx) {
   Request req = CUTEGEN_TRY(request_for(ctx));
   Client* client = client_for(ctx.stage);
-  if (!client) return error("no model for the " + std::string(to_string(ctx.stage)) + " stage");
+  if (!client) return error("no model for the " + std::string(name(ctx.stage)) + " stage");
   Proposal p;
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto r = client->complete(req);
@@ -195,7 +195,7 @@ Result<Proposal> LlmProposer::propose(const StepContext& ctx) {
       p.status = Proposal::Status::kSource;
       p.source = applied->source;
       p.edit_how = applied->how;
-      p.edit = applied->how == "whole_file" ? "" : r->text;
+      p.edit = applied->how == EditHow::kWholeFile ? "" : r->text;
       return p;
     }
     p.detail = reason;

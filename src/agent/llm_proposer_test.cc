@@ -14,11 +14,12 @@ TEST(LlmProposer, EveryTemplateRendersWithItsValues) {
   TaskSpec spec = recorded_spec("relu").value();
   LlmProposer p({}, PromptLibrary(std::string(CUTEGEN_SOURCE_DIR) + "/prompts"), {});
   for (auto stage : {Stage::kGenerate, Stage::kRepairCompile, Stage::kRepairWrong, Stage::kOptimize, Stage::kTune})
-    for (auto cls : {"gemm", "conv", "elementwise", "reduction", "loss", "other"}) {
+    for (auto& row : name_table<Workload>()) {
+      auto cls = row.value;
       StepContext c{.stage = stage, .step = 2, .max_steps = 10, .task = &spec, .workload = cls,
                     .baseline = {2.5, 1.0, RooflineLimit::kMemory}, .base_source = "SRC", .failure = "FAIL"};
       auto r = p.request_for(c);
-      ASSERT_TRUE(r.ok()) << to_string(stage) << "/" << cls << ": " << r.message();
+      ASSERT_TRUE(r.ok()) << name(stage) << "/" << name(cls) << ": " << r.message();
       auto& text = r->messages[0].content;
       EXPECT_TRUE(contains(text, "step 3 of at most 10"));
       EXPECT_TRUE(contains(r->system, "SM90"));
@@ -36,7 +37,7 @@ TEST(LlmProposer, EveryRecordedTaskRendersItsPrompts) {
       StepContext c{.stage = stage, .step = 0, .max_steps = 10, .task = &spec, .workload = classify_workload(spec.ops),
                     .baseline = {1.0, 0.5, RooflineLimit::kMemory}, .base_source = "SRC"};
       auto r = p.request_for(c);
-      ASSERT_TRUE(r.ok()) << task << "/" << to_string(stage) << ": " << r.message();
+      ASSERT_TRUE(r.ok()) << task << "/" << name(stage) << ": " << r.message();
       if (stage == Stage::kGenerate) {
         EXPECT_TRUE(contains(r->messages[0].content, spec.ops.front())) << task << ": the op list is in the prompt";
       }
@@ -53,7 +54,7 @@ TaskSpec task_fixture(const std::string& name, const std::string& task_file) {
 
 std::string user_prompt(const TaskSpec& spec, Stage stage, Baseline baseline = {}, Tolerance tol = {}) {
   LlmProposer p({}, PromptLibrary(std::string(CUTEGEN_SOURCE_DIR) + "/prompts"), {.tolerance = tol});
-  StepContext c{.stage = stage, .max_steps = 10, .task = &spec, .workload = "gemm", .baseline = baseline,
+  StepContext c{.stage = stage, .max_steps = 10, .task = &spec, .workload = Workload::kGemm, .baseline = baseline,
                 .base_source = "SRC", .failure = "FAIL"};
   auto r = p.request_for(c);
   EXPECT_TRUE(r.ok()) << r.message();
@@ -65,7 +66,7 @@ TEST(LlmProposer, EveryStageListsTheModelsNumbers) {
   for (auto stage : {Stage::kGenerate, Stage::kRepairCompile, Stage::kRepairWrong, Stage::kOptimize, Stage::kTune}) {
     auto text = user_prompt(spec, stage);
     EXPECT_TRUE(contains(text, "- `cutegen_abi::multiplier` = 2.0 (double; constructor argument multiplier)\n"))
-        << to_string(stage) << "\n" << text;
+        << name(stage) << "\n" << text;
     EXPECT_TRUE(contains(text, "- `cutegen_abi::leaky_relu_negative_slope` = 0.1 (double; attribute "
                                "leaky_relu.negative_slope)"));
   }

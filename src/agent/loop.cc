@@ -19,8 +19,8 @@ std::string best_line(const StepRecord& b) {
 // A point written before strategies were named (schema-1 runs: `passes=`, `cluster=`, `regs=`).
 // Only an elementwise task's is unambiguous (one strategy; the old keys were unused there); other
 // classes' old points mapped integers to designs per template, so they are not read.
-std::optional<Params> legacy_point(const std::string& point, const std::string& workload) {
-  if (workload != "elementwise") return std::nullopt;
+std::optional<Params> legacy_point(const std::string& point, Workload workload) {
+  if (workload != Workload::kElementwise) return std::nullopt;
   std::string kept;
   for (auto& item : split(point, ',')) {
     auto key = trim(item.substr(0, item.find('=')));
@@ -32,13 +32,13 @@ std::optional<Params> legacy_point(const std::string& point, const std::string& 
 
 // The expert's point as the store holds it (params.h's "name=value,..."); none for other steps,
 // and for a point this version's parameters cannot read.
-std::optional<Params> stored_point(const StepRecord& r, const std::string& workload) {
+std::optional<Params> stored_point(const StepRecord& r, Workload workload) {
   if (r.point.empty()) return std::nullopt;
   auto p = parse_params(r.point);
   return p ? std::optional<Params>(*p) : legacy_point(r.point, workload);
 }
 
-StepContext context_for(const TaskState& s, const TaskEnv& env, const TaskSpec& spec, const std::string& workload,
+StepContext context_for(const TaskState& s, const TaskEnv& env, const TaskSpec& spec, Workload workload,
                         const Baseline& baseline) {
   StepContext c{.stage = next_stage(s, env.options), .step = s.next_step(), .max_steps = env.options.max_steps,
                 .task = &spec, .workload = workload, .baseline = baseline};
@@ -87,7 +87,7 @@ Result<TaskOutcome> finish(const TaskEnv& env, const TaskSpec& spec, TaskRow row
     row.status = TaskStatus::kFailed;
   }
   CUTEGEN_TRY(env.store->update_task(row));
-  CUTEGEN_TRY(env.store->event(spec.name, s.next_step(), "finish", name(row.status) + (": " + why)));
+  CUTEGEN_TRY(env.store->event(spec.name, s.next_step(), EventKind::kFinish, name(row.status) + (": " + why)));
   return TaskOutcome{row.status == TaskStatus::kDone ? TaskEnd::kDone : TaskEnd::kNoKernel, why};
 }
 
@@ -96,7 +96,7 @@ Result<TaskOutcome> finish(const TaskEnv& env, const TaskSpec& spec, TaskRow row
 Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow row) {
   const AgentOptions& o = env.options;
   TaskState s = fold(CUTEGEN_TRY(env.store->steps(spec.name)), o);
-  std::string workload = classify_workload(spec.ops);
+  Workload workload = classify_workload(spec.ops);
   Baseline baseline = CUTEGEN_TRY(env.evaluator->baseline(spec));
   row.status = TaskStatus::kRunning;
   CUTEGEN_TRY(env.store->update_task(row));
@@ -106,18 +106,18 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
     if (auto why = stop_reason(s, o)) return finish(env, spec, row, s, *why);
     StepContext ctx = context_for(s, env, spec, workload, baseline);
     if (profile_due(s, o, workload, ctx.stage)) ctx.profile = CUTEGEN_TRY(profile_of_best(env, spec, *s.best_step()));
-    if (env.progress) env.progress({spec.name, to_string(ctx.stage), ctx.step, s.best_step() ? s.best_step()->speedup : 0, tokens, ""});
+    if (env.progress) env.progress({spec.name, ctx.stage, ctx.step, s.best_step() ? s.best_step()->speedup : 0, tokens, ""});
     Proposal p = CUTEGEN_TRY(env.proposer->propose(ctx));
     tokens += p.tokens;
     if (p.status == Proposal::Status::kWaiting) {
       row.status = TaskStatus::kWaiting;
       CUTEGEN_TRY(env.store->update_task(row));
-      CUTEGEN_TRY(env.store->event(spec.name, ctx.step, "waiting", p.detail));
+      CUTEGEN_TRY(env.store->event(spec.name, ctx.step, EventKind::kWaiting, p.detail));
       return TaskOutcome{TaskEnd::kWaiting, p.detail};
     }
     if (p.status == Proposal::Status::kBudget) return finish(env, spec, row, s, "budget: " + p.detail);
     if (p.status == Proposal::Status::kFailed && p.end_task) return finish(env, spec, row, s, p.detail);
-    StepRecord r{.task = spec.name, .step = ctx.step, .stage = to_string(ctx.stage), .parent = ctx.base_step,
+    StepRecord r{.task = spec.name, .step = ctx.step, .stage = ctx.stage, .parent = ctx.base_step,
                  .source = p.source, .edit = p.edit, .edit_how = p.edit_how,
                  .point = p.point ? to_string(*p.point) : "", .profiled = !ctx.profile.text.empty(), .tokens = p.tokens};
     if (p.status == Proposal::Status::kFailed) {
@@ -142,7 +142,7 @@ Status fail_unloadable(RunStore& store, TaskRow row, const std::string& load_err
   row.status = TaskStatus::kFailed;
   row.stop_reason = "cannot load the task: " + load_error;
   CUTEGEN_TRY(store.update_task(row));
-  return store.event(row.name, 0, "finish", "failed: " + row.stop_reason);
+  return store.event(row.name, 0, EventKind::kFinish, "failed: " + row.stop_reason);
 }
 
 }  // namespace cutegen

@@ -13,7 +13,8 @@
 namespace cutegen {
 
 struct Progress {
-  std::string task, stage;
+  std::string task;
+  Stage stage = Stage::kGenerate;
   int step = 0;
   double best_speedup = 0;
   long tokens = 0;

@@ -44,16 +44,6 @@ std::string edit(const std::string& from, const std::string& to) {
   return "Fix.\n<<<<<<< SEARCH\n" + from + "\n=======\n" + to + "\n>>>>>>> REPLACE\n";
 }
 
-const char* kKernel = R"(#include <cute/tensor.hpp>
-using namespace cute;
-__global__ void relu_kernel(float const* x, float* y, int64_t n) {
-  // MARK_COMPILE_ERR
-}
-extern "C" void cutegen_forward(const float* x, float* out, cudaStream_t stream) {
-  relu_kernel<<<1, 256, 0, stream>>>(x, out, cutegen_abi::x_numel);
-}
-)";
-
 // Each mark answered by a recorded answer for a ReLU kernel: a missing ';' (nvcc), half the output
 // unwritten, then passes at 0.94x, 1.008x, 1.006x (a regression) and 1.024x.
 const char* kScript = R"({"baseline": "relu_pass_0.940x.json", "rules": [
@@ -106,7 +96,11 @@ struct Session {
   std::string prompt(size_t i) const { return model->asked.at(i).messages.at(0).content; }
 };
 
-std::string k(const std::string& mark) { return replace_all(kKernel, "MARK_COMPILE_ERR", mark); }
+// The test kernel (src/agent/testdata/relu_marked.cu) carrying `mark`.
+std::string k(const std::string& mark) {
+  static const std::string kernel = *read_file(std::string(CUTEGEN_SOURCE_DIR) + "/src/agent/testdata/relu_marked.cu");
+  return replace_all(kernel, "MARK_COMPILE_ERR", mark);
+}
 
 TEST(AgentLoop, RepairsRevertsProfilesOnPolicyReasksAndStopsOnBudget) {
   Session s({answer("First version.\n```cuda\n" + k("MARK_COMPILE_ERR") + "```\n"),
@@ -124,7 +118,7 @@ TEST(AgentLoop, RepairsRevertsProfilesOnPolicyReasksAndStopsOnBudget) {
 
   auto steps = *s.store->steps("relu");
   std::vector<std::string> got;
-  for (auto& r : steps) got.push_back(r.stage + "/" + step_verdict_name(r) + "/" + name(r.outcome) + "/" + r.edit_how);
+  for (auto& r : steps) got.push_back(name(r.stage) + ("/" + std::string(step_verdict_name(r))) + "/" + name(r.outcome) + "/" + name(r.edit_how));
   EXPECT_EQ(got, (std::vector<std::string>{"generate/compile_error/failed/whole_file",
                                            "repair_compile/wrong/failed/exact",
                                            "repair_wrong/pass/accepted/whitespace",
@@ -215,7 +209,7 @@ TEST(AgentLoop, TheTasksClassPicksItsOptimizePromptAndWhenTheProfileJoins) {
     Session s(answers, {}, kLadder, c.task);
     s.options.max_steps = 7;
     s.options.min_gain = 0;  // 1.562x -> 1.563x is kept too
-    s.options.profile_policy = "after_n";
+    s.options.profile_policy = ProfilePolicy::kAfterN;
     ASSERT_TRUE(s.run().ok()) << c.task;
     auto steps = *s.store->steps(c.task);
     ASSERT_EQ(steps.size(), 7u) << c.task;
@@ -232,13 +226,14 @@ TEST(AgentLoop, TheTasksClassPicksItsOptimizePromptAndWhenTheProfileJoins) {
 TEST(AgentLoop, PlateauAndRooflineTargetStop) {
   AgentOptions o;
   TaskState s;
-  StepRecord pass{.step = 0, .stage = "generate", .verdict = Verdict::kPass, .speedup = 1.0, .roofline_fraction = 0.95};
+  StepRecord pass{
+      .step = 0, .stage = Stage::kGenerate, .verdict = Verdict::kPass, .speedup = 1.0, .roofline_fraction = 0.95};
   judge(s, o, pass);
   apply(s, o, pass);
   EXPECT_EQ(stop_reason(s, o).value_or(""), "reached 95% of the roofline");
   o.target_roofline = 0;
   for (int i = 1; i <= 4; ++i) {
-    StepRecord slow{.step = i, .stage = "optimize", .verdict = Verdict::kPass, .speedup = 0.9};
+    StepRecord slow{.step = i, .stage = Stage::kOptimize, .verdict = Verdict::kPass, .speedup = 0.9};
     judge(s, o, slow);
     apply(s, o, slow);
   }
@@ -249,26 +244,26 @@ TEST(AgentLoop, ProfilePolicies) {
   AgentOptions o;
   TaskState s;
   auto accept = [&](const std::string& fp) {
-    StepRecord r{.step = s.next_step(), .stage = "optimize", .verdict = Verdict::kPass, .speedup = 1.0 + s.next_step(),
+    StepRecord r{.step = s.next_step(), .stage = Stage::kOptimize, .verdict = Verdict::kPass, .speedup = 1.0 + s.next_step(),
                  .fingerprint = fp};
     judge(s, o, r);
     apply(s, o, r);
   };
   accept("A");
-  EXPECT_FALSE(profile_due(s, o, "gemm", Stage::kOptimize));
+  EXPECT_FALSE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
   accept("B");
-  EXPECT_FALSE(profile_due(s, o, "gemm", Stage::kOptimize));
+  EXPECT_FALSE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
   accept("B");  // structure unchanged over two accepted steps
-  EXPECT_TRUE(profile_due(s, o, "gemm", Stage::kOptimize));
-  o.profile_policy = "after_n";
-  EXPECT_FALSE(profile_due(s, o, "gemm", Stage::kOptimize));
-  o.profile_after["gemm"] = 3;
-  EXPECT_TRUE(profile_due(s, o, "gemm", Stage::kOptimize));
-  EXPECT_FALSE(profile_due(s, o, "gemm", Stage::kRepairWrong));
-  o.profile_policy = "never";
-  EXPECT_FALSE(profile_due(s, o, "gemm", Stage::kOptimize));
-  o.profile_policy = "always";
-  EXPECT_TRUE(profile_due(TaskState{}, o, "gemm", Stage::kOptimize));
+  EXPECT_TRUE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
+  o.profile_policy = ProfilePolicy::kAfterN;
+  EXPECT_FALSE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
+  o.profile_after[Workload::kGemm] = 3;
+  EXPECT_TRUE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
+  EXPECT_FALSE(profile_due(s, o, Workload::kGemm, Stage::kRepairWrong));
+  o.profile_policy = ProfilePolicy::kNever;
+  EXPECT_FALSE(profile_due(s, o, Workload::kGemm, Stage::kOptimize));
+  o.profile_policy = ProfilePolicy::kAlways;
+  EXPECT_TRUE(profile_due(TaskState{}, o, Workload::kGemm, Stage::kOptimize));
 }
 
 }  // namespace

@@ -35,7 +35,9 @@ json final_of(const TaskRow& t) {
   return f.is_object() ? f : json::object();
 }
 
-bool verified(const TaskRow& t) { return t.status == TaskStatus::kDone && final_of(t).value("verdict", "") == "pass"; }
+bool verified(const TaskRow& t) {
+  return t.status == TaskStatus::kDone && parse_name<Verdict>(final_of(t).value("verdict", "")) == Verdict::kPass;
+}
 
 std::string aggregates(const RunRecord& run) {
   std::vector<TaskSpeedup> eager, compiled;
@@ -101,7 +103,7 @@ std::string steps_table(const std::vector<StepRecord>& steps) {
   for (auto& s : steps) {
     bool pass = s.verdict == Verdict::kPass;
     out += strf("<tr class=\"step-row %s\"><td class=\"num\">%d</td>", html_escape(name(s.outcome)).c_str(), s.step + 1);
-    out += "<td>" + html_escape(s.stage) + (s.profiled ? " <span class=\"badge\">+profile</span>" : "") + "</td>";
+    out += std::string("<td>") + name(s.stage) + (s.profiled ? " <span class=\"badge\">+profile</span>" : "") + "</td>";
     out += "<td><code>" + html_escape(step_edit_label(s)) + "</code></td><td>" + badge(step_verdict_name(s)) + "</td>";
     out += pass ? speedup_cell(s.speedup, s.speedup_low, s.speedup_high) : "<td class=\"num\">&ndash;</td>";
     out += pass ? strf("<td class=\"num\">%.0f%%</td>", 100 * s.roofline_fraction) : "<td class=\"num\">&ndash;</td>";
@@ -161,7 +163,7 @@ std::string findings(const std::vector<StepRecord>& steps) {
   for (auto& s : steps) {
     if (s.outcome != StepOutcome::kFailed) continue;
     std::string text = s.report.empty() ? s.summary : s.report;
-    out += strf("<details class=\"finding\" open><summary>step %d (%s): ", s.step + 1, html_escape(s.stage).c_str()) +
+    out += strf("<details class=\"finding\" open><summary>step %d (%s): ", s.step + 1, name(s.stage)) +
            badge(step_verdict_name(s)) + " " + html_escape(s.summary) + "</summary><pre class=\"finding\">" +
            html_escape(truncate_middle(text, 6000)) + "</pre></details>\n";
   }

@@ -43,9 +43,9 @@ TEST(ReportParts, FastPCountsEveryTaskAndGeomeanOnlyVerifiedOnes) {
 
 TEST(ReportParts, PlotMarksEachStepByItsOutcome) {
   std::vector<StepRecord> steps = {
-      {.step = 0, .stage = "generate", .verdict = Verdict::kCompileError, .outcome = StepOutcome::kFailed},
-      {.step = 1, .stage = "repair_compile", .verdict = Verdict::kPass, .speedup = 1.1, .speedup_low = 1.0, .speedup_high = 1.2, .outcome = StepOutcome::kAccepted},
-      {.step = 2, .stage = "optimize", .verdict = Verdict::kPass, .speedup = 0.9, .outcome = StepOutcome::kReverted}};
+      {.step = 0, .stage = Stage::kGenerate, .verdict = Verdict::kCompileError, .outcome = StepOutcome::kFailed},
+      {.step = 1, .stage = Stage::kRepairCompile, .verdict = Verdict::kPass, .speedup = 1.1, .speedup_low = 1.0, .speedup_high = 1.2, .outcome = StepOutcome::kAccepted},
+      {.step = 2, .stage = Stage::kOptimize, .verdict = Verdict::kPass, .speedup = 0.9, .outcome = StepOutcome::kReverted}};
   std::string svg = speedup_plot_svg("a<b", steps);
   EXPECT_TRUE(contains(svg, "data-task=\"a&lt;b\""));
   EXPECT_TRUE(contains(svg, "<title>step 1 (generate): compile_error, failed</title>"));

@@ -66,7 +66,7 @@ std::string speedup_plot_svg(const std::string& task, const std::vector<StepReco
 
   for (size_t i = 0; i < steps.size(); ++i) {
     const auto& s = steps[i];
-    std::string title = strf("step %d (%s): %s, ", s.step + 1, s.stage.c_str(), step_verdict_name(s)) +
+    std::string title = strf("step %d (%s): %s, ", s.step + 1, name(s.stage), step_verdict_name(s)) +
                         (s.verdict == Verdict::kPass ? strf("%.2fx, ", s.speedup) : "") + name(s.outcome);
     std::string tip = "<title>" + html_escape(title) + "</title>";
     if (s.verdict == Verdict::kPass && s.speedup_high > s.speedup_low)

@@ -19,9 +19,16 @@ bool passed(const StepRecord& r) { return r.verdict == Verdict::kPass; }
 
 }  // namespace
 
-const char* to_string(Stage s) {
-  static const char* names[] = {"generate", "repair_compile", "repair_wrong", "optimize", "tune"};
-  return names[static_cast<int>(s)];
+template <>
+std::span<const NameRow<ProfilePolicy>> name_table() {
+  static const NameRow<ProfilePolicy> t[] = {
+      {ProfilePolicy::kAuto, "auto", "auto"},
+      {ProfilePolicy::kAfterN, "after_n", "after n accepted steps"},
+      {ProfilePolicy::kStable, "stable", "once the structure is stable"},
+      {ProfilePolicy::kAlways, "always", "always"},
+      {ProfilePolicy::kNever, "never", "never"},
+  };
+  return t;
 }
 
 Result<AgentOptions> agent_options(const Config& c) {
@@ -32,17 +39,19 @@ Result<AgentOptions> agent_options(const Config& c) {
   o.plateau_steps = static_cast<int>(c.integer("agent.plateau_steps"));
   o.min_gain = c.number("agent.min_gain");
   o.target_roofline = c.number("agent.target_roofline");
-  o.profile_policy = c.str("agent.profile_policy");
-  static const char* policies[] = {"auto", "after_n", "stable", "always", "never"};
-  bool known = false;
-  for (auto p : policies) known |= o.profile_policy == p;
-  if (!known) return error("agent.profile_policy: expected auto, after_n, stable, always or never, got '" + o.profile_policy + "'");
+  std::string policy = c.str("agent.profile_policy");
+  auto parsed = parse_name<ProfilePolicy>(policy);
+  if (!parsed) return error("agent.profile_policy: expected one of " + names_list<ProfilePolicy>() + ", got '" + policy + "'");
+  o.profile_policy = *parsed;
   for (auto& item : split(c.str("agent.profile_after"), ',')) {
     if (trim(item).empty()) continue;
     auto eq = item.find('=');
     if (eq == std::string::npos) return error("agent.profile_after: expected class=N, got '" + trim(item) + "'");
+    std::string cls = trim(item.substr(0, eq));
+    auto workload = parse_name<Workload>(cls);
+    if (!workload) return error("agent.profile_after: unknown class '" + cls + "' (" + names_list<Workload>() + ")");
     try {
-      o.profile_after[trim(item.substr(0, eq))] = std::stoi(item.substr(eq + 1));
+      o.profile_after[*workload] = std::stoi(item.substr(eq + 1));
     } catch (const std::exception&) {
       return error("agent.profile_after: '" + trim(item) + "' is not class=N");
     }
@@ -78,7 +87,7 @@ void apply(TaskState& s, const AgentOptions& o, const StepRecord& r) {
   int idx = static_cast<int>(s.steps.size()) - 1;
   if (r.profiled) s.profiling = true;
   // Expert steps move parameters only: the structural optimize steps stay for a model.
-  if (r.stage == "optimize" && r.edit_how != "expert") ++s.optimize_steps;
+  if (r.stage == Stage::kOptimize && r.edit_how != EditHow::kExpert) ++s.optimize_steps;
   s.abandoned = false;
   if (is_candidate(r)) {
     s.last_candidate = idx;
@@ -108,11 +117,11 @@ Stage next_stage(const TaskState& s, const AgentOptions& o) {
   return s.optimize_steps < o.optimize_steps ? Stage::kOptimize : Stage::kTune;
 }
 
-bool profile_due(const TaskState& s, const AgentOptions& o, const std::string& workload, Stage stage) {
+bool profile_due(const TaskState& s, const AgentOptions& o, Workload workload, Stage stage) {
   if (stage != Stage::kOptimize && stage != Stage::kTune) return false;
-  const auto& p = o.profile_policy;
-  if (p == "never") return false;
-  if (p == "always" || s.profiling) return true;
+  auto p = o.profile_policy;
+  if (p == ProfilePolicy::kNever) return false;
+  if (p == ProfilePolicy::kAlways || s.profiling) return true;
   auto it = o.profile_after.find(workload);
   int n = it != o.profile_after.end() ? it->second : default_profile_after(workload);
   bool after_n = s.accepted >= n;
@@ -124,8 +133,8 @@ bool profile_due(const TaskState& s, const AgentOptions& o, const std::string& w
                         acc[acc.size() - 1]->fingerprint == acc[acc.size() - 2]->fingerprint;
   bool plateau = s.best >= 0 && s.since_improvement >= 2;
   bool stable = same_structure || plateau;
-  if (p == "after_n") return after_n;
-  if (p == "stable") return stable;
+  if (p == ProfilePolicy::kAfterN) return after_n;
+  if (p == ProfilePolicy::kStable) return stable;
   return after_n || stable;
 }
 
@@ -141,7 +150,7 @@ std::optional<std::string> stop_reason(const TaskState& s, const AgentOptions& o
 std::string render_memory(const TaskState& s) {
   std::string out;
   for (auto& r : s.steps) {
-    std::string line = "- step " + std::to_string(r.step + 1) + " (" + r.stage + "): " + name(r.outcome);
+    std::string line = "- step " + std::to_string(r.step + 1) + " (" + name(r.stage) + "): " + name(r.outcome);
     if (!r.note.empty()) line += " — " + r.note;
     out += truncate_middle(line, 300) + "\n";
   }

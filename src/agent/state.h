@@ -8,10 +8,14 @@
 #include <vector>
 
 #include "agent/interfaces.h"
+#include "agent/workload.h"
 #include "core/config.h"
 #include "store/run_store.h"
 
 namespace cutegen {
+
+// When the runtime profile joins the prompt (agent.profile_policy): auto is after_n or stable.
+enum class ProfilePolicy { kAuto, kAfterN, kStable, kAlways, kNever };
 
 struct AgentOptions {
   int max_steps = 12;
@@ -20,9 +24,12 @@ struct AgentOptions {
   int plateau_steps = 4;       // stop after this many steps without an improvement
   double min_gain = 0.02;      // a pass must beat the best by this fraction to be kept
   double target_roofline = 0.9;
-  std::string profile_policy = "auto";  // auto | after_n | stable | always | never
-  std::map<std::string, int> profile_after;  // per workload class, overriding the defaults
+  ProfilePolicy profile_policy = ProfilePolicy::kAuto;
+  std::map<Workload, int> profile_after;  // per workload class, overriding the defaults
 };
+
+template <>
+std::span<const NameRow<ProfilePolicy>> name_table();
 
 Result<AgentOptions> agent_options(const Config& c);
 
@@ -48,7 +55,7 @@ TaskState fold(const std::vector<StepRecord>& steps, const AgentOptions& o);
 
 Stage next_stage(const TaskState& s, const AgentOptions& o);
 // Whether the runtime profile joins this step's prompt.
-bool profile_due(const TaskState& s, const AgentOptions& o, const std::string& workload, Stage stage);
+bool profile_due(const TaskState& s, const AgentOptions& o, Workload workload, Stage stage);
 // Why to stop before the next step, or nullopt (budget stops come from the proposer).
 std::optional<std::string> stop_reason(const TaskState& s, const AgentOptions& o);
 // The prompt's memory: one line per step.

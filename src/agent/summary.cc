@@ -18,7 +18,7 @@ std::string cell(std::string s, size_t max_chars) {
 }  // namespace
 
 std::string step_edit_label(const StepRecord& r) {
-  std::string edit = r.edit_how.empty() ? "-" : r.edit_how;
+  std::string edit = r.edit_how == EditHow::kNone ? "-" : name(r.edit_how);
   if (!r.point.empty()) {
     edit += ' ';  // appended piecewise: GCC 12 reports a false -Wrestrict on `" " + string`
     edit += r.point;
@@ -53,7 +53,7 @@ std::string run_summary_markdown(const RunRecord& run) {
     out += "\n## " + t.name + "\n\n| step | stage | edit | verdict | speedup | roofline | outcome | note |\n|---|---|---|---|---|---|---|---|\n";
     for (auto& r : steps.at(t.name)) {
       std::string edit = step_edit_label(r);
-      std::snprintf(b, sizeof b, "| %d | %s%s | %s | %s | %.2fx | %.0f%% | %s | ", r.step + 1, r.stage.c_str(),
+      std::snprintf(b, sizeof b, "| %d | %s%s | %s | %s | %.2fx | %.0f%% | %s | ", r.step + 1, name(r.stage),
                     r.profiled ? " +profile" : "", edit.c_str(), step_verdict_name(r), r.speedup,
                     100 * r.roofline_fraction, name(r.outcome));
       out += b + cell(r.note, 200) + " |\n";

@@ -6,7 +6,7 @@ namespace cutegen {
 namespace {
 
 struct WorkloadRow {
-  const char* name;
+  Workload workload;
   std::vector<const char*> op_words;  // an op matches when one begins a word of its bare name (see op_base)
   int profile_after;
   const char* optimize_template;
@@ -14,13 +14,14 @@ struct WorkloadRow {
 
 const std::vector<WorkloadRow>& rows() {
   static const std::vector<WorkloadRow> table = {
-      {"conv", {"convolution", "conv1d", "conv2d", "conv3d", "conv_transpose"}, 6, "optimize_conv"},
-      {"gemm", {"mm", "matmul", "linear", "addmm", "bmm", "baddbmm", "einsum", "dot"}, 6, "optimize_gemm"},
-      {"loss", {"loss", "cross_entropy", "nll", "kl_div", "binary_cross"}, 3, "optimize_reduction"},
-      {"reduction", {"sum", "mean", "softmax", "norm", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
+      {Workload::kConv, {"convolution", "conv1d", "conv2d", "conv3d", "conv_transpose"}, 6, "optimize_conv"},
+      {Workload::kGemm, {"mm", "matmul", "linear", "addmm", "bmm", "baddbmm", "einsum", "dot"}, 6, "optimize_gemm"},
+      {Workload::kLoss, {"loss", "cross_entropy", "nll", "kl_div", "binary_cross"}, 3, "optimize_reduction"},
+      {Workload::kReduction, {"sum", "mean", "softmax", "norm", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
                      "prod", "cumsum", "cumprod", "logsumexp", "any", "all", "pool"}, 5, "optimize_reduction"},
-      {"other", {"sort", "argsort", "topk", "gather", "scatter", "index", "embedding", "unique", "nonzero", "where_nonzero",
+      {Workload::kOther, {"sort", "argsort", "topk", "gather", "scatter", "index", "embedding", "unique", "nonzero", "where_nonzero",
                  "interpolate", "upsample", "grid_sampler"}, 4, "optimize_other"},
+      {Workload::kElementwise, {}, 2, "optimize_elementwise"},  // what no row's words name
   };
   return table;
 }
@@ -56,9 +57,25 @@ bool is_shape_only(const std::string& base) {
   return false;
 }
 
+const WorkloadRow& row_of(Workload w) {
+  for (auto& row : rows())
+    if (row.workload == w) return row;
+  return rows().back();  // unreachable: every class has a row (workload_test checks)
+}
+
 }  // namespace
 
-std::string classify_workload(const std::vector<std::string>& ops) {
+template <>
+std::span<const NameRow<Workload>> name_table() {
+  static const NameRow<Workload> t[] = {
+      {Workload::kConv, "conv", "conv"},    {Workload::kGemm, "gemm", "gemm"},
+      {Workload::kLoss, "loss", "loss"},    {Workload::kReduction, "reduction", "reduction"},
+      {Workload::kOther, "other", "other"}, {Workload::kElementwise, "elementwise", "elementwise"},
+  };
+  return t;
+}
+
+Workload classify_workload(const std::vector<std::string>& ops) {
   for (auto& row : rows())
     for (auto& op : ops) {
       std::string base = op_base(op);
@@ -68,25 +85,17 @@ std::string classify_workload(const std::vector<std::string>& ops) {
         bool hit = word.size() <= 3 ? base == word || base.starts_with(word + "_") || base.ends_with("_" + word) ||
                                           (word == "mm" && (base == "bmm" || base == "addmm" || base == "baddbmm"))
                                     : starts_a_word(base, word);
-        if (hit) return row.name;
+        if (hit) return row.workload;
       }
     }
   bool any = false;
   for (auto& op : ops)
     if (!is_shape_only(op_base(op))) any = true;
-  return any ? "elementwise" : "other";
+  return any ? Workload::kElementwise : Workload::kOther;
 }
 
-int default_profile_after(const std::string& workload) {
-  for (auto& row : rows())
-    if (workload == row.name) return row.profile_after;
-  return workload == "elementwise" ? 2 : 4;
-}
+int default_profile_after(Workload w) { return row_of(w).profile_after; }
 
-std::string optimize_template(const std::string& workload) {
-  for (auto& row : rows())
-    if (workload == row.name) return row.optimize_template;
-  return workload == "elementwise" ? "optimize_elementwise" : "optimize_other";
-}
+std::string optimize_template(Workload w) { return row_of(w).optimize_template; }
 
 }  // namespace cutegen

@@ -24,6 +24,8 @@ const std::map<std::string, std::string> kTaskClasses = {
     {"sum_dim", "reduction"},
 };
 
+std::string class_of(const std::vector<std::string>& ops) { return name(classify_workload(ops)); }
+
 TEST(Workload, EveryTaskIsClassifiedFromItsRecordedOps) {
   auto tasks = task_names();
   ASSERT_FALSE(tasks.empty());
@@ -32,7 +34,7 @@ TEST(Workload, EveryTaskIsClassifiedFromItsRecordedOps) {
     ASSERT_TRUE(spec.ok()) << spec.message() << " (run scripts/record-fixtures)";
     auto want = kTaskClasses.find(task);
     ASSERT_NE(want, kTaskClasses.end()) << "tasks/" << task << ".py has no expected class in kTaskClasses";
-    EXPECT_EQ(classify_workload(spec->ops), want->second) << task << ": " << testing::PrintToString(spec->ops);
+    EXPECT_EQ(class_of(spec->ops), want->second) << task << ": " << testing::PrintToString(spec->ops);
   }
   for (auto& [task, cls] : kTaskClasses)
     EXPECT_TRUE(std::find(tasks.begin(), tasks.end(), task) != tasks.end()) << task << " is not in tasks/";
@@ -40,21 +42,21 @@ TEST(Workload, EveryTaskIsClassifiedFromItsRecordedOps) {
 
 TEST(Workload, EveryNameFormTheBridgeMayWrite) {
   // OpOverload names, as the bridge records them.
-  EXPECT_EQ(classify_workload({"aten.t.default", "aten.addmm.default", "aten.relu.default"}), "gemm");
-  EXPECT_EQ(classify_workload({"aten.convolution.default"}), "conv");
-  EXPECT_EQ(classify_workload({"aten._softmax.default"}), "reduction");
-  EXPECT_EQ(classify_workload({"aten.native_layer_norm.default"}), "reduction");
-  EXPECT_EQ(classify_workload({"aten.sum.dim_IntList"}), "reduction");
-  EXPECT_EQ(classify_workload({"aten.mse_loss.default"}), "loss");
-  EXPECT_EQ(classify_workload({"aten.sort.default"}), "other");
-  EXPECT_EQ(classify_workload({"aten.view.default", "aten.t.default"}), "other");  // shapes only
-  EXPECT_EQ(classify_workload({"aten.mul.Tensor", "aten.tanh.default"}), "elementwise");
+  EXPECT_EQ(class_of({"aten.t.default", "aten.addmm.default", "aten.relu.default"}), "gemm");
+  EXPECT_EQ(class_of({"aten.convolution.default"}), "conv");
+  EXPECT_EQ(class_of({"aten._softmax.default"}), "reduction");
+  EXPECT_EQ(class_of({"aten.native_layer_norm.default"}), "reduction");
+  EXPECT_EQ(class_of({"aten.sum.dim_IntList"}), "reduction");
+  EXPECT_EQ(class_of({"aten.mse_loss.default"}), "loss");
+  EXPECT_EQ(class_of({"aten.sort.default"}), "other");
+  EXPECT_EQ(class_of({"aten.view.default", "aten.t.default"}), "other");  // shapes only
+  EXPECT_EQ(class_of({"aten.mul.Tensor", "aten.tanh.default"}), "elementwise");
   // A packet ("aten.mm"), the schema form ("aten::mm.out") and another namespace.
-  EXPECT_EQ(classify_workload({"aten.mm"}), "gemm");
-  EXPECT_EQ(classify_workload({"aten::mm.out"}), "gemm");
-  EXPECT_EQ(classify_workload({"prims.convert_element_type.default"}), "elementwise");  // "convert" is no conv
-  EXPECT_EQ(classify_workload({"aten.upsample_bilinear2d.vec"}), "other");              // "bilinear" is no GEMM
-  EXPECT_EQ(classify_workload({"aten.argsort.default"}), "other");
+  EXPECT_EQ(class_of({"aten.mm"}), "gemm");
+  EXPECT_EQ(class_of({"aten::mm.out"}), "gemm");
+  EXPECT_EQ(class_of({"prims.convert_element_type.default"}), "elementwise");  // "convert" is no conv
+  EXPECT_EQ(class_of({"aten.upsample_bilinear2d.vec"}), "other");              // "bilinear" is no GEMM
+  EXPECT_EQ(class_of({"aten.argsort.default"}), "other");
 }
 
 TEST(Workload, EachClassHasItsProfileDepthAndTemplate) {
@@ -63,9 +65,12 @@ TEST(Workload, EachClassHasItsProfileDepthAndTemplate) {
       {"reduction", {5, "optimize_reduction"}},     {"gemm", {6, "optimize_gemm"}},
       {"conv", {6, "optimize_conv"}},               {"other", {4, "optimize_other"}}};
   for (auto& [cls, depth_template] : want) {
-    EXPECT_EQ(default_profile_after(cls), depth_template.first) << cls;
-    EXPECT_EQ(optimize_template(cls), depth_template.second) << cls;
+    auto w = parse_name<Workload>(cls);
+    ASSERT_TRUE(w) << cls;
+    EXPECT_EQ(default_profile_after(*w), depth_template.first) << cls;
+    EXPECT_EQ(optimize_template(*w), depth_template.second) << cls;
   }
+  EXPECT_EQ(want.size(), name_table<Workload>().size());
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <thread>
 
 #include "build/compile_slots.h"
@@ -20,16 +21,6 @@ namespace cutegen {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const char* to_string(BuildOutcome o) {
-  switch (o) {
-    case BuildOutcome::kBuilt: return "built";
-    case BuildOutcome::kCompileError: return "compile error";
-    case BuildOutcome::kTimeout: return "compile timeout";
-    case BuildOutcome::kRefused: return "refused";
-  }
-  return "?";
-}
-
 namespace {
 
 json to_json(const BuildResult& r) {
@@ -41,13 +32,15 @@ json to_json(const BuildResult& r) {
     kernels.push_back({{"name", k.name}, {"mangled", k.mangled}, {"registers", k.registers},
                        {"shared_bytes", k.shared_bytes}, {"stack_bytes", k.stack_bytes},
                        {"spill_stores", k.spill_stores}, {"spill_loads", k.spill_loads}, {"barriers", k.barriers}});
-  return {{"outcome", to_string(r.outcome)}, {"message", r.message}, {"compile_seconds", r.compile_seconds},
+  return {{"outcome", phrase(r.outcome)}, {"message", r.message}, {"compile_seconds", r.compile_seconds},
           {"diagnostics", diags}, {"kernels", kernels}};
 }
 
 BuildResult from_json(const json& j) {
   BuildResult r;
-  r.outcome = j.at("outcome") == "built" ? BuildOutcome::kBuilt : BuildOutcome::kCompileError;
+  auto outcome = parse_name<BuildOutcome>(j.at("outcome").get<std::string>());
+  if (!outcome) throw std::runtime_error("unknown build outcome");  // a damaged entry: rebuilt
+  r.outcome = *outcome;
   r.message = j.at("message");
   r.compile_seconds = j.at("compile_seconds");
   for (auto& d : j.at("diagnostics"))

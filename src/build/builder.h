@@ -10,6 +10,7 @@
 #include "build/ptxas_report.h"
 #include "build/target.h"
 #include "build/toolchain.h"
+#include "core/outcomes.h"
 #include "core/result.h"
 
 namespace cutegen {
@@ -20,9 +21,6 @@ struct BuildRequest {
   Target target;
   std::string force_include;  // text of a header force-included before the source (the ABI), or ""
 };
-
-enum class BuildOutcome { kBuilt, kCompileError, kTimeout, kRefused };
-const char* to_string(BuildOutcome o);
 
 struct BuildResult {
   BuildOutcome outcome = BuildOutcome::kCompileError;

@@ -25,7 +25,7 @@ void print_result(const BuildResult& r, const std::string& name, bool as_json) {
       kernels.push_back({{"name", k.name}, {"registers", k.registers}, {"shared_bytes", k.shared_bytes},
                          {"stack_bytes", k.stack_bytes}, {"spill_stores", k.spill_stores},
                          {"spill_loads", k.spill_loads}});
-    nlohmann::json j = {{"outcome", to_string(r.outcome)}, {"cache_hit", r.cache_hit}, {"key", r.key},
+    nlohmann::json j = {{"outcome", phrase(r.outcome)}, {"cache_hit", r.cache_hit}, {"key", r.key},
                         {"library", r.library_path}, {"log", r.log_path}, {"message", r.message},
                         {"compile_seconds", r.compile_seconds}, {"kernels", kernels},
                         {"diagnostics", render_diagnostics(r.diagnostics, name)}};
@@ -33,7 +33,7 @@ void print_result(const BuildResult& r, const std::string& name, bool as_json) {
     return;
   }
   if (!r.ok()) {
-    std::printf("%s: %s\n", to_string(r.outcome), r.message.c_str());
+    std::printf("%s: %s\n", phrase(r.outcome), r.message.c_str());
     if (!r.diagnostics.empty()) std::printf("%s", render_diagnostics(r.diagnostics, name).c_str());
     if (!r.log_path.empty()) std::printf("full log: %s\n", r.log_path.c_str());
     return;

@@ -29,7 +29,7 @@ void row(const std::string& what, const std::string& value) { std::printf("  %-2
 void print_table(const EvalResult& r, const std::string& kernel) {
   std::printf("%s: %s\n", kernel.c_str(), phrase(r.verdict));
   row("compile", r.build.key.empty() ? "-"
-                 : std::string(to_string(r.build.outcome)) + (r.build.cache_hit ? " (cached)" : fmt(" in %.1f s", r.build.compile_seconds)));
+                 : std::string(phrase(r.build.outcome)) + (r.build.cache_hit ? " (cached)" : fmt(" in %.1f s", r.build.compile_seconds)));
   for (auto& k : r.build.kernels)
     row("  kernel", k.name.substr(0, 50) + fmt(": %g regs, %g B smem, %g B spills", k.registers, k.shared_bytes,
                                               k.spill_stores + k.spill_loads));

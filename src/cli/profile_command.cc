@@ -72,7 +72,7 @@ void define_profile(CLI::App& sub, Context& ctx) {
     auto build = must(setup.builder().build({.source = text, .display_name = args->kernel, .target = setup.target(),
                                               .force_include = abi_header(spec)}));
     if (!build.ok())
-      fail(std::string(to_string(build.outcome)) + ": " + build.message + " (see cutegen build " + args->kernel + ")",
+      fail(std::string(phrase(build.outcome)) + ": " + build.message + " (see cutegen build " + args->kernel + ")",
            kExitNegative);
     RooflineCeilings ceilings;
     if (auto path = ctx.config.str("profile.ceilings"); !path.empty()) {

@@ -20,13 +20,9 @@ struct PromptArgs {
   std::string task, stage = "generate", kernel, diagnostics;
 };
 
-constexpr Stage kStages[] = {Stage::kGenerate, Stage::kRepairCompile, Stage::kRepairWrong, Stage::kOptimize,
-                             Stage::kTune};
-
-Result<Stage> parse_stage(const std::string& name) {
-  for (auto s : kStages)
-    if (name == to_string(s)) return s;
-  return error("--stage: unknown stage '" + name + "' (generate, repair_compile, repair_wrong, optimize or tune)");
+Result<Stage> parse_stage(const std::string& text) {
+  if (auto s = parse_name<Stage>(text)) return *s;
+  return error("--stage: unknown stage '" + text + "' (" + names_list<Stage>() + ")");
 }
 
 std::string placeholder(const std::string& what) { return "[placeholder: " + what + "]"; }
@@ -120,7 +116,7 @@ void define_prompt(CLI::App& sub, Context& ctx) {
     std::string name = template_for(*step);
     const std::string& user = req->messages.at(0).content;
     if (ctx.json) {
-      nlohmann::json doc = {{"stage", args->stage}, {"template", name}, {"system", req->system}, {"user", user}};
+      nlohmann::json doc = {{"stage", cutegen::name(*stage)}, {"template", name}, {"system", req->system}, {"user", user}};
       std::printf("%s\n", doc.dump(2).c_str());
       return;
     }

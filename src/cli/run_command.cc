@@ -34,7 +34,7 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 void progress_line(const Progress& p, double elapsed) {
   static bool tty = isatty(2);
   char b[400];
-  std::snprintf(b, sizeof b, "[%s] %-14s step %-3d best %.2fx  tokens %ld  %.0fs%s%s", p.task.c_str(), p.stage.c_str(),
+  std::snprintf(b, sizeof b, "[%s] %-14s step %-3d best %.2fx  tokens %ld  %.0fs%s%s", p.task.c_str(), name(p.stage),
                 p.step + 1, p.best_speedup, p.tokens, elapsed, p.last.empty() ? "" : "  ", p.last.c_str());
   if (tty) std::fprintf(stderr, "\r\033[K%s", b);
   else if (!p.last.empty()) std::fprintf(stderr, "%s\n", b);
@@ -244,7 +244,7 @@ void define_reeval(CLI::App& sub, Context& ctx) {
       nlohmann::json row = {{"task", t.name}, {"step", t.best_step}, {"verdict", name(e.verdict)}, {"speedup", e.speedup},
                             {"recorded_speedup", steps.at(t.best_step).speedup}, {"roofline_fraction", e.roofline_fraction},
                             {"summary", e.summary}};
-      must(Result<Ok>(store.event(t.name, t.best_step, "reeval", row.dump())));
+      must(Result<Ok>(store.event(t.name, t.best_step, EventKind::kReeval, row.dump())));
       if (ctx.json) j.push_back(row);
       else std::printf("%-24s step %-3d %-10s %.2fx (recorded %.2fx)%s%s\n", t.name.c_str(), t.best_step + 1,
                        name(e.verdict), e.speedup, steps.at(t.best_step).speedup, e.pass() ? "" : "  ",

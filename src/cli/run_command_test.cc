@@ -56,8 +56,8 @@ class RunCommandTest : public ::testing::Test {
     if (tasks.empty()) return out;
     for (auto& t : tasks) out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step) + " " + t.final_json);
     for (auto& r : steps)
-      out.push_back(std::to_string(r.step) + " " + r.stage + " " + step_verdict_name(r) + " " + name(r.outcome) + " " +
-                    std::to_string(r.parent) + " " + (r.profiled ? "profiled " : "") + r.source);
+      out.push_back(std::to_string(r.step) + " " + name(r.stage) + " " + step_verdict_name(r) + " " + name(r.outcome) +
+                    " " + std::to_string(r.parent) + " " + (r.profiled ? "profiled " : "") + r.source);
     return out;
   }
   // Every task and step of a run read as one, whether it ran in one process or in shards.
@@ -71,7 +71,7 @@ class RunCommandTest : public ::testing::Test {
       out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step) + " " + t.final_json);
       auto steps = *v->steps(t.name);
       for (auto& r : steps)
-        out.push_back(t.name + " " + std::to_string(r.step) + " " + r.stage + " " + step_verdict_name(r) + " " + name(r.outcome) + " " +
+        out.push_back(t.name + " " + std::to_string(r.step) + " " + name(r.stage) + " " + step_verdict_name(r) + " " + name(r.outcome) + " " +
                       r.edit + " " + r.source);
     }
     return out;
@@ -288,7 +288,7 @@ TEST_F(RunCommandTest, ASchema1ExpertRunResumesOnTheSameTrajectory) {
       std::string point = r.point;
       if (auto at = point.find(",passes=2,cluster=0,regs=0"); at != std::string::npos)
         point.replace(at, std::string(",passes=2,cluster=0,regs=0").size(), ",group=1,strategy=elementwise");
-      out.push_back(r.stage + " " + point + " " + step_verdict_name(r) + " " + name(r.outcome) +
+      out.push_back(name(r.stage) + (" " + point) + " " + step_verdict_name(r) + " " + name(r.outcome) +
                     (r.profiled ? " profiled" : ""));
     }
     return out;
@@ -330,8 +330,8 @@ TEST_F(RunCommandTest, HybridGivesTheExpertsBestToTheModelAndReplaysTheSame) {
   auto s = *RunStore::open_readonly(dir_ + "/h");
   auto steps = *s.steps("relu");
   ASSERT_EQ(steps.size(), 6u);
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(steps[i].edit_how, "expert") << i;
-  EXPECT_EQ(steps[3].edit_how, "whole_file");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(steps[i].edit_how, EditHow::kExpert) << i;
+  EXPECT_EQ(steps[3].edit_how, EditHow::kWholeFile);
   EXPECT_EQ(steps[3].parent, 2);
   EXPECT_EQ(steps[3].outcome, StepOutcome::kAccepted);
   EXPECT_EQ(s.tasks()->at(0).best_step, 3);

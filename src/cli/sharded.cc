@@ -55,11 +55,11 @@ void finish(Context& ctx, const std::string& dir) {
 Execution recorded_execution(const RunStore& run, std::string* gpus) {
   Execution e = Execution::kInProcess;
   for (auto& ev : must(run.events())) {
-    if (ev.kind == "deal") {
+    if (ev.kind == EventKind::kDeal) {
       e = Execution::kDealt;
       if (gpus) *gpus = ev.detail;
     }
-    if (ev.kind == "slurm_submit") e = Execution::kSlurm;
+    if (ev.kind == EventKind::kSlurmSubmit) e = Execution::kSlurm;
   }
   return e;
 }
@@ -67,7 +67,7 @@ Execution recorded_execution(const RunStore& run, std::string* gpus) {
 void drive_dealt(Context& ctx, RunStore& run, const std::string& gpus) {
   auto meta = must(run.meta());
   auto slots = must(parse_gpus(ctx, gpus));
-  must(Result<Ok>(run.event("", -1, "deal", gpus)));
+  must(Result<Ok>(run.event("", -1, EventKind::kDeal, gpus)));
   auto todo = unfinished(must(RunView::open(run.dir())));
   std::fprintf(stderr, "%zu tasks over %zu GPU%s (%s)\n", todo.size(), slots.size(), slots.size() == 1 ? "" : "s",
                gpus.c_str());

@@ -63,14 +63,14 @@ Result<Submission> submit_array(const std::string& run_dir, const std::string& r
 }
 
 Status record_submission(RunStore& run, const Submission& s, const SlurmOptions& opt) {
-  return run.event("", -1, "slurm_submit",
+  return run.event("", -1, EventKind::kSlurmSubmit,
                    json{{"number", s.number}, {"job", s.job_id}, {"shares", s.shares}, {"options", options_json(opt)}}.dump());
 }
 
 Result<std::vector<Submission>> submissions(const RunStore& run) {
   std::vector<Submission> out;
   for (auto& e : CUTEGEN_TRY(run.events())) {
-    if (e.kind != "slurm_submit") continue;
+    if (e.kind != EventKind::kSlurmSubmit) continue;
     auto j = json::parse(e.detail, nullptr, false);
     if (!j.is_object()) return error(run.db_path() + ": a damaged slurm_submit event");
     out.push_back({j.value("number", 0), j.value("job", std::string()),
@@ -83,7 +83,7 @@ Result<SlurmOptions> recorded_slurm_options(const RunStore& run) {
   SlurmOptions o;
   bool found = false;
   for (auto& e : CUTEGEN_TRY(run.events())) {
-    if (e.kind != "slurm_submit") continue;
+    if (e.kind != EventKind::kSlurmSubmit) continue;
     auto event = json::parse(e.detail, nullptr, false);
     if (!event.is_object()) continue;
     auto j = event.value("options", json::object());

@@ -19,6 +19,18 @@ std::span<const NameRow<Verdict>> name_table() {
   return t;
 }
 
+// The build cache's build.json, `cutegen build --json` and eval's "build" carry the phrase.
+template <>
+std::span<const NameRow<BuildOutcome>> name_table() {
+  static const NameRow<BuildOutcome> t[] = {
+      {BuildOutcome::kBuilt, "built", "built"},
+      {BuildOutcome::kCompileError, "compile_error", "compile error"},
+      {BuildOutcome::kTimeout, "compile_timeout", "compile timeout"},
+      {BuildOutcome::kRefused, "refused", "refused"},
+  };
+  return t;
+}
+
 template <>
 std::span<const NameRow<TaskStatus>> name_table() {
   static const NameRow<TaskStatus> t[] = {
@@ -37,6 +49,43 @@ std::span<const NameRow<StepOutcome>> name_table() {
       {StepOutcome::kAccepted, "accepted", "accepted"},
       {StepOutcome::kReverted, "reverted", "reverted"},
       {StepOutcome::kFailed, "failed", "failed"},
+  };
+  return t;
+}
+
+template <>
+std::span<const NameRow<Stage>> name_table() {
+  static const NameRow<Stage> t[] = {
+      {Stage::kGenerate, "generate", "generate"},
+      {Stage::kRepairCompile, "repair_compile", "repair compile"},
+      {Stage::kRepairWrong, "repair_wrong", "repair wrong"},
+      {Stage::kOptimize, "optimize", "optimize"},
+      {Stage::kTune, "tune", "tune"},
+  };
+  return t;
+}
+
+template <>
+std::span<const NameRow<EditHow>> name_table() {
+  static const NameRow<EditHow> t[] = {
+      {EditHow::kExact, "exact", "exact"},
+      {EditHow::kWhitespace, "whitespace", "whitespace"},
+      {EditHow::kWholeFile, "whole_file", "whole file"},
+      {EditHow::kExpert, "expert", "expert"},
+      {EditHow::kNone, "none", "no candidate"},
+  };
+  return t;
+}
+
+template <>
+std::span<const NameRow<EventKind>> name_table() {
+  static const NameRow<EventKind> t[] = {
+      {EventKind::kStep, "step", "step"},
+      {EventKind::kFinish, "finish", "finish"},
+      {EventKind::kWaiting, "waiting", "waiting"},
+      {EventKind::kReeval, "reeval", "re-evaluation"},
+      {EventKind::kDeal, "deal", "dealt over GPUs"},
+      {EventKind::kSlurmSubmit, "slurm_submit", "Slurm submission"},
   };
   return t;
 }

@@ -1,4 +1,4 @@
-// Outcomes that cross module seams (evaluator -> agent -> store -> expert) as enums, each with one
+// Outcomes and kinds that cross module seams (evaluator -> agent -> store -> expert, cli) as enums, each with one
 // table of names: `name` is the identifier JSON, SQLite, prompts and scripts carry; `phrase` is
 // what a person reads. Code compares the enums; strings exist only at those edges, written with
 // name()/phrase() and read back with parse_name(), which takes either spelling.
@@ -10,6 +10,9 @@
 #include <string_view>
 
 namespace cutegen {
+
+// What compiling one source came to (refused: the build was not attempted, e.g. a source too large).
+enum class BuildOutcome { kBuilt, kCompileError, kTimeout, kRefused };
 
 // The evaluator's answer about one candidate.
 enum class Verdict { kPass, kWrong, kRejected, kTimeout, kCompileError, kFault, kSetupError };
@@ -29,6 +32,16 @@ enum class Bound { kMemory, kCompute, kLatency };
 // Which term of the roofline sets a task's floor: its bytes at the memory ceiling or its math at
 // the compute ceiling.
 enum class RooflineLimit { kMemory, kCompute };
+
+// The loop's stage for a step: what the proposer is asked to do.
+enum class Stage { kGenerate, kRepairCompile, kRepairWrong, kOptimize, kTune };
+
+// How a step's candidate came to be: the model's search/replace edits matched exactly or only
+// ignoring whitespace, the model answered a whole file, the expert emitted it, or no candidate.
+enum class EditHow { kExact, kWhitespace, kWholeFile, kExpert, kNone };
+
+// What a run's event records (the run store's events table).
+enum class EventKind { kStep, kFinish, kWaiting, kReeval, kDeal, kSlurmSubmit };
 
 // The profile's verdict on a kernel: its bound and how busy the binding unit is.
 struct BoundVerdict {

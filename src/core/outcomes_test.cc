@@ -31,6 +31,10 @@ TEST(Outcomes, EveryValueHasOneRowAndReadsBackFromEitherSpelling) {
   expect_whole_table(StepOutcome::kFailed);
   expect_whole_table(Bound::kLatency);
   expect_whole_table(RooflineLimit::kCompute);
+  expect_whole_table(BuildOutcome::kRefused);
+  expect_whole_table(Stage::kTune);
+  expect_whole_table(EditHow::kNone);
+  expect_whole_table(EventKind::kSlurmSubmit);
 }
 
 // These spellings are in run.db files and scripts: they may not change.
@@ -43,6 +47,10 @@ TEST(Outcomes, StoredAndPrintedSpellingsStay) {
   EXPECT_STREQ(name(TaskStatus::kWaiting), "waiting");
   EXPECT_STREQ(name(StepOutcome::kReverted), "reverted");
   EXPECT_STREQ(name(Bound::kMemory), "memory-bound");
+  EXPECT_STREQ(name(Stage::kRepairCompile), "repair_compile");
+  EXPECT_STREQ(name(EditHow::kWholeFile), "whole_file");
+  EXPECT_STREQ(name(EditHow::kExpert), "expert");
+  EXPECT_STREQ(name(EventKind::kSlurmSubmit), "slurm_submit");
   EXPECT_EQ(parse_name<Verdict>("compile-error"), std::nullopt);
   EXPECT_EQ(parse_name<Verdict>(""), std::nullopt);
   EXPECT_EQ(names_list<StepOutcome>(), "accepted, reverted, failed");

@@ -14,7 +14,7 @@ nlohmann::json interval_json(const Interval& i) { return {{"point", i.point}, {"
 nlohmann::json eval_result_json(const EvalResult& r) {
   // "verdict" is the phrase ("compile error"), as eval has always written it; the agent reads either.
   nlohmann::json j = {{"verdict", phrase(r.verdict)}, {"exit_code", exit_code(r.verdict)}, {"summary", r.summary}};
-  j["build"] = {{"outcome", to_string(r.build.outcome)}, {"key", r.build.key}, {"cache_hit", r.build.cache_hit},
+  j["build"] = {{"outcome", phrase(r.build.outcome)}, {"key", r.build.key}, {"cache_hit", r.build.cache_hit},
                 {"library", r.build.library_path}, {"message", r.build.message},
                 {"diagnostics", render_diagnostics(r.build.diagnostics, "kernel.cu")}};
   j["cute_usage"] = r.cute;

@@ -187,11 +187,4 @@ Result<ExprPtr> pointwise_expr(const GraphNode& node, const OperandFn& operand) 
   return it->second(Args{node, operand});
 }
 
-std::vector<size_t> pointwise_operand_slots(const GraphNode& node) {
-  std::vector<size_t> slots;
-  for (size_t i = 0; i < node.args.size(); ++i)
-    if (node.args[i].is_tensor()) slots.push_back(i);
-  return slots;
-}
-
 }  // namespace cutegen

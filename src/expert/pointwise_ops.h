@@ -18,7 +18,5 @@ using OperandFn = std::function<Result<ExprPtr>(const GraphArg&)>;
 bool is_pointwise_op(const std::string& op);
 // The node's formula with its operands filled in; errors name the op and the unsupported argument.
 Result<ExprPtr> pointwise_expr(const GraphNode& node, const OperandFn& operand);
-// Indices of the node's arguments that are operands (tensors or numbers), for walking the graph.
-std::vector<size_t> pointwise_operand_slots(const GraphNode& node);
 
 }  // namespace cutegen

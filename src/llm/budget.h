@@ -25,8 +25,6 @@ class Budget {
   // "run tokens: 1200 spent of 1000", or nullopt while every limit has room.
   std::optional<std::string> exhausted() const;
   void charge(const Usage& u, double dollars);
-  const Spend& run_spent() const { return run_; }
-  const Spend& task_spent() const { return task_; }
 
  private:
   Limits run_limits_, task_limits_;

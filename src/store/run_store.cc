@@ -252,12 +252,14 @@ Status RunStore::commit_step(const StepRecord& s) {
   Stmt ev(db_.get(), "INSERT INTO events (task, step, kind, detail) VALUES (?,?,?,?)");
   const char* verdict = step_verdict_name(s);
   const char* outcome = name(s.outcome);
-  bool ok = c.bind(s.task, s.step, s.stage, s.parent, s.source, s.edit, s.edit_how, s.profiled, s.tokens, s.point)
+  bool ok = c.bind(s.task, s.step, name(s.stage), s.parent, s.source, s.edit, name(s.edit_how), s.profiled, s.tokens,
+                   s.point)
                     .step() == SQLITE_DONE &&
             e.bind(s.task, s.step, verdict, s.summary, s.report, s.speedup, s.speedup_low, s.speedup_high,
                    s.roofline_fraction, s.fingerprint, s.statics, outcome, s.note)
                     .step() == SQLITE_DONE &&
-            ev.bind(s.task, s.step, "step", s.stage + ": " + verdict + ", " + outcome).step() == SQLITE_DONE;
+            ev.bind(s.task, s.step, name(EventKind::kStep), name(s.stage) + (": " + std::string(verdict)) + ", " + outcome)
+                    .step() == SQLITE_DONE;
   if (!ok) {
     std::string why = sqlite3_errmsg(db_.get());
     (void)exec("ROLLBACK");
@@ -279,11 +281,15 @@ Result<std::vector<StepRecord>> RunStore::steps(const std::string& task) const {
     StepRecord r;
     r.task = task;
     r.step = static_cast<int>(st.integer(0));
-    r.stage = st.text(1), r.parent = static_cast<int>(st.integer(2)), r.source = st.text(3), r.edit = st.text(4);
+    r.parent = static_cast<int>(st.integer(2)), r.source = st.text(3), r.edit = st.text(4);
     std::string what = db_path() + ": step " + std::to_string(r.step) + " of " + task + ": ";
+    r.stage = CUTEGEN_TRY(parse_stored<Stage>(st.text(1), what + "stage"));
+    // Before "none" had a name, a step without a candidate was stored with an empty edit_how.
+    r.edit_how =
+        st.text(5).empty() ? EditHow::kNone : CUTEGEN_TRY(parse_stored<EditHow>(st.text(5), what + "edit_how"));
     if (st.text(6) != kNoCandidate) r.verdict = CUTEGEN_TRY(parse_stored<Verdict>(st.text(6), what + "verdict"));
     r.outcome = CUTEGEN_TRY(parse_stored<StepOutcome>(st.text(15), what + "outcome"));
-    r.edit_how = st.text(5), r.summary = st.text(7), r.report = st.text(8);
+    r.summary = st.text(7), r.report = st.text(8);
     r.speedup = st.real(9), r.speedup_low = st.real(10), r.speedup_high = st.real(11), r.roofline_fraction = st.real(12);
     r.fingerprint = st.text(13), r.statics = st.text(14), r.note = st.text(16);
     r.profiled = st.integer(17) != 0, r.tokens = st.integer(18), r.point = st.text(19);
@@ -317,17 +323,20 @@ Result<std::optional<ProfileSummary>> RunStore::profile(const std::string& task,
   return std::optional<ProfileSummary>(std::move(p));
 }
 
-Status RunStore::event(const std::string& task, int step, const std::string& kind, const std::string& detail) {
+Status RunStore::event(const std::string& task, int step, EventKind kind, const std::string& detail) {
   Stmt st(db_.get(), "INSERT INTO events (task, step, kind, detail) VALUES (?,?,?,?)");
-  if (st.bind(task, step, kind, detail).step() != SQLITE_DONE) return error(db_path() + ": cannot record an event");
+  if (st.bind(task, step, name(kind), detail).step() != SQLITE_DONE)
+    return error(db_path() + ": cannot record an event");
   return Ok{};
 }
 
 Result<std::vector<EventRow>> RunStore::events() const {
   Stmt st(db_.get(), "SELECT id, at, task, step, kind, detail FROM events ORDER BY id");
   std::vector<EventRow> out;
-  while (st.step() == SQLITE_ROW)
-    out.push_back({st.integer(0), st.text(1), st.text(2), static_cast<int>(st.integer(3)), st.text(4), st.text(5)});
+  while (st.step() == SQLITE_ROW) {
+    auto kind = CUTEGEN_TRY(parse_stored<EventKind>(st.text(4), db_path() + ": event " + st.text(0) + ": kind"));
+    out.push_back({st.integer(0), st.text(1), st.text(2), static_cast<int>(st.integer(3)), kind, st.text(5)});
+  }
   return out;
 }
 

@@ -45,11 +45,11 @@ struct TaskRow {
 struct StepRecord {
   std::string task;
   int step = 0;
-  std::string stage;  // generate, repair_compile, repair_wrong, optimize, tune
-  int parent = -1;    // the step whose source this one edited (-1: none)
+  Stage stage = Stage::kGenerate;
+  int parent = -1;  // the step whose source this one edited (-1: none)
   std::string source;
   std::string edit;        // the model's edit text (blocks) or "" for a whole file
-  std::string edit_how;    // exact, whitespace, whole_file, none
+  EditHow edit_how = EditHow::kNone;
   std::string point;       // an expert step's parameter point as params.h writes it ("threads=256,..."); "" otherwise
   std::optional<Verdict> verdict;  // none: no candidate to evaluate (stored as "no_candidate")
   std::string summary;     // one line
@@ -68,7 +68,8 @@ struct EventRow {
   long id = 0;
   std::string at, task;
   int step = -1;
-  std::string kind, detail;
+  EventKind kind = EventKind::kStep;
+  std::string detail;
 };
 
 class RunStore {
@@ -96,7 +97,7 @@ class RunStore {
   // The profile saved for a step; none when there is none, or when it was saved under schema 1,
   // which kept no verdict (the loop profiles that step again).
   Result<std::optional<ProfileSummary>> profile(const std::string& task, int step) const;
-  Status event(const std::string& task, int step, const std::string& kind, const std::string& detail);
+  Status event(const std::string& task, int step, EventKind kind, const std::string& detail);
   Result<std::vector<EventRow>> events() const;
 
  private:

@@ -23,7 +23,7 @@ struct TempRun {
 
 StepRecord step(int n, StepOutcome outcome) {
   StepRecord s;
-  s.task = "relu", s.step = n, s.stage = n == 0 ? "generate" : "optimize", s.parent = n - 1;
+  s.task = "relu", s.step = n, s.stage = n == 0 ? Stage::kGenerate : Stage::kOptimize, s.parent = n - 1;
   s.source = "// kernel " + std::to_string(n), s.verdict = Verdict::kPass, s.speedup = 1.0 + n, s.outcome = outcome;
   return s;
 }
@@ -72,6 +72,7 @@ TEST(RunStore, RoundTripsRunTasksStepsProfilesAndEvents) {
   EXPECT_EQ(p2->verdict, std::nullopt);
   auto events = *s->events();
   ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[3].kind, EventKind::kStep);
   EXPECT_EQ(events[3].detail, "optimize: no_candidate, failed");  // the file's spellings
 }
 
@@ -81,26 +82,51 @@ TEST(RunStore, StoredNamesAreTheOnesOlderRunsHold) {
   {
     auto s = *RunStore::create(t.run(), {.id = "r1"}, {{.name = "relu", .path = "/t/relu.py"}});
     auto r = step(0, StepOutcome::kFailed);
-    r.verdict = Verdict::kCompileError;
+    r.verdict = Verdict::kCompileError, r.stage = Stage::kRepairCompile, r.edit_how = EditHow::kWholeFile;
     ASSERT_TRUE(s.commit_step(r).ok());
   }
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open((t.run() + "/run.db").c_str(), &db), SQLITE_OK);
   sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(db, "SELECT e.verdict, e.outcome, t.status FROM evaluations e, tasks t", -1, &st, nullptr);
+  sqlite3_prepare_v2(db,
+                     "SELECT e.verdict, e.outcome, t.status, c.stage, c.edit_how, v.kind "
+                     "FROM evaluations e, tasks t, candidates c, events v",
+                     -1, &st, nullptr);
   ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
   auto col = [&](int i) { return std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, i))); };
   EXPECT_EQ(col(0), "compile_error");
   EXPECT_EQ(col(1), "failed");
   EXPECT_EQ(col(2), "pending");
+  EXPECT_EQ(col(3), "repair_compile");
+  EXPECT_EQ(col(4), "whole_file");
+  EXPECT_EQ(col(5), "step");
   sqlite3_finalize(st);
-  sqlite3_exec(db, "UPDATE evaluations SET verdict = 'compiled_badly'", nullptr, nullptr, nullptr);
+  // A step without a candidate was stored with an empty edit_how before "none" had a name.
+  sqlite3_exec(db, "UPDATE candidates SET edit_how = ''", nullptr, nullptr, nullptr);
+  {
+    auto s = *RunStore::open_readonly(t.run());
+    auto steps = s.steps("relu");
+    ASSERT_TRUE(steps.ok()) << steps.message();
+    EXPECT_EQ(steps->at(0).edit_how, EditHow::kNone);
+    EXPECT_EQ(steps->at(0).stage, Stage::kRepairCompile);
+  }
+  for (auto [update, complaint] :
+       {std::pair{"UPDATE evaluations SET verdict = 'compiled_badly'",
+                  "verdict 'compiled_badly' is none of pass, wrong,"},
+        {"UPDATE candidates SET stage = 'polish'", "stage 'polish' is none of generate,"},
+        {"UPDATE candidates SET edit_how = 'guess'", "edit_how 'guess' is none of exact,"}}) {
+    sqlite3_exec(db, update, nullptr, nullptr, nullptr);
+    auto s = *RunStore::open_readonly(t.run());
+    auto steps = s.steps("relu");
+    ASSERT_FALSE(steps.ok()) << update;
+    EXPECT_NE(steps.message().find(complaint), std::string::npos) << steps.message();
+    sqlite3_exec(db, "UPDATE evaluations SET verdict = 'pass'", nullptr, nullptr, nullptr);
+    sqlite3_exec(db, "UPDATE candidates SET stage = 'optimize', edit_how = 'exact'", nullptr, nullptr, nullptr);
+  }
+  sqlite3_exec(db, "UPDATE events SET kind = 'party'", nullptr, nullptr, nullptr);
   sqlite3_close(db);
   auto s = *RunStore::open_readonly(t.run());
-  auto steps = s.steps("relu");
-  ASSERT_FALSE(steps.ok());
-  EXPECT_NE(steps.message().find("verdict 'compiled_badly' is none of pass, wrong,"), std::string::npos)
-      << steps.message();
+  EXPECT_NE(s.events().message().find("kind 'party' is none of step,"), std::string::npos);
 }
 
 // A copy of a run that the schema-1 cutegen wrote and was killed in (tests/fixtures/runs/README.md).
@@ -144,6 +170,9 @@ void expect_schema1_steps(const RunStore& s, size_t more = 0) {
     EXPECT_EQ(steps->at(i).point, kSchema1Points[i]) << i;
   }
   EXPECT_EQ(steps->at(0).outcome, StepOutcome::kAccepted);
+  EXPECT_EQ(steps->at(0).stage, Stage::kGenerate);
+  EXPECT_EQ(steps->at(1).stage, Stage::kOptimize);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(steps->at(i).edit_how, EditHow::kExpert) << i;
   EXPECT_EQ(steps->at(1).outcome, StepOutcome::kReverted);
   EXPECT_EQ(steps->at(4).outcome, StepOutcome::kAccepted);
 }

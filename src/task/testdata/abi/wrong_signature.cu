@@ -1,0 +1,9 @@
+// Forgets the bias: same name, different parameter list.
+__global__ void fused(const float* x, const float* w, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = fmaxf(x[i] * w[i], 0.0f);
+}
+extern "C" void cutegen_forward(const float* x, const float* linear_weight, float* out, cudaStream_t stream) {
+  int n = 4096 * 4096;
+  fused<<<(n + 255) / 256, 256, 0, stream>>>(x, linear_weight, out, n);
+}
