@@ -12,17 +12,17 @@ struct GemmCall {
   int32_t m, n, k, batch;
   int32_t a_col_major, b_col_major;  // 0: row-major. C is always row-major.
   const void* a;
-  int64_t lda, batch_stride_a;       // BLAS-style leading dimensions, in elements
+  int64_t lda, batch_stride_a;  // BLAS-style leading dimensions, in elements
   const void* b;
   int64_t ldb, batch_stride_b;
   void* c;
   int64_t ldc, batch_stride_c;
-  const float* bias;                 // N floats, for the bias_relu epilogue
-  int32_t swizzle;                   // rasterization strip width, in cluster tiles
-  int32_t splits;                    // split-K ranges per tile; 0 lets the runner choose (suggest_splits)
-  void* workspace;                   // at least gemm_workspace_bytes(...) bytes
+  const float* bias;  // N floats, for the bias_relu epilogue
+  int32_t swizzle;    // rasterization strip width, in cluster tiles
+  int32_t splits;     // split-K ranges per tile; 0 lets the runner choose (suggest_splits)
+  void* workspace;    // at least gemm_workspace_bytes(...) bytes
   uint64_t workspace_bytes;
-  void* stream;                      // cudaStream_t
+  void* stream;  // cudaStream_t
 };
 
 int gemm_variant_count(void);

@@ -24,9 +24,16 @@ namespace cutegen::gemm::bench {
 constexpr int kLayoutMismatch = -2;
 constexpr int kWorkspaceTooSmall = -3;
 
-template <class Functor> Functor make_functor(GemmCall const&);
-template <> inline IdentityEpilogue make_functor<IdentityEpilogue>(GemmCall const&) { return {}; }
-template <> inline BiasReluEpilogue make_functor<BiasReluEpilogue>(GemmCall const& c) { return {c.bias}; }
+template <class Functor>
+Functor make_functor(GemmCall const&);
+template <>
+inline IdentityEpilogue make_functor<IdentityEpilogue>(GemmCall const&) {
+  return {};
+}
+template <>
+inline BiasReluEpilogue make_functor<BiasReluEpilogue>(GemmCall const& c) {
+  return {c.bias};
+}
 
 inline int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
@@ -38,17 +45,18 @@ struct StoredOperand {
 
   int64_t padded_ld(int element_bytes) const { return round_up(contiguous, 16 / element_bytes); }
   int64_t padded_bytes(int element_bytes) const {
-    return tma_aligned(ptr, ld, batch_stride, element_bytes) ? 0
-           : round_up(padded_ld(element_bytes) * outer * batches * element_bytes, 256);
+    return tma_aligned(ptr, ld, batch_stride, element_bytes)
+               ? 0
+               : round_up(padded_ld(element_bytes) * outer * batches * element_bytes, 256);
   }
   // Copies into `dst` with padded leading dimension; returns the copy's batch stride.
   cudaError_t copy_padded(void* dst, int element_bytes, cudaStream_t stream) const {
     int64_t pld = padded_ld(element_bytes);
     for (int l = 0; l < batches; ++l) {
-      cudaError_t e = cudaMemcpy2DAsync(static_cast<char*>(dst) + l * pld * outer * element_bytes, pld * element_bytes,
-                                        static_cast<char const*>(ptr) + l * batch_stride * element_bytes,
-                                        ld * element_bytes, contiguous * element_bytes, outer, cudaMemcpyDeviceToDevice,
-                                        stream);
+      cudaError_t e =
+          cudaMemcpy2DAsync(static_cast<char*>(dst) + l * pld * outer * element_bytes, pld * element_bytes,
+                            static_cast<char const*>(ptr) + l * batch_stride * element_bytes, ld * element_bytes,
+                            contiguous * element_bytes, outer, cudaMemcpyDeviceToDevice, stream);
       if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
@@ -57,11 +65,19 @@ struct StoredOperand {
 
 // A is M x K, B is K x N; `col_major` says which of the two is contiguous.
 inline StoredOperand stored_a(GemmCall const& c) {
-  return {c.a, c.lda, c.batch_stride_a, c.a_col_major ? c.m : c.k, c.a_col_major ? c.k : c.m,
+  return {c.a,
+          c.lda,
+          c.batch_stride_a,
+          c.a_col_major ? c.m : c.k,
+          c.a_col_major ? c.k : c.m,
           c.batch_stride_a == 0 ? 1 : c.batch};
 }
 inline StoredOperand stored_b(GemmCall const& c) {
-  return {c.b, c.ldb, c.batch_stride_b, c.b_col_major ? c.k : c.n, c.b_col_major ? c.n : c.k,
+  return {c.b,
+          c.ldb,
+          c.batch_stride_b,
+          c.b_col_major ? c.k : c.n,
+          c.b_col_major ? c.n : c.k,
           c.batch_stride_b == 0 ? 1 : c.batch};
 }
 
@@ -116,12 +132,22 @@ struct Fp32Operand {
   bool k_major;
 
   static Fp32Operand a(GemmCall const& c) {
-    return {static_cast<float const*>(c.a), c.a_col_major ? 1 : c.lda, c.a_col_major ? c.lda : 1, c.batch_stride_a,
-            c.m, c.batch_stride_a == 0 ? 1 : c.batch, !c.a_col_major};
+    return {static_cast<float const*>(c.a),
+            c.a_col_major ? 1 : c.lda,
+            c.a_col_major ? c.lda : 1,
+            c.batch_stride_a,
+            c.m,
+            c.batch_stride_a == 0 ? 1 : c.batch,
+            !c.a_col_major};
   }
   static Fp32Operand b(GemmCall const& c) {
-    return {static_cast<float const*>(c.b), c.b_col_major ? c.ldb : 1, c.b_col_major ? 1 : c.ldb, c.batch_stride_b,
-            c.n, c.batch_stride_b == 0 ? 1 : c.batch, bool(c.b_col_major)};
+    return {static_cast<float const*>(c.b),
+            c.b_col_major ? c.ldb : 1,
+            c.b_col_major ? 1 : c.ldb,
+            c.batch_stride_b,
+            c.n,
+            c.batch_stride_b == 0 ? 1 : c.batch,
+            bool(c.b_col_major)};
   }
   int64_t leading_dim() const { return k_major ? stride_row : stride_k; }
   // The kernels read it as given when it is K-major and TMA-aligned; otherwise the pre-pass writes it.
@@ -209,7 +235,8 @@ template <class Kernel>
 struct Split3xTf32Runner {
   using Config = typename Kernel::Config;
   static_assert(std::is_same_v<typename Config::ElementA, cute::tfloat32_t> &&
-                std::is_same_v<typename Config::LayoutA, RowMajor> && std::is_same_v<typename Config::LayoutB, ColMajor>,
+                    std::is_same_v<typename Config::LayoutA, RowMajor> &&
+                    std::is_same_v<typename Config::LayoutB, ColMajor>,
                 "the split writes K-major tf32 operands");
 
   static std::string name() { return variant_name<Kernel>("3xtf32", "any"); }
@@ -226,7 +253,7 @@ struct Split3xTf32Runner {
                                                    a.batches, a_split, stream);
     if (e == cudaSuccess)
       e = split_tf32<SplitParts::HiLoHi>(b.ptr, b.stride_row, b.stride_k, b.batch_stride, b.rows, c.k, b.batches,
-                                          b_split, stream);
+                                         b_split, stream);
     if (e != cudaSuccess) return int(e);
 
     int64_t k3 = 3 * int64_t(split_k_padded(c.k));

@@ -28,16 +28,24 @@ inline std::vector<Variant>& variants() {
   return table;
 }
 
-template <class T> constexpr char const* type_label = "?";
-template <> constexpr char const* type_label<cute::bfloat16_t> = "bf16";
-template <> constexpr char const* type_label<cute::half_t> = "fp16";
-template <> constexpr char const* type_label<float> = "f32";
+template <class T>
+constexpr char const* type_label = "?";
+template <>
+constexpr char const* type_label<cute::bfloat16_t> = "bf16";
+template <>
+constexpr char const* type_label<cute::half_t> = "fp16";
+template <>
+constexpr char const* type_label<float> = "f32";
 
-template <class L> constexpr char layout_letter = std::is_same_v<L, RowMajor> ? 'r' : 'c';
+template <class L>
+constexpr char layout_letter = std::is_same_v<L, RowMajor> ? 'r' : 'c';
 
-template <class F> constexpr char const* functor_label = "?";
-template <> constexpr char const* functor_label<IdentityEpilogue> = "identity";
-template <> constexpr char const* functor_label<BiasReluEpilogue> = "bias_relu";
+template <class F>
+constexpr char const* functor_label = "?";
+template <>
+constexpr char const* functor_label<IdentityEpilogue> = "identity";
+template <>
+constexpr char const* functor_label<BiasReluEpilogue> = "bias_relu";
 
 // `inputs` names what the caller passes (bf16, fp16, or 3xtf32 for fp32 through the split);
 // `layouts` is "rr".."cc", or "any" where the variant accepts every combination.
@@ -45,10 +53,10 @@ template <class Kernel>
 std::string variant_name(std::string const& inputs, std::string const& layouts) {
   using C = typename Kernel::Config;
   char const* kernel = !Kernel::Persistent ? "pipelined" : C::MmaWarpgroups == 1 ? "pingpong" : "ws";
-  return std::string(kernel) + "." + inputs + ">" + type_label<typename C::ElementC> +
-         "." + layouts + "." + std::to_string(C::TileM) + "x" + std::to_string(C::TileN) + "x" +
-         std::to_string(C::TileK) + ".s" + std::to_string(C::Stages) + ".c" + std::to_string(C::ClusterM) + "x" +
-         std::to_string(C::ClusterN) + "." + functor_label<typename Kernel::Epilogue::FunctorType>;
+  return std::string(kernel) + "." + inputs + ">" + type_label<typename C::ElementC> + "." + layouts + "." +
+         std::to_string(C::TileM) + "x" + std::to_string(C::TileN) + "x" + std::to_string(C::TileK) + ".s" +
+         std::to_string(C::Stages) + ".c" + std::to_string(C::ClusterM) + "x" + std::to_string(C::ClusterN) + "." +
+         functor_label<typename Kernel::Epilogue::FunctorType>;
 }
 
 // Registers every runner in Runners... at load time: `static Register<R1, R2> registered;`.

@@ -8,8 +8,9 @@ namespace cutegen::gemm::bench {
 namespace {
 
 template <int TileM, int TileN, int Stages, int ClusterM = 1>
-using Fp32 = Fp32Runner<GemmWarpSpecialized<
-    GemmConfig<float, float, float, RowMajor, ColMajor, TileM, TileN, Stages, ClusterM>, IdentityEpilogue>>;
+using Fp32 =
+    Fp32Runner<GemmWarpSpecialized<GemmConfig<float, float, float, RowMajor, ColMajor, TileM, TileN, Stages, ClusterM>,
+                                   IdentityEpilogue>>;
 
 Register<Fp32<128, 128, 4>, Fp32<128, 128, 5>, Fp32<128, 128, 4, 2>, Fp32<128, 192, 3>> registered;
 

@@ -11,7 +11,8 @@ using Ws = HalfRunner<GemmWarpSpecialized<GemmConfig<cute::bfloat16_t, cute::bfl
                                                      RowMajor, TileM, TileN, Stages, ClusterM, ClusterN>,
                                           IdentityEpilogue>>;
 
-Register<Ws<128, 256, 4, 2>, Ws<128, 256, 3, 2>, Ws<256, 128, 4, 2>, Ws<128, 128, 6, 2>, Ws<256, 128, 4, 1, 2>> registered;
+Register<Ws<128, 256, 4, 2>, Ws<128, 256, 3, 2>, Ws<256, 128, 4, 2>, Ws<128, 128, 6, 2>, Ws<256, 128, 4, 1, 2>>
+    registered;
 
 }  // namespace
 }  // namespace cutegen::gemm::bench

@@ -21,11 +21,13 @@ struct EvictLastLoad128 {
     asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
     uint32_t* d = reinterpret_cast<uint32_t*>(&dst);
     asm("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "l"(&src), "l"(policy));
+        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+        : "l"(&src), "l"(policy));
   }
 };
 namespace cute {
-template <> struct Copy_Traits<EvictLastLoad128> : Copy_Traits<UniversalCopy<uint128_t>> {};
+template <>
+struct Copy_Traits<EvictLastLoad128> : Copy_Traits<UniversalCopy<uint128_t>> {};
 }  // namespace cute
 
 namespace cg_expert {
@@ -33,10 +35,20 @@ namespace cg_expert {
 __device__ __forceinline__ float to_f(float v) { return v; }
 __device__ __forceinline__ float to_f(__half v) { return __half2float(v); }
 __device__ __forceinline__ float to_f(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <class T> __device__ __forceinline__ T from_f(float v);
-template <> __device__ __forceinline__ float from_f<float>(float v) { return v; }
-template <> __device__ __forceinline__ __half from_f<__half>(float v) { return __float2half_rn(v); }
-template <> __device__ __forceinline__ __nv_bfloat16 from_f<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+template <class T>
+__device__ __forceinline__ T from_f(float v);
+template <>
+__device__ __forceinline__ float from_f<float>(float v) {
+  return v;
+}
+template <>
+__device__ __forceinline__ __half from_f<__half>(float v) {
+  return __float2half_rn(v);
+}
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_f<__nv_bfloat16>(float v) {
+  return __float2bfloat16_rn(v);
+}
 
 // max/min that propagate NaN as torch does (fmaxf/fminf return the other operand). On sm_80+ each is
 // one instruction; the branchy fallback kept ptxas from batching a reduction's loads.
@@ -72,7 +84,8 @@ __device__ __forceinline__ float div_full(float a, float b) {
 
 // A copy atom moving kVec elements of T per thread with the widest access up to 128 bits.
 template <class T, int kVec>
-using VecCopy = Copy_Atom<UniversalCopy<uint_bit_t<(kVec * sizeof_bits_v<T> > 128 ? 128 : kVec * sizeof_bits_v<T>)>>, T>;
+using VecCopy =
+    Copy_Atom<UniversalCopy<uint_bit_t<(kVec * sizeof_bits_v<T> > 128 ? 128 : kVec * sizeof_bits_v<T>)>>, T>;
 
 // Threads laid out along one mode, each moving kVec contiguous elements through the copy atom Atom.
 template <class Atom, int kThreads, int kVec>
@@ -102,7 +115,8 @@ __device__ __forceinline__ S shfl_xor(S v, int mask) {
   int words[sizeof(S) / 4];
   memcpy(words, &v, sizeof(S));
   CUTE_UNROLL
-  for (int i = 0; i < int(sizeof(S) / 4); ++i) words[i] = __shfl_xor_sync(0xffffffffu, words[i], mask);
+  for (int i = 0; i < int(sizeof(S) / 4); ++i)
+    words[i] = __shfl_xor_sync(0xffffffffu, words[i], mask);
   memcpy(&v, words, sizeof(S));
   return v;
 }
@@ -111,7 +125,8 @@ __device__ __forceinline__ S shfl_xor(S v, int mask) {
 template <class S, class F>
 __device__ __forceinline__ S warp_reduce(S v, F combine) {
   CUTE_UNROLL
-  for (int m = 16; m > 0; m >>= 1) v = combine(v, shfl_xor(v, m));
+  for (int m = 16; m > 0; m >>= 1)
+    v = combine(v, shfl_xor(v, m));
   return v;
 }
 
@@ -125,7 +140,8 @@ __device__ __forceinline__ S block_reduce(S v, F combine, S* smem) {
   if (lane == 0) smem[warp] = v;
   __syncthreads();
   v = smem[0];
-  for (int w = 1; w < kThreads / 32; ++w) v = combine(v, smem[w]);
+  for (int w = 1; w < kThreads / 32; ++w)
+    v = combine(v, smem[w]);
   return v;
 }
 
@@ -141,7 +157,8 @@ __device__ __forceinline__ S block_tree(S v, F combine, S* smem) {
   __syncthreads();
   v = smem[threadIdx.x % kWarps];
   CUTE_UNROLL
-  for (int k = kWarps / 2; k > 0; k >>= 1) v = combine(v, shfl_xor(v, k));
+  for (int k = kWarps / 2; k > 0; k >>= 1)
+    v = combine(v, shfl_xor(v, k));
   return v;
 }
 

@@ -11,8 +11,8 @@
 namespace cutegen::conv {
 
 template <class T>
-__global__ void __launch_bounds__(256) to_channels_last_kernel(T const* src, T* dst, int channels, int inner,
-                                                              int channels_padded) {
+__global__ void __launch_bounds__(256)
+    to_channels_last_kernel(T const* src, T* dst, int channels, int inner, int channels_padded) {
   __shared__ T tile[32][33];  // [c][i], one column of padding against bank conflicts
   int64_t outer = blockIdx.z;
   int i0 = blockIdx.x * 32, c0 = blockIdx.y * 32;
@@ -35,7 +35,8 @@ __global__ void flip_transposed_weight_kernel(T const* src, T* dst, int c, int k
                                               int c_group_padded) {
   int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   if (i >= int64_t(k) * taps * c_group_padded) return;
-  int ci = int(i % c_group_padded), tap = int(i / c_group_padded % taps), ko = int(i / (int64_t(c_group_padded) * taps));
+  int ci = int(i % c_group_padded), tap = int(i / c_group_padded % taps),
+      ko = int(i / (int64_t(c_group_padded) * taps));
   int c_group = c / groups, k_group = k / groups, g = ko / k_group;
   dst[i] = ci < c_group ? src[(int64_t(g * c_group + ci) * k_group + ko % k_group) * taps + taps - 1 - tap] : T(0);
 }
@@ -44,7 +45,8 @@ template <class T>
 cudaError_t flip_transposed_weight(T const* src, T* dst, int c, int k, int groups, int taps, int c_group_padded,
                                    cudaStream_t stream) {
   int64_t n = int64_t(k) * taps * c_group_padded;
-  flip_transposed_weight_kernel<T><<<unsigned((n + 255) / 256), 256, 0, stream>>>(src, dst, c, k, groups, taps, c_group_padded);
+  flip_transposed_weight_kernel<T>
+      <<<unsigned((n + 255) / 256), 256, 0, stream>>>(src, dst, c, k, groups, taps, c_group_padded);
   return cudaGetLastError();
 }
 

@@ -60,16 +60,17 @@ struct ConvForward {
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
     cudaError_t err = to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), stream);
     if (err == cudaSuccess)
-      err = s.transposed_weight ? flip_transposed_weight(w, w_cl, s.c, s.k, s.groups, s.taps(), s.c_group_padded(), stream)
-                                : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), stream);
+      err = s.transposed_weight
+                ? flip_transposed_weight(w, w_cl, s.c, s.k, s.groups, s.taps(), s.c_group_padded(), stream)
+                : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), stream);
     if (err != cudaSuccess) return err;
     Params params;
-    if (!Params::Mainloop::make_params(s, reinterpret_cast<ElementA const*>(x_cl), reinterpret_cast<ElementA const*>(w_cl),
-                                       params.mainloop))
+    if (!Params::Mainloop::make_params(s, reinterpret_cast<ElementA const*>(x_cl),
+                                       reinterpret_cast<ElementA const*>(w_cl), params.mainloop))
       return cudaErrorInvalidValue;
     params.epilogue = {out, s, functor};
-    params.scheduler = Params::Scheduler::make_params(PixelTiling<TileP, TileQ>::m_tiles(s) * Config::TileM, s.k_group(),
-                                                      s.groups, Config::TileM, Config::TileN, 8,
+    params.scheduler = Params::Scheduler::make_params(PixelTiling<TileP, TileQ>::m_tiles(s) * Config::TileM,
+                                                      s.k_group(), s.groups, Config::TileM, Config::TileN, 8,
                                                       Params::Mainloop::k_tile_count(s), /*splits=*/1);
     return gemm::launch_kernel<Kernel>(params, stream);
   }

@@ -15,10 +15,9 @@
 namespace cutegen::conv {
 
 template <int TileH, int TileW, int Rows, class Functor>
-__global__ void __launch_bounds__(TileW * TileH / Rows) depthwise_conv_kernel(float const* __restrict__ x,
-                                                                              float const* __restrict__ w,
-                                                                              float* __restrict__ out, ConvShape s,
-                                                                              Functor functor) {
+__global__ void __launch_bounds__(TileW* TileH / Rows)
+    depthwise_conv_kernel(float const* __restrict__ x, float const* __restrict__ w, float* __restrict__ out,
+                          ConvShape s, Functor functor) {
   extern __shared__ float patch[];  // [patch_h][patch_w]
   int plane = blockIdx.z, n = plane / s.k, k = plane % s.k, c = k / (s.k / s.c);
   int p0 = blockIdx.y * TileH, q0 = blockIdx.x * TileW;
@@ -39,7 +38,8 @@ __global__ void __launch_bounds__(TileW * TileH / Rows) depthwise_conv_kernel(fl
     float acc = 0.f;
     float const* at = patch + (row0 + i) * s.stride_h * patch_w + col * s.stride_w;
     for (int kr = 0; kr < s.r; ++kr)
-      for (int ks = 0; ks < s.s; ++ks) acc = fmaf(at[kr * s.dil_h * patch_w + ks * s.dil_w], __ldg(taps + kr * s.s + ks), acc);
+      for (int ks = 0; ks < s.s; ++ks)
+        acc = fmaf(at[kr * s.dil_h * patch_w + ks * s.dil_w], __ldg(taps + kr * s.s + ks), acc);
     out[(int64_t(plane) * s.p + p) * s.q + q] = functor.apply(acc, n, k, 0, p, q);
   }
 }

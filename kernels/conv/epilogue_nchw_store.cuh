@@ -34,7 +34,7 @@ struct EpilogueNchwStore {
     using namespace cute;
     ConvShape const& s = params.shape;
     Tensor cC = make_identity_tensor(make_shape(Int<Config::TileM>{}, Int<Config::TileN>{}));  // (BM,BN) -> (row,col)
-    Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);              // (MMA,MMA_M,MMA_N)
+    Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);                 // (MMA,MMA_M,MMA_N)
     CUTE_STATIC_ASSERT_V(size(tCcC) == size(accum));
     PixelTile pixels = Tiling::tile(s, tile.m);
     int64_t plane = int64_t(s.p) * s.q;

@@ -65,7 +65,8 @@ struct MainloopConvTma : gemm::MainloopTmaWgmma<Config> {
     uint64_t b_strides[2] = {b_dims[0] * e, b_dims[0] * b_dims[1] * e};
     uint32_t b_box[3] = {TileK, 1, Config::TileN};
     uint32_t b_step[3] = {1, 1, 1};
-    return encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step) && encode(&out.b, w, 3, b_dims, b_strides, b_box, b_step);
+    return encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step) &&
+           encode(&out.b, w, 3, b_dims, b_strides, b_box, b_step);
   }
 
   CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
@@ -92,7 +93,8 @@ struct MainloopConvTma : gemm::MainloopTmaWgmma<Config> {
       int stage = write.index(), c0 = chunk * TileK;
       cute::SM90_TMA_LOAD_5D::copy(&params.a, full, kCacheHint, smem.a.data() + stage * Config::TileM * TileK,
                                    c_group0 + c0, w0 + ks * s.dil_w, h0 + kr * s.dil_h, d0 + kt * s.dil_d, tile.n);
-      cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint, smem.b.data() + stage * Config::TileN * TileK, c0, tap, k_out);
+      cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint, smem.b.data() + stage * Config::TileN * TileK, c0, tap,
+                                   k_out);
       ++write;
       if (++chunk == channel_tiles_) {
         chunk = 0;

@@ -24,22 +24,25 @@ struct EpilogueDirectStore {
     int64_t ldc;           // row stride of C, in elements
     int64_t batch_stride;  // in elements
     int m, n;
-    bool pairs_aligned;    // c, ldc and batch_stride allow a 2-element vector store at even columns
+    bool pairs_aligned;  // c, ldc and batch_stride allow a 2-element vector store at even columns
     Functor functor;
   };
 
   static Params make_params(ElementC* c, int64_t ldc, int64_t batch_stride, int m, int n, Functor functor) {
-    bool aligned = reinterpret_cast<uintptr_t>(c) % (2 * sizeof(ElementC)) == 0 && ldc % 2 == 0 && batch_stride % 2 == 0;
+    bool aligned =
+        reinterpret_cast<uintptr_t>(c) % (2 * sizeof(ElementC)) == 0 && ldc % 2 == 0 && batch_stride % 2 == 0;
     return {c, ldc, batch_stride, m, n, aligned, functor};
   }
 
   template <class TiledMma, class Accumulator>
-  CUTE_DEVICE static void store(Params const& p, TiledMma const& tiled_mma, Accumulator const& accum,
-                                TileCoord tile, int consumer_thread) {
+  CUTE_DEVICE static void store(Params const& p, TiledMma const& tiled_mma, Accumulator const& accum, TileCoord tile,
+                                int consumer_thread) {
     using namespace cute;
-    struct alignas(2 * sizeof(ElementC)) Pair { ElementC x, y; };
+    struct alignas(2 * sizeof(ElementC)) Pair {
+      ElementC x, y;
+    };
     Tensor cC = make_identity_tensor(make_shape(Int<Config::TileM>{}, Int<Config::TileN>{}));  // (BM,BN) -> (row,col)
-    Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);              // (MMA,MMA_M,MMA_N)
+    Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);                 // (MMA,MMA_M,MMA_N)
     CUTE_STATIC_ASSERT_V(size(tCcC) == size(accum));
     int row0 = tile.m * Config::TileM;
     int col0 = tile.n * Config::TileN;
@@ -56,7 +59,8 @@ struct EpilogueDirectStore {
                  ElementC(p.functor.apply(accum(i + 1), r, col1, tile.batch))};
       } else {
         if (r < p.m && col < p.n) c[r * p.ldc + col] = ElementC(p.functor.apply(accum(i), r, col, tile.batch));
-        if (r1 < p.m && col1 < p.n) c[r1 * p.ldc + col1] = ElementC(p.functor.apply(accum(i + 1), r1, col1, tile.batch));
+        if (r1 < p.m && col1 < p.n)
+          c[r1 * p.ldc + col1] = ElementC(p.functor.apply(accum(i + 1), r1, col1, tile.batch));
       }
     }
   }

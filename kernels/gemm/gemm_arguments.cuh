@@ -27,8 +27,8 @@ struct GemmArguments {
   typename Config::ElementC* c;
   int64_t ldc, batch_stride_c;  // C is row-major
   Functor functor;
-  int swizzle = 8;  // rasterization strip width in cluster tiles
-  int splits = 1;   // split-K ranges per tile (split_k.cuh); > 1 needs the workspace
+  int swizzle = 8;            // rasterization strip width in cluster tiles
+  int splits = 1;             // split-K ranges per tile (split_k.cuh); > 1 needs the workspace
   void* workspace = nullptr;  // gemm_workspace_bytes<Kernel>(args) bytes, 16-byte aligned
 };
 
@@ -45,17 +45,17 @@ struct GemmParams {
 
   static typename Scheduler::Params make_scheduler(GemmArguments<Config, Functor> const& args) {
     auto const& s = args.shape;
-    return Scheduler::make_params(s.m, s.n, s.l, Config::TileM, Config::TileN, args.swizzle,
-                                  Mainloop::k_tile_count(s), args.splits);
+    return Scheduler::make_params(s.m, s.n, s.l, Config::TileM, Config::TileN, args.swizzle, Mainloop::k_tile_count(s),
+                                  args.splits);
   }
 
   static GemmParams make(GemmArguments<Config, Functor> const& args) {
     auto const& s = args.shape;
     auto scheduler = make_scheduler(args);
-    return {Mainloop::make_params(s, args.a, make_operand_stride<Config::MajorA>(args.lda, args.batch_stride_a),
-                                  args.b, make_operand_stride<Config::MajorB>(args.ldb, args.batch_stride_b)),
-            Epilogue::make_params(args.c, args.ldc, args.batch_stride_c, s.m, s.n, args.functor),
-            scheduler, SplitKPartials<Config>::make(args.workspace, scheduler)};
+    return {Mainloop::make_params(s, args.a, make_operand_stride<Config::MajorA>(args.lda, args.batch_stride_a), args.b,
+                                  make_operand_stride<Config::MajorB>(args.ldb, args.batch_stride_b)),
+            Epilogue::make_params(args.c, args.ldc, args.batch_stride_c, s.m, s.n, args.functor), scheduler,
+            SplitKPartials<Config>::make(args.workspace, scheduler)};
   }
 };
 

@@ -10,9 +10,8 @@
 namespace cutegen::gemm {
 
 template <class ElementA_, class ElementB_, class ElementC_,  // cute::half_t, bfloat16_t, tfloat32_t or float in
-          class LayoutA_, class LayoutB_,                    // RowMajor / ColMajor tags
-          int TileM_, int TileN_, int Stages_,
-          int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2>
+          class LayoutA_, class LayoutB_,                     // RowMajor / ColMajor tags
+          int TileM_, int TileN_, int Stages_, int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2>
 struct GemmConfig {
   using ElementA = ElementA_;
   using ElementB = ElementB_;

@@ -18,7 +18,8 @@ namespace cutegen::gemm {
 #endif
 
 template <class Kernel>
-__global__ void __launch_bounds__(Kernel::Threads, 1) gemm_kernel(CUTE_GRID_CONSTANT typename Kernel::Params const params) {
+__global__ void __launch_bounds__(Kernel::Threads, 1)
+    gemm_kernel(CUTE_GRID_CONSTANT typename Kernel::Params const params) {
   extern __shared__ __align__(1024) char smem[];
   Kernel{}(params, smem);
 }

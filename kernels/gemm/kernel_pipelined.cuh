@@ -62,7 +62,8 @@ struct GemmPipelined {
       int next = prologue;
       auto refill = [&](int) {
         if (issuer && next < k_tiles) {
-          Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, k_begin + next, 1, shared.tensors);
+          Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, k_begin + next, 1,
+                         shared.tensors);
         }
         ++next;
         __syncwarp();

@@ -66,7 +66,8 @@ struct GemmWarpSpecialized {
     pipeline_params.role = warp_group == 0 ? Pipeline::ThreadCategory::Producer : Pipeline::ThreadCategory::Consumer;
     pipeline_params.is_leader = warp_group == 0 && thread_in_group == 0;
     pipeline_params.num_consumers = Mainloop::MmaThreads;
-    Pipeline pipeline(shared.pipeline, pipeline_params, typename Config::ClusterShape{});  // warp 0 initializes the barriers
+    Pipeline pipeline(shared.pipeline, pipeline_params,
+                      typename Config::ClusterShape{});  // warp 0 initializes the barriers
 
     // Every CTA of the cluster must see initialized barriers before a peer multicasts or arrives on them.
     if constexpr (Config::ClusterM * Config::ClusterN > 1) {

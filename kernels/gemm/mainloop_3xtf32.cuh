@@ -28,12 +28,12 @@ namespace cutegen::gemm {
 template <class Config>
 struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
   using Base = MainloopTmaWgmma<Config>;
+  using Base::MmaThreads;
   using typename Base::Pipeline;
   using typename Base::PipelineState;
   using typename Base::SmemLayoutA;
   using typename Base::SmemLayoutB;
   using typename Base::TiledMma;
-  using Base::MmaThreads;
   static_assert(Config::Fp32Via3xTf32, "fp32 operands only");
 
   static constexpr int StageElementsA = Config::TileM * Config::TileK;
@@ -75,8 +75,8 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
                               int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
     using namespace cute;
     using Tf32 = tfloat32_t;
-    Tensor sA = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.a.data())), SmemLayoutA{});       // (BM,BK,PIPE)
-    Tensor sB = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.b.data())), SmemLayoutB{});       // (BN,BK,PIPE)
+    Tensor sA = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.a.data())), SmemLayoutA{});  // (BM,BK,PIPE)
+    Tensor sB = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.b.data())), SmemLayoutB{});  // (BN,BK,PIPE)
     Tensor sAlo = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.a_lo.data())), SmemLayoutLoA{});  // (BM,BK,2)
     Tensor sBlo = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.b_lo.data())), SmemLayoutLoB{});  // (BN,BK,2)
     TiledMma tiled_mma;
@@ -131,7 +131,8 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
       warpgroup_wait<0>();
       warpgroup_fence_operand(partial);
       CUTE_UNROLL
-      for (int j = 0; j < size(accum); ++j) accum(j) += partial(j);
+      for (int j = 0; j < size(accum); ++j)
+        accum(j) += partial(j);
       pipeline.consumer_release(release);
       ++release;
       after_release(i + 1);

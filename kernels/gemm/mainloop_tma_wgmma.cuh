@@ -31,8 +31,10 @@ struct MainloopTmaWgmma {
   using StrideA = OperandStride<Config::MajorA>;
   using StrideB = OperandStride<Config::MajorB>;
 
-  using SmemLayoutA = typename OperandSmem<ElementA, Config::MajorA, Config::TileM, Config::TileK, Config::Stages>::Layout;
-  using SmemLayoutB = typename OperandSmem<ElementB, Config::MajorB, Config::TileN, Config::TileK, Config::Stages>::Layout;
+  using SmemLayoutA =
+      typename OperandSmem<ElementA, Config::MajorA, Config::TileM, Config::TileK, Config::Stages>::Layout;
+  using SmemLayoutB =
+      typename OperandSmem<ElementB, Config::MajorB, Config::TileN, Config::TileK, Config::Stages>::Layout;
 
   // A tile of A is needed by every CTA of the cluster in its row (same m), so it is multicast
   // along the cluster's N; B along the cluster's M.
@@ -62,9 +64,8 @@ struct MainloopTmaWgmma {
   };
 
   template <class Stride, class Element>
-  using GmemTensor = decltype(cute::make_tensor(
-      cute::make_gmem_ptr(static_cast<Element const*>(nullptr)),
-      cute::make_layout(cute::make_shape(0, 0, 0), Stride{})));
+  using GmemTensor = decltype(cute::make_tensor(cute::make_gmem_ptr(static_cast<Element const*>(nullptr)),
+                                                cute::make_layout(cute::make_shape(0, 0, 0), Stride{})));
 
   using TmaA = decltype(cute::make_tma_copy_A_sm90(CopyOpA{}, GmemTensor<StrideA, ElementA>{},
                                                    SmemLayoutA{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}));
@@ -80,14 +81,19 @@ struct MainloopTmaWgmma {
 
   // Host side: the TMA descriptors. TMA needs 16-byte aligned base pointers and leading
   // dimensions (the caller checks with `tma_aligned`). A batch stride of 0 broadcasts the operand.
-  static Params make_params(ProblemShape shape, ElementA const* a, StrideA stride_a, ElementB const* b, StrideB stride_b) {
+  static Params make_params(ProblemShape shape, ElementA const* a, StrideA stride_a, ElementB const* b,
+                            StrideB stride_b) {
     bool broadcast_a = cute::get<2>(stride_a) == 0, broadcast_b = cute::get<2>(stride_b) == 0;
-    auto tensor_a = cute::make_tensor(cute::make_gmem_ptr(a), cute::make_layout(
-        cute::make_shape(shape.m, shape.k, broadcast_a ? 1 : shape.l), with_single_batch_stride(stride_a, shape.m, shape.k)));
-    auto tensor_b = cute::make_tensor(cute::make_gmem_ptr(b), cute::make_layout(
-        cute::make_shape(shape.n, shape.k, broadcast_b ? 1 : shape.l), with_single_batch_stride(stride_b, shape.n, shape.k)));
-    return {cute::make_tma_copy_A_sm90(CopyOpA{}, tensor_a, SmemLayoutA{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}),
-            cute::make_tma_copy_B_sm90(CopyOpB{}, tensor_b, SmemLayoutB{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}),
+    auto tensor_a = cute::make_tensor(cute::make_gmem_ptr(a),
+                                      cute::make_layout(cute::make_shape(shape.m, shape.k, broadcast_a ? 1 : shape.l),
+                                                        with_single_batch_stride(stride_a, shape.m, shape.k)));
+    auto tensor_b = cute::make_tensor(cute::make_gmem_ptr(b),
+                                      cute::make_layout(cute::make_shape(shape.n, shape.k, broadcast_b ? 1 : shape.l),
+                                                        with_single_batch_stride(stride_b, shape.n, shape.k)));
+    return {cute::make_tma_copy_A_sm90(CopyOpA{}, tensor_a, SmemLayoutA{}(cute::_, cute::_, 0), TileShape{},
+                                       ClusterShape{}),
+            cute::make_tma_copy_B_sm90(CopyOpB{}, tensor_b, SmemLayoutB{}(cute::_, cute::_, 0), TileShape{},
+                                       ClusterShape{}),
             shape, broadcast_a, broadcast_b};
   }
 
@@ -99,12 +105,14 @@ struct MainloopTmaWgmma {
     if constexpr (cute::is_same_v<Stride, OperandStride<cute::GMMA::Major::K>>) {
       cute::get<2>(stride) = cute::get<0>(stride) * rows;  // (rows, K) with rows ld apart
     } else {
-      cute::get<2>(stride) = cute::get<1>(stride) * k;     // (rows, K) with K columns ld apart
+      cute::get<2>(stride) = cute::get<1>(stride) * k;  // (rows, K) with K columns ld apart
     }
     return stride;
   }
 
-  CUTE_HOST_DEVICE static int k_tile_count(ProblemShape const& shape) { return (shape.k + Config::TileK - 1) / Config::TileK; }
+  CUTE_HOST_DEVICE static int k_tile_count(ProblemShape const& shape) {
+    return (shape.k + Config::TileK - 1) / Config::TileK;
+  }
 
   CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
     cute::prefetch_tma_descriptor(params.tma_a.get_tma_descriptor());
@@ -114,17 +122,18 @@ struct MainloopTmaWgmma {
   // Producer: issue the TMA loads of k-tiles [k_begin, k_begin + k_count) of output tile
   // (m_tile, n_tile, batch) into the stages `write` walks through. Called by one thread, which
   // must be the pipeline's leader (it posts the transaction byte count on each full barrier).
-  CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write,
-                               int m_tile, int n_tile, int batch, int k_begin, int k_count,
-                               TensorStorage& smem) {
+  CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile, int n_tile,
+                               int batch, int k_begin, int k_count, TensorStorage& smem) {
     using namespace cute;
     auto const& s = params.shape;
     Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));  // (M,K,L)
     Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, s.k, params.broadcast_b ? 1 : s.l));  // (N,K,L)
-    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(_, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
-    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(_, _, _, params.broadcast_b ? 0 : batch);  // (BN,BK,k)
-    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});                     // (BM,BK,PIPE)
-    Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});                     // (BN,BK,PIPE)
+    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(
+        _, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
+    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(
+        _, _, _, params.broadcast_b ? 0 : batch);                          // (BN,BK,k)
+    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});  // (BM,BK,PIPE)
+    Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,PIPE)
 
     // Position in the cluster: blockIdx.x and .y inside a (ClusterM, ClusterN) cluster.
     dim3 in_cluster = cute::block_id_in_cluster();
@@ -137,8 +146,10 @@ struct MainloopTmaWgmma {
 
     // CTA rank in the cluster is x + y * ClusterM.
     uint16_t mask_a = 0, mask_b = 0;
-    for (int n = 0; n < Config::ClusterN; ++n) mask_a |= uint16_t(1u << (in_cluster.x + n * Config::ClusterM));
-    for (int m = 0; m < Config::ClusterM; ++m) mask_b |= uint16_t(1u << (m + in_cluster.y * Config::ClusterM));
+    for (int n = 0; n < Config::ClusterN; ++n)
+      mask_a |= uint16_t(1u << (in_cluster.x + n * Config::ClusterM));
+    for (int m = 0; m < Config::ClusterM; ++m)
+      mask_b |= uint16_t(1u << (m + in_cluster.y * Config::ClusterM));
 
     for (int k = k_begin; k < k_begin + k_count; ++k) {
       pipeline.producer_acquire(write);
@@ -162,9 +173,9 @@ struct MainloopTmaWgmma {
     Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,PIPE)
     TiledMma tiled_mma;
     auto thread_mma = tiled_mma.get_thread_slice(consumer_thread);
-    Tensor tCsA = thread_mma.partition_A(sA);             // (MMA,MMA_M,MMA_K,PIPE)
-    Tensor tCsB = thread_mma.partition_B(sB);             // (MMA,MMA_N,MMA_K,PIPE)
-    Tensor tCrA = thread_mma.make_fragment_A(tCsA);       // wgmma descriptors over tCsA
+    Tensor tCsA = thread_mma.partition_A(sA);        // (MMA,MMA_M,MMA_K,PIPE)
+    Tensor tCsB = thread_mma.partition_B(sB);        // (MMA,MMA_N,MMA_K,PIPE)
+    Tensor tCrA = thread_mma.make_fragment_A(tCsA);  // wgmma descriptors over tCsA
     Tensor tCrB = thread_mma.make_fragment_B(tCsB);
     CUTE_STATIC_ASSERT_V(size<1>(tCsA) == size<1>(accum));
     CUTE_STATIC_ASSERT_V(size<1>(tCsB) == size<2>(accum));

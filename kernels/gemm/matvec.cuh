@@ -26,7 +26,8 @@ struct MatVecOperands {
 
   CUTE_HOST_DEVICE auto matrix(int batches) const {  // (outputs, k, batches)
     using namespace cute;
-    return make_tensor(make_gmem_ptr(mat), make_layout(make_shape(outputs, k, batches), make_stride(mat_i, mat_k, mat_batch)));
+    return make_tensor(make_gmem_ptr(mat),
+                       make_layout(make_shape(outputs, k, batches), make_stride(mat_i, mat_k, mat_batch)));
   }
   CUTE_HOST_DEVICE auto vector(int batches) const {  // (k, batches)
     using namespace cute;
@@ -42,13 +43,16 @@ __device__ __forceinline__ float matvec_apply(Functor const& f, float acc, int i
 template <int Threads>
 __device__ __forceinline__ float block_sum(float v) {
   __shared__ float warp_sums[Threads / 32];
-  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_xor_sync(0xffffffffu, v, o);
   if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
   __syncthreads();
   v = 0.f;
   if (threadIdx.x < 32) {
-    for (int w = int(threadIdx.x); w < Threads / 32; w += 32) v += warp_sums[w];
-    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+    for (int w = int(threadIdx.x); w < Threads / 32; w += 32)
+      v += warp_sums[w];
+    for (int o = 16; o > 0; o /= 2)
+      v += __shfl_xor_sync(0xffffffffu, v, o);
   }
   return v;
 }
@@ -63,7 +67,9 @@ __global__ void __launch_bounds__(Threads) matvec_dot(MatVecOperands<T> op, OutT
   int head = 0;  // elements summed as vectors
   if (vectorized) {
     constexpr int kVec = 16 / int(sizeof(T));
-    struct alignas(16) Pack { T v[kVec]; };
+    struct alignas(16) Pack {
+      T v[kVec];
+    };
     auto const* rows = reinterpret_cast<Pack const*>(&mat(i, 0, batch));
     auto const* vecs = reinterpret_cast<Pack const*>(&vec(0, batch));
     int packs = op.k / kVec;
@@ -71,7 +77,8 @@ __global__ void __launch_bounds__(Threads) matvec_dot(MatVecOperands<T> op, OutT
     for (int p = int(threadIdx.x); p < packs; p += Threads) {
       Pack x = rows[p], y = vecs[p];
 #pragma unroll
-      for (int j = 0; j < kVec; ++j) acc += float(x.v[j]) * float(y.v[j]);
+      for (int j = 0; j < kVec; ++j)
+        acc += float(x.v[j]) * float(y.v[j]);
     }
     head = packs * kVec;
   }
@@ -93,12 +100,14 @@ __global__ void __launch_bounds__(Threads) matvec_columns(MatVecOperands<T> op, 
   float acc = 0.f;
   if (i < op.outputs) {
 #pragma unroll 4
-    for (int kk = lane_k; kk < op.k; kk += kLanesK) acc += float(mat(i, kk, batch)) * float(vec(kk, batch));
+    for (int kk = lane_k; kk < op.k; kk += kLanesK)
+      acc += float(mat(i, kk, batch)) * float(vec(kk, batch));
   }
   partial[lane_k][lane] = acc;
   __syncthreads();
   if (lane_k != 0 || i >= op.outputs) return;
-  for (int w = 1; w < kLanesK; ++w) acc += partial[w][lane];
+  for (int w = 1; w < kLanesK; ++w)
+    acc += partial[w][lane];
   out[int64_t(batch) * op.outputs + i] = OutT(matvec_apply<AlongN>(f, acc, i, batch));
 }
 
@@ -110,11 +119,13 @@ cudaError_t matvec(MatVecOperands<T> op, int batches, OutT* out, Functor f, cuda
     auto aligned = [](void const* p, int64_t stride) {
       return reinterpret_cast<uintptr_t>(p) % 16 == 0 && (stride * int64_t(sizeof(T))) % 16 == 0;
     };
-    bool vectorized = op.vec_k == 1 && aligned(op.mat, op.mat_i) && aligned(op.mat, op.mat_batch) &&
-                      aligned(op.vec, op.vec_batch);
-    matvec_dot<Threads, AlongN><<<dim3(unsigned(op.outputs), unsigned(batches)), Threads, 0, stream>>>(op, out, f, vectorized);
+    bool vectorized =
+        op.vec_k == 1 && aligned(op.mat, op.mat_i) && aligned(op.mat, op.mat_batch) && aligned(op.vec, op.vec_batch);
+    matvec_dot<Threads, AlongN>
+        <<<dim3(unsigned(op.outputs), unsigned(batches)), Threads, 0, stream>>>(op, out, f, vectorized);
   } else {
-    matvec_columns<Threads, AlongN><<<dim3(unsigned((op.outputs + 31) / 32), unsigned(batches)), Threads, 0, stream>>>(op, out, f);
+    matvec_columns<Threads, AlongN>
+        <<<dim3(unsigned((op.outputs + 31) / 32), unsigned(batches)), Threads, 0, stream>>>(op, out, f);
   }
   return cudaGetLastError();
 }

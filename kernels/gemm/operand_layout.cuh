@@ -17,16 +17,17 @@ namespace cutegen::gemm {
 struct RowMajor {};
 struct ColMajor {};
 
-template <class Layout> inline constexpr cute::GMMA::Major major_of_A =
+template <class Layout>
+inline constexpr cute::GMMA::Major major_of_A =
     cute::is_same_v<Layout, RowMajor> ? cute::GMMA::Major::K : cute::GMMA::Major::MN;
-template <class Layout> inline constexpr cute::GMMA::Major major_of_B =
+template <class Layout>
+inline constexpr cute::GMMA::Major major_of_B =
     cute::is_same_v<Layout, ColMajor> ? cute::GMMA::Major::K : cute::GMMA::Major::MN;
 
 // Stride of a (rows, K, L) operand view: the contiguous mode is a static 1, so TMA and the
 // swizzled shared layout are chosen at compile time.
 template <cute::GMMA::Major Major>
-using OperandStride = cute::conditional_t<Major == cute::GMMA::Major::K,
-                                          cute::Stride<int64_t, cute::Int<1>, int64_t>,
+using OperandStride = cute::conditional_t<Major == cute::GMMA::Major::K, cute::Stride<int64_t, cute::Int<1>, int64_t>,
                                           cute::Stride<cute::Int<1>, int64_t, int64_t>>;
 
 template <cute::GMMA::Major Major>
@@ -43,11 +44,9 @@ CUTE_HOST_DEVICE OperandStride<Major> make_operand_stride(int64_t leading_dim, i
 // full 128-byte TMA rows). The tiling order follows the atom so each stage is one contiguous block.
 template <class Element, cute::GMMA::Major Major, int Rows, int BlockK, int Stages>
 struct OperandSmem {
-  using Atom = cute::conditional_t<Major == cute::GMMA::Major::K,
-                                   cute::GMMA::Layout_K_SW128_Atom<Element>,
+  using Atom = cute::conditional_t<Major == cute::GMMA::Major::K, cute::GMMA::Layout_K_SW128_Atom<Element>,
                                    cute::GMMA::Layout_MN_SW128_Atom<Element>>;
-  using Order = cute::conditional_t<Major == cute::GMMA::Major::K,
-                                    cute::Step<cute::_1, cute::_2, cute::_3>,
+  using Order = cute::conditional_t<Major == cute::GMMA::Major::K, cute::Step<cute::_1, cute::_2, cute::_3>,
                                     cute::Step<cute::_2, cute::_1, cute::_3>>;
   using Layout = decltype(cute::tile_to_shape(
       Atom{}, cute::make_shape(cute::Int<Rows>{}, cute::Int<BlockK>{}, cute::Int<Stages>{}), Order{}));

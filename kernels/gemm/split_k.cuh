@@ -38,10 +38,11 @@ struct SplitKPartials {
 
   // The consumers' accumulators of one work unit into its block (whole tiles: no predicates).
   template <class TiledMma, class Accumulator>
-  CUTE_DEVICE void store(TiledMma const& tiled_mma, Accumulator const& accum, TileCoord tile, int consumer_thread) const {
+  CUTE_DEVICE void store(TiledMma const& tiled_mma, Accumulator const& accum, TileCoord tile,
+                         int consumer_thread) const {
     using namespace cute;
     Tensor cC = make_identity_tensor(make_shape(Int<Config::TileM>{}, Int<Config::TileN>{}));  // (BM,BN) -> (row,col)
-    Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);              // (MMA,MMA_M,MMA_N)
+    Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);                 // (MMA,MMA_M,MMA_N)
     float* out = block(tile);
     CUTE_UNROLL
     for (int i = 0; i < size(accum); i += 2) {
@@ -58,7 +59,8 @@ struct SplitKPartials {
 
 // One thread per element of C (grid-stride), consecutive threads along a row.
 template <class Config, class Functor>
-__global__ void split_k_reduce(SplitKPartials<Config> partials, typename EpilogueDirectStore<Config, Functor>::Params out) {
+__global__ void split_k_reduce(SplitKPartials<Config> partials,
+                               typename EpilogueDirectStore<Config, Functor>::Params out) {
   using ElementC = typename Config::ElementC;
   int64_t total = int64_t(out.m) * out.n * partials.batches;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
@@ -68,14 +70,16 @@ __global__ void split_k_reduce(SplitKPartials<Config> partials, typename Epilogu
     float const* p = partials.block(TileCoord{row / Config::TileM, col / Config::TileN, batch}) +
                      (row % Config::TileM) * Config::TileN + col % Config::TileN;
     float sum = p[0];
-    for (int s = 1; s < partials.splits; ++s) sum += p[size_t(s) * partials.TileElements];
+    for (int s = 1; s < partials.splits; ++s)
+      sum += p[size_t(s) * partials.TileElements];
     out.c[batch * out.batch_stride + row * out.ldc + col] = ElementC(out.functor.apply(sum, row, col, batch));
   }
 }
 
 template <class Config, class Functor>
 cudaError_t launch_split_k_reduce(SplitKPartials<Config> const& partials,
-                                  typename EpilogueDirectStore<Config, Functor>::Params const& out, cudaStream_t stream) {
+                                  typename EpilogueDirectStore<Config, Functor>::Params const& out,
+                                  cudaStream_t stream) {
   constexpr int threads = 256;
   int64_t total = int64_t(out.m) * out.n * partials.batches;
   int64_t blocks = (total + threads - 1) / threads;

@@ -20,7 +20,8 @@ namespace cutegen::gemm {
 
 enum class SplitParts { Whole, HiHiLo, HiLoHi };
 
-template <SplitParts Parts> inline constexpr int kSplitPartCount = Parts == SplitParts::Whole ? 1 : 3;
+template <SplitParts Parts>
+inline constexpr int kSplitPartCount = Parts == SplitParts::Whole ? 1 : 3;
 
 constexpr int kSplitTile = 32;
 constexpr int kSplitRowsPerPass = 8;  // the block is kSplitTile x kSplitRowsPerPass threads
@@ -43,8 +44,10 @@ __global__ void split_tf32_operand(float const* in, int64_t stride_row, int64_t 
     int r = row0 + (k_contiguous ? j : int(threadIdx.x));
     int kk = k0 + (k_contiguous ? int(threadIdx.x) : j);
     float v = r < rows && kk < k ? src[r * stride_row + kk * stride_k] : 0.0f;
-    if (k_contiguous) tile[j][threadIdx.x] = v;
-    else tile[threadIdx.x][j] = v;
+    if (k_contiguous)
+      tile[j][threadIdx.x] = v;
+    else
+      tile[threadIdx.x][j] = v;
   }
   __syncthreads();
   int kk = k0 + int(threadIdx.x);

@@ -40,11 +40,18 @@ struct SwizzledTileScheduler {
     splits = splits < 1 ? 1 : splits;
     int per_split = (k_tiles + splits - 1) / splits;
     if (per_split > 0) splits = (k_tiles + per_split - 1) / per_split;  // no empty ranges
-    return {(m + tile_m * ClusterM - 1) / (tile_m * ClusterM), (n + tile_n * ClusterN - 1) / (tile_n * ClusterN),
-            batches, swizzle < 1 ? 1 : swizzle, splits, k_tiles, per_split};
+    return {(m + tile_m * ClusterM - 1) / (tile_m * ClusterM),
+            (n + tile_n * ClusterN - 1) / (tile_n * ClusterN),
+            batches,
+            swizzle < 1 ? 1 : swizzle,
+            splits,
+            k_tiles,
+            per_split};
   }
 
-  CUTE_HOST_DEVICE static int total_cluster_tiles(Params const& p) { return p.cluster_tiles_m * p.cluster_tiles_n * p.batches; }
+  CUTE_HOST_DEVICE static int total_cluster_tiles(Params const& p) {
+    return p.cluster_tiles_m * p.cluster_tiles_n * p.batches;
+  }
   CUTE_HOST_DEVICE static int total_units(Params const& p) { return total_cluster_tiles(p) * p.splits; }
 
   // The k-tiles of split `split`: [begin, begin + count); count may be 0 for the last splits.

@@ -25,8 +25,10 @@ struct StreamStore128 {
   }
 };
 namespace cute {
-template <> struct Copy_Traits<StreamLoad128> : Copy_Traits<UniversalCopy<uint128_t>> {};
-template <> struct Copy_Traits<StreamStore128> : Copy_Traits<UniversalCopy<uint128_t>> {};
+template <>
+struct Copy_Traits<StreamLoad128> : Copy_Traits<UniversalCopy<uint128_t>> {};
+template <>
+struct Copy_Traits<StreamStore128> : Copy_Traits<UniversalCopy<uint128_t>> {};
 }  // namespace cute
 
 // A group of kGroup CTAs (one per SM, all resident: a cooperative launch) holds a row in registers
@@ -48,16 +50,16 @@ struct GridWorkspace {
 };
 
 // kVectorized: x, y, weight and bias 16-byte aligned and the row whole vectors (else coalesced scalars).
-template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kIters, int kGroup, int64_t kExtent, int kWeightSteps, int kBiasSteps,
-          bool kVectorized>
+template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kIters, int kGroup, int64_t kExtent,
+          int kWeightSteps, int kBiasSteps, bool kVectorized>
 __global__ void __launch_bounds__(kThreads, 1)
-norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* __restrict__ weight,
-               float const* __restrict__ bias, GridWorkspace ws, int64_t rows, int64_t row_step) {
+    norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* __restrict__ weight,
+                   float const* __restrict__ bias, GridWorkspace ws, int64_t rows, int64_t row_step) {
   using Step = Int<kThreads * kVec>;
   constexpr int kShare = kIters * kThreads * kVec;
   constexpr int64_t extent = kExtent;
   constexpr bool kExact = int64_t(kGroup) * kShare == kExtent;  // no element past the row's end
-  extern __shared__ __align__(128) float params_smem[];  // [kWeightSteps + kBiasSteps][Step]
+  extern __shared__ __align__(128) float params_smem[];         // [kWeightSteps + kBiasSteps][Step]
   __shared__ Stat warps[kThreads / 32];
   __shared__ Stat met;
   __shared__ uint64_t params_landed;
@@ -74,7 +76,9 @@ norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* _
   auto thr_in = copy_in.get_thread_slice(tid);
   auto thr_out = copy_out.get_thread_slice(tid);
   auto thr_param = copy_param.get_thread_slice(tid);
-  auto step_of = [&](auto tensor, int i) { return local_tile(tensor, make_shape(Step{}), make_coord(rank * kIters + i)); };
+  auto step_of = [&](auto tensor, int i) {
+    return local_tile(tensor, make_shape(Step{}), make_coord(rank * kIters + i));
+  };
 
   // The shares of weight and bias kept in shared memory: the first kWeightSteps and kBiasSteps steps.
   Tensor sW = make_tensor(make_smem_ptr(params_smem), make_shape(Int<kShare>{}));
@@ -92,7 +96,8 @@ norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* _
     };
     const uint32_t w_bytes = bytes(kWeightSteps), b_bytes = bytes(kBiasSteps);
     cute::set_barrier_transaction_bytes(params_landed, w_bytes + b_bytes);
-    if (w_bytes > 0) SM90_BULK_COPY_G2S::copy(weight + int64_t(rank) * kShare, &params_landed, sW.data().get(), w_bytes);
+    if (w_bytes > 0)
+      SM90_BULK_COPY_G2S::copy(weight + int64_t(rank) * kShare, &params_landed, sW.data().get(), w_bytes);
     if (b_bytes > 0) SM90_BULK_COPY_G2S::copy(bias + int64_t(rank) * kShare, &params_landed, sB.data().get(), b_bytes);
   }
 
@@ -109,7 +114,8 @@ norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* _
       Tensor r = make_fragment_like(thr_param.partition_S(step_of(g, i)));
       if (in_row(i, 0)) copy(copy_param, thr_param.partition_S(step_of(g, i)), r);
       CUTE_UNROLL
-      for (int k = 0; k < kVec; ++k) tail[i - steps][k] = r(k);
+      for (int k = 0; k < kVec; ++k)
+        tail[i - steps][k] = r(k);
     }
   };
   load_tail(weight, Norm::kWeight, kWeightSteps, w_tail);
@@ -123,18 +129,20 @@ norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* _
       Tensor tXrX = make_fragment_like(tXgX);
       if (in_row(i, 0)) copy(copy_in, tXgX, tXrX);  // whole vectors: all or none
       CUTE_UNROLL
-      for (int k = 0; k < kVec; ++k) v[i][k] = cg_expert::to_f(tXrX(k));
+      for (int k = 0; k < kVec; ++k)
+        v[i][k] = cg_expert::to_f(tXrX(k));
     } else {
       CUTE_UNROLL
-      for (int k = 0; k < kVec; ++k) v[i][k] = in_row(i, k) ? cg_expert::to_f(mX(position(i, k))) : 0.0f;
+      for (int k = 0; k < kVec; ++k)
+        v[i][k] = in_row(i, k) ? cg_expert::to_f(mX(position(i, k))) : 0.0f;
     }
   };
   auto for_each = [&](auto&& f) {
     CUTE_UNROLL
     for (int i = 0; i < kIters; ++i)
       CUTE_UNROLL
-      for (int k = 0; k < kVec; ++k)
-        if (in_row(i, k)) f(v[i][k]);
+    for (int k = 0; k < kVec; ++k)
+      if (in_row(i, k)) f(v[i][k]);
   };
   auto reduce = [&](auto value, auto op) {
     __shared__ decltype(value) smem[kThreads / 32];
@@ -146,7 +154,8 @@ norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* _
   int64_t row = blockIdx.x / kGroup;
   if (row < rows) {
     CUTE_UNROLL
-    for (int i = 0; i < kIters; ++i) load_row(row, i);
+    for (int i = 0; i < kIters; ++i)
+      load_row(row, i);
   }
   for (bool first = true; row < rows; row += row_step, first = false) {
     // The row's count before this CTA arrives, read first so that its latency hides behind the
@@ -160,7 +169,7 @@ norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* _
       if (tid == 0) {
         const unsigned target = seen - seen % kGroup + kGroup;  // fewer than kGroup arrivals are this call's
         ws.partials[row * kGroup + rank] = Norm::to_slot(part);
-        asm volatile("red.release.gpu.global.add.u32 [%0], 1;" :: "l"(count) : "memory");
+        asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(count) : "memory");
         unsigned c;
         do {
           asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(c) : "l"(count) : "memory");
@@ -178,11 +187,13 @@ norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* _
         float2 const* lane_slots = slots + tid * kPerLane;  // one base, so the loads go out together
         Stat s[kPerLane];
         CUTE_UNROLL
-        for (int i = 0; i < kPerLane; ++i) s[i] = Norm::from_slot(__ldcg(lane_slots + i), float(kShare));
+        for (int i = 0; i < kPerLane; ++i)
+          s[i] = Norm::from_slot(__ldcg(lane_slots + i), float(kShare));
         CUTE_UNROLL
         for (int w = kPerLane / 2; w > 0; w /= 2)
           CUTE_UNROLL
-          for (int i = 0; i < w; ++i) s[i] = Norm::join(s[i], s[i + w]);
+        for (int i = 0; i < w; ++i)
+          s[i] = Norm::join(s[i], s[i + w]);
         all = cg_expert::warp_reduce(s[0], [](Stat p, Stat q) { return Norm::join(p, q); });
       } else {
         for (int r = tid; r < kGroup; r += 32) {
@@ -213,14 +224,16 @@ norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* _
             copy(copy_param, shared, r);
           } else {
             CUTE_UNROLL
-            for (int k = 0; k < kVec; ++k) r(k) = tail[i - steps][k];
+            for (int k = 0; k < kVec; ++k)
+              r(k) = tail[i - steps][k];
           }
           return r;
         };
         Tensor tWrW = param(sW, w_tail, Norm::kWeight, kWeightSteps, cg_norm::kNoWeight);
         Tensor tBrB = param(sB, b_tail, Norm::kBias, kBiasSteps, cg_norm::kNoBias);
         CUTE_UNROLL
-        for (int k = 0; k < kVec; ++k) tYrY(k) = cg_expert::from_f<TOut>(Norm::apply_to(v[i][k], st, tWrW(k), tBrB(k)));
+        for (int k = 0; k < kVec; ++k)
+          tYrY(k) = cg_expert::from_f<TOut>(Norm::apply_to(v[i][k], st, tWrW(k), tBrB(k)));
         if (in_row(i, 0)) copy(copy_out, tYrY, tYgY);
       } else {
         CUTE_UNROLL
@@ -235,17 +248,21 @@ norm_rows_grid(TIn const* __restrict__ x, TOut* __restrict__ out, float const* _
   }
 }
 
-template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kIters, int kGroup, int64_t rows, int64_t extent,
-          bool kVectorized>
+template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kIters, int kGroup, int64_t rows,
+          int64_t extent, bool kVectorized>
 void launch_rows_grid(TIn const* x, TOut* out, float const* weight, float const* bias, cudaStream_t stream) {
   // Shared memory keeps as many steps of the weight's share, then the bias's, as fit (vectors only).
   constexpr int kStepBytes = kThreads * kVec * int(sizeof(float)), kBudget = 224 * 1024;
-  constexpr int kWeightSteps = !kVectorized || !Norm::kWeight ? 0 : kIters < kBudget / kStepBytes ? kIters : kBudget / kStepBytes;
+  constexpr int kWeightSteps = !kVectorized || !Norm::kWeight  ? 0
+                               : kIters < kBudget / kStepBytes ? kIters
+                                                               : kBudget / kStepBytes;
   constexpr int kBiasLeft = (kBudget - kWeightSteps * kStepBytes) / kStepBytes;
   constexpr int kBiasSteps = !kVectorized || !Norm::kBias ? 0 : kIters < kBiasLeft ? kIters : kBiasLeft;
   constexpr int smem = (kWeightSteps + kBiasSteps) * kStepBytes;
-  auto kernel = norm_rows_grid<Norm, TIn, TOut, kThreads, kVec, kIters, kGroup, extent, kWeightSteps, kBiasSteps, kVectorized>;
-  static const bool ready = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess;
+  auto kernel =
+      norm_rows_grid<Norm, TIn, TOut, kThreads, kVec, kIters, kGroup, extent, kWeightSteps, kBiasSteps, kVectorized>;
+  static const bool ready =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess;
   // As many groups as are resident at once (one CTA per SM); with fewer CTAs resident than one group
   // the kernel does not run (the output keeps its poison).
   static const int64_t groups = [&] {
@@ -271,10 +288,14 @@ void launch_rows_grid(TIn const* x, TOut* out, float const* weight, float const*
 }
 
 // Rows of `extent` elements, each held by kGroup CTAs of kThreads threads x kIters vectors of kVec.
-template <class Norm, int kThreads, int kVec, int kIters, int kGroup, int64_t rows, int64_t extent, class TIn, class TOut>
+template <class Norm, int kThreads, int kVec, int kIters, int kGroup, int64_t rows, int64_t extent, class TIn,
+          class TOut>
 void launch_norm_grid(TIn const* x, TOut* out, float const* weight, float const* bias, cudaStream_t stream) {
   const bool vectorized = cg_expert::aligned_to(x, 16) && cg_expert::aligned_to(out, 16) && extent % kVec == 0 &&
                           cg_norm::params_aligned<Norm>(weight, bias);
-  if (vectorized) launch_rows_grid<Norm, TIn, TOut, kThreads, kVec, kIters, kGroup, rows, extent, true>(x, out, weight, bias, stream);
-  else launch_rows_grid<Norm, TIn, TOut, kThreads, kVec, kIters, kGroup, rows, extent, false>(x, out, weight, bias, stream);
+  if (vectorized)
+    launch_rows_grid<Norm, TIn, TOut, kThreads, kVec, kIters, kGroup, rows, extent, true>(x, out, weight, bias, stream);
+  else
+    launch_rows_grid<Norm, TIn, TOut, kThreads, kVec, kIters, kGroup, rows, extent, false>(x, out, weight, bias,
+                                                                                           stream);
 }

@@ -31,10 +31,11 @@ struct HeldWorkspace {
   Stat* partials;     // [rows * kGroup]
 };
 
-template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kUnroll, int kGroup, int kTiles, bool kPersistent, bool kInCluster>
+template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kUnroll, int kGroup, int kTiles,
+          bool kPersistent, bool kInCluster>
 __global__ void CG_HELD_CLUSTER_DIMS __launch_bounds__(kThreads)
-norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* weight, float const* bias,
-               HeldWorkspace ws, int64_t rows, int64_t extent, int64_t chunk, bool vectorized) {
+    norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* weight, float const* bias,
+                   HeldWorkspace ws, int64_t rows, int64_t extent, int64_t chunk, bool vectorized) {
   using Tile = Int<kThreads * kVec * kUnroll>;
   constexpr uint32_t kTileBytes = Tile{} * sizeof(TIn);
   static_assert(kVec * sizeof(TIn) == 16, "bulk copies move whole 16-byte vectors");
@@ -44,7 +45,7 @@ norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* w
   __shared__ Stat met;                 // a row's statistics, combined from the workspace by warp 0
   __shared__ uint64_t landed[kTiles];  // one mbarrier per body tile, one phase per load
   static_assert(kTiles <= 64, "one phase bit per tile");
-  uint64_t phase = 0;                  // the phase bit each tile's next wait expects
+  uint64_t phase = 0;                                      // the phase bit each tile's next wait expects
   const int rank = static_cast<int>(blockIdx.x % kGroup);  // a cluster's block rank too (1-D clusters)
   Tensor sX = make_tensor(make_smem_ptr(reinterpret_cast<TIn*>(smem_bytes)), make_shape(chunk + kVec));
   auto copy_in = cg_expert::vec_tiled_copy<TIn, kThreads, kVec>();
@@ -79,8 +80,10 @@ norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* w
   };
   // The scalar head [first, body) and tail [tail, last); each element stays with one thread.
   auto for_scalars = [&](Share const& s, auto&& f) {
-    for (int64_t i = s.first + threadIdx.x; i < s.body; i += kThreads) f(i);
-    for (int64_t i = s.tail + threadIdx.x; i < s.last; i += kThreads) f(i);
+    for (int64_t i = s.first + threadIdx.x; i < s.body; i += kThreads)
+      f(i);
+    for (int64_t i = s.tail + threadIdx.x; i < s.last; i += kThreads)
+      f(i);
   };
   // The row's statistics from every CTA's: all CTAs of the group combine them in the same order, so
   // all agree bit for bit.
@@ -91,7 +94,8 @@ norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* w
       if (threadIdx.x == 0) cta_stat[k & 1] = st;
       cluster.sync();
       Stat all = Norm::identity();
-      for (int r = 0; r < kGroup; ++r) all = Norm::combine(all, cluster.map_shared_rank(cta_stat, r)[k & 1]);
+      for (int r = 0; r < kGroup; ++r)
+        all = Norm::combine(all, cluster.map_shared_rank(cta_stat, r)[k & 1]);
       return all;
     } else {
       // Warp 0 alone waits for the group and combines its partials (one barrier for the block, not
@@ -101,7 +105,8 @@ norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* w
           ws.partials[row * kGroup + rank] = st;
           __threadfence();  // the partial is visible before the count says so
           atomicAdd(&ws.arrived[row], 1u);
-          while (*reinterpret_cast<volatile unsigned*>(&ws.arrived[row]) < unsigned(kGroup)) __nanosleep(32);
+          while (*reinterpret_cast<volatile unsigned*>(&ws.arrived[row]) < unsigned(kGroup))
+            __nanosleep(32);
           __threadfence();
         }
         __syncwarp();
@@ -120,9 +125,11 @@ norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* w
   int64_t row = blockIdx.x / kGroup;
   Share cur = share_of(row);
   if (threadIdx.x == 0) {
-    for (int t = 0; t < kTiles; ++t) cute::initialize_barrier(landed[t], 1);
+    for (int t = 0; t < kTiles; ++t)
+      cute::initialize_barrier(landed[t], 1);
     cutlass::arch::fence_barrier_init();
-    for (int64_t t = 0; t < cur.tiles; ++t) start_load(cur, t);
+    for (int64_t t = 0; t < cur.tiles; ++t)
+      start_load(cur, t);
   }
   __syncthreads();
   for (int k = 0; row < rows; ++k, row += row_step) {
@@ -147,7 +154,8 @@ norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* w
         Tensor tXrX = make_fragment_like(tXsX);
         copy(copy_in, tXsX, tXrX);
         CUTE_UNROLL
-        for (int i = 0; i < size(tXrX); ++i) f(cg_expert::to_f(tXrX(i)));
+        for (int i = 0; i < size(tXrX); ++i)
+          f(cg_expert::to_f(tXrX(i)));
       }
       landed_all = true;
     };
@@ -161,7 +169,7 @@ norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* w
     bool in_step = more && next.body - next.base == cur.body - cur.base && next.tiles == cur.tiles;
     for (int64_t t = 0; t < cur.tiles; ++t) {
       Tensor tXsX = thr_in.partition_S(local_tile(sBody, make_shape(Tile{}), make_coord(t)));  // (CPY, kUnroll)
-      Tensor tYgY = thr_out.partition_D(local_tile(gY, make_shape(Tile{}), make_coord(t)));   // (CPY, kUnroll)
+      Tensor tYgY = thr_out.partition_D(local_tile(gY, make_shape(Tile{}), make_coord(t)));    // (CPY, kUnroll)
       Tensor tXcX = thr_in.partition_S(local_tile(cBody, make_shape(Tile{}), make_coord(t)));
       Tensor tXrX = make_fragment_like(tXsX);
       Tensor tYrY = make_fragment_like(tYgY);
@@ -175,8 +183,8 @@ norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* w
       }
       CUTE_UNROLL
       for (int i = 0; i < size(tXrX); ++i)
-        tYrY(i) = cg_expert::from_f<TOut>(
-            cg_norm::apply<Norm>(cg_expert::to_f(tXrX(i)), cur.body + get<0>(tXcX(i)) - cur.row_start, row_st, weight, bias));
+        tYrY(i) = cg_expert::from_f<TOut>(cg_norm::apply<Norm>(
+            cg_expert::to_f(tXrX(i)), cur.body + get<0>(tXcX(i)) - cur.row_start, row_st, weight, bias));
       copy(copy_out, tYrY, tYgY);
     }
     for_scalars(cur, [&](int64_t i) {
@@ -184,9 +192,10 @@ norm_rows_held(TIn const* __restrict__ x, TOut* __restrict__ out, float const* w
           cg_norm::apply<Norm>(cg_expert::to_f(sX(i - cur.base)), i - cur.row_start, row_st, weight, bias));
     });
     cutlass::arch::fence_view_async_shared();  // as above, for the next row's bulk copies
-    __syncthreads();  // the chunk is read: the next row's scalars (and tiles) may overwrite it
+    __syncthreads();                           // the chunk is read: the next row's scalars (and tiles) may overwrite it
     if (more && !in_step && threadIdx.x == 0)
-      for (int64_t t = 0; t < next.tiles; ++t) start_load(next, t);
+      for (int64_t t = 0; t < next.tiles; ++t)
+        start_load(next, t);
     cur = next;
   }
   // No CTA may exit (releasing its shared memory) while another of its cluster still reads it.
@@ -206,7 +215,8 @@ void launch_norm_held(TIn const* x, TOut* out, float const* weight, float const*
   constexpr int64_t chunk = ((extent + kGroup - 1) / kGroup + kTile - 1) / kTile * kTile;
   constexpr int smem = static_cast<int>((chunk + kVec) * sizeof(TIn));
   bool vectorized = cg_expert::aligned_to(x, 16) && cg_expert::aligned_to(out, 16);
-  auto kernel = norm_rows_held<Norm, TIn, TOut, kThreads, kVec, kUnroll, kGroup, static_cast<int>(chunk / kTile), kPersistent, kInCluster>;
+  auto kernel = norm_rows_held<Norm, TIn, TOut, kThreads, kVec, kUnroll, kGroup, static_cast<int>(chunk / kTile),
+                               kPersistent, kInCluster>;
   // Above 48 KB of dynamic shared memory a kernel must opt in, once; so must clusters of more than 8
   // CTAs (a non-portable size, named at launch rather than by __cluster_dims__).
   static const bool ready =

@@ -30,10 +30,16 @@ struct MaxSumExp : NormHooks<Norm> {
   // Per element, the fast exponential (ex2.approx; 2 + 1.2|x| ulp, far inside any tolerance, and what
   // torch.compile's kernels use): the accurate expf made a row held in a cluster compute-bound.
   __device__ __forceinline__ static void update(Stat& st, float x) {
-    if (x > st.a) { st.b = st.b * __expf(st.a - x) + 1.0f; st.a = x; } else { st.b += __expf(x - st.a); }
+    if (x > st.a) {
+      st.b = st.b * __expf(st.a - x) + 1.0f;
+      st.a = x;
+    } else {
+      st.b += __expf(x - st.a);
+    }
   }
   __device__ __forceinline__ static Stat combine(Stat p, Stat q) {
-    float m = fmaxf(p.a, q.a); if (m == -INFINITY) return Stat{m, 0.0f, 0.0f};
+    float m = fmaxf(p.a, q.a);
+    if (m == -INFINITY) return Stat{m, 0.0f, 0.0f};
     return Stat{m, p.b * expf(p.a - m) + q.b * expf(q.a - m), 0.0f};
   }
   // A thread's maximum, then its sum of exponentials, each pass over its share of the chunk in shared
@@ -54,17 +60,22 @@ struct MaxSumExp : NormHooks<Norm> {
 struct Softmax : MaxSumExp<Softmax> {
   __device__ __forceinline__ static Stat finalize(Stat st) { return Stat{st.a, 1.0f / st.b, 0.0f}; }
   __device__ __forceinline__ static float apply_to(float x, Stat st, float w, float b) {
-    (void)w; (void)b;
+    (void)w;
+    (void)b;
     return __expf(x - st.a) * st.b;
   }
   // The exponentials stay in the registers for the output.
   template <class ForEach, class Reduce, class Tree, class PerThread>
   __device__ __forceinline__ static Stat held_stats(ForEach for_each, Reduce reduce, Tree, PerThread) {
-    const float2 ms = held_max_then_sum(for_each, reduce, [](float& x, float m, float& s) { x = __expf(x - m); s += x; });
+    const float2 ms = held_max_then_sum(for_each, reduce, [](float& x, float m, float& s) {
+      x = __expf(x - m);
+      s += x;
+    });
     return Stat{ms.x, 1.0f / ms.y, 0.0f};
   }
   __device__ __forceinline__ static float held_apply_to(float x, Stat st, float w, float b) {
-    (void)w; (void)b;
+    (void)w;
+    (void)b;
     return x * st.b;
   }
 };
@@ -72,7 +83,8 @@ struct Softmax : MaxSumExp<Softmax> {
 struct LogSoftmax : MaxSumExp<LogSoftmax> {
   __device__ __forceinline__ static Stat finalize(Stat st) { return Stat{st.a + logf(st.b), 0.0f, 0.0f}; }
   __device__ __forceinline__ static float apply_to(float x, Stat st, float w, float b) {
-    (void)w; (void)b;
+    (void)w;
+    (void)b;
     return x - st.a;
   }
   template <class ForEach, class Reduce, class Tree, class PerThread>
@@ -88,31 +100,48 @@ template <class Norm>
 struct LayerNorm : NormHooks<Norm> {
   __device__ __forceinline__ static Stat identity() { return Stat{0.0f, 0.0f, 0.0f}; }
   __device__ __forceinline__ static void update(Stat& st, float x) {
-    st.a += 1.0f; float d = x - st.b; st.b += d / st.a; st.c += d * (x - st.b);
+    st.a += 1.0f;
+    float d = x - st.b;
+    st.b += d / st.a;
+    st.c += d * (x - st.b);
   }
   __device__ __forceinline__ static Stat combine(Stat p, Stat q) {
-    float n = p.a + q.a; if (n == 0.0f) return p;
+    float n = p.a + q.a;
+    if (n == 0.0f) return p;
     float d = q.b - p.b, w = q.a / n;
     return Stat{n, p.b + d * w, p.c + q.c + d * d * p.a * w};
   }
-  __device__ __forceinline__ static Stat finalize(Stat st) { return Stat{st.b, rsqrtf(st.c / st.a + Norm::kEps), 0.0f}; }
+  __device__ __forceinline__ static Stat finalize(Stat st) {
+    return Stat{st.b, rsqrtf(st.c / st.a + Norm::kEps), 0.0f};
+  }
   __device__ __forceinline__ static float apply_to(float x, Stat st, float w, float b) {
-    (void)w; (void)b;
-    if constexpr (Norm::kWeight && Norm::kBias) return ((x - st.a) * st.b) * w + b;
-    else if constexpr (Norm::kWeight) return ((x - st.a) * st.b) * w;
-    else if constexpr (Norm::kBias) return (x - st.a) * st.b + b;
-    else return (x - st.a) * st.b;
+    (void)w;
+    (void)b;
+    if constexpr (Norm::kWeight && Norm::kBias)
+      return ((x - st.a) * st.b) * w + b;
+    else if constexpr (Norm::kWeight)
+      return ((x - st.a) * st.b) * w;
+    else if constexpr (Norm::kBias)
+      return (x - st.a) * st.b + b;
+    else
+      return (x - st.a) * st.b;
   }
   // A thread's share of a chunk or a streamed tile: its count and mean, then the squared deviations,
   // one division per share instead of one per element.
   template <class ForEach>
   __device__ __forceinline__ static Stat partial(ForEach for_each) {
     float n = 0.0f, s = 0.0f;
-    for_each([&](float x) { n += 1.0f; s += x; });
+    for_each([&](float x) {
+      n += 1.0f;
+      s += x;
+    });
     if (n == 0.0f) return identity();
     const float m = s / n;
     float m2 = 0.0f;
-    for_each([&](float x) { float d = x - m; m2 += d * d; });
+    for_each([&](float x) {
+      float d = x - m;
+      m2 += d * d;
+    });
     return Stat{n, m, m2};
   }
   // Where every thread holds the same count, one tree reduction of (count, mean, squared
@@ -125,7 +154,10 @@ struct LayerNorm : NormHooks<Norm> {
       for_each([&](float& x) { s += x; });
       const float m = s * (1.0f / float(PerThread::value));
       float m2 = 0.0f;
-      for_each([&](float& x) { float d = x - m; m2 += d * d; });
+      for_each([&](float& x) {
+        float d = x - m;
+        m2 += d * d;
+      });
       return tree(Stat{float(PerThread::value), m, m2}, [](Stat p, Stat q) { return join(p, q); });
     }
     return reduce(partial(for_each), combine);
@@ -147,7 +179,10 @@ struct LayerNorm : NormHooks<Norm> {
     for_each([&](float& x) { s += x; });
     const float mean = reduce(s, [](float p, float q) { return p + q; }) * Norm::kInvExtent;
     float m2 = 0.0f;
-    for_each([&](float& x) { float d = x - mean; m2 += d * d; });
+    for_each([&](float& x) {
+      float d = x - mean;
+      m2 += d * d;
+    });
     m2 = reduce(m2, [](float p, float q) { return p + q; });
     return Stat{mean, rsqrtf(m2 * Norm::kInvExtent + Norm::kEps), 0.0f};
   }
@@ -162,21 +197,27 @@ enum class ScaleOp { kSum, kMax, kMin };
 template <class Norm, ScaleOp kOp>
 struct Scale : NormHooks<Norm> {
   __device__ __forceinline__ static float op(float p, float q) {
-    if constexpr (kOp == ScaleOp::kMax) return cg_expert::nan_max(p, q);
-    else if constexpr (kOp == ScaleOp::kMin) return cg_expert::nan_min(p, q);
-    else return p + q;
+    if constexpr (kOp == ScaleOp::kMax)
+      return cg_expert::nan_max(p, q);
+    else if constexpr (kOp == ScaleOp::kMin)
+      return cg_expert::nan_min(p, q);
+    else
+      return p + q;
   }
   __device__ __forceinline__ static Stat identity() {
     return Stat{kOp == ScaleOp::kMax ? -INFINITY : kOp == ScaleOp::kMin ? INFINITY : 0.0f, 0.0f, 0.0f};
   }
   __device__ __forceinline__ static void update(Stat& st, float x) {
-    if constexpr (kOp == ScaleOp::kSum) st.a += Norm::pre(x);
-    else st.a = op(st.a, Norm::pre(x));
+    if constexpr (kOp == ScaleOp::kSum)
+      st.a += Norm::pre(x);
+    else
+      st.a = op(st.a, Norm::pre(x));
   }
   __device__ __forceinline__ static Stat combine(Stat p, Stat q) { return Stat{op(p.a, q.a), 0.0f, 0.0f}; }
   __device__ __forceinline__ static Stat finalize(Stat st) { return st; }
   __device__ __forceinline__ static float apply_to(float x, Stat st, float w, float b) {
-    (void)w; (void)b;
+    (void)w;
+    (void)b;
     return Norm::post(x, st);
   }
 };

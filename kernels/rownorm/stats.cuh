@@ -54,20 +54,29 @@ struct NormHooks {
     return Norm::finalize(reduce(Norm::partial(for_each), Norm::combine));
   }
   // The normalized value of an element of a held row, x as held_stats left it, w and b as for apply_to.
-  __device__ __forceinline__ static float held_apply_to(float x, Stat st, float w, float b) { return Norm::apply_to(x, st, w, b); }
+  __device__ __forceinline__ static float held_apply_to(float x, Stat st, float w, float b) {
+    return Norm::apply_to(x, st, w, b);
+  }
   // combine for two statistics of equal counts (for the Welford statistic, without a division).
   __device__ __forceinline__ static Stat join(Stat p, Stat q) { return Norm::combine(p, q); }
   // A statistic as two words, and back, `count` being the number of elements it covers: the count,
   // where the statistic holds one, is known to every reader, so an 8-byte slot holds it for one load.
   __device__ __forceinline__ static float2 to_slot(Stat st) { return make_float2(st.a, st.b); }
-  __device__ __forceinline__ static Stat from_slot(float2 s, float count) { (void)count; return Stat{s.x, s.y, 0.0f}; }
+  __device__ __forceinline__ static Stat from_slot(float2 s, float count) {
+    (void)count;
+    return Stat{s.x, s.y, 0.0f};
+  }
 };
 
 // The weight and the bias at position j of a row.
 template <class Norm>
-__device__ __forceinline__ float weight_at(float const* weight, int64_t j) { return Norm::kWeight ? weight[j] : kNoWeight; }
+__device__ __forceinline__ float weight_at(float const* weight, int64_t j) {
+  return Norm::kWeight ? weight[j] : kNoWeight;
+}
 template <class Norm>
-__device__ __forceinline__ float bias_at(float const* bias, int64_t j) { return Norm::kBias ? bias[j] : kNoBias; }
+__device__ __forceinline__ float bias_at(float const* bias, int64_t j) {
+  return Norm::kBias ? bias[j] : kNoBias;
+}
 // The normalized value of x at position j of its row.
 template <class Norm>
 __device__ __forceinline__ float apply(float x, int64_t j, Stat st, float const* weight, float const* bias) {
@@ -82,13 +91,16 @@ inline bool params_aligned(float const* weight, float const* bias) {
 // vectors by `copy`, a tiled copy of floats laid out as the one that loads x, where `load`; else, or
 // where the norm has none, their stand-ins everywhere.
 template <class Norm, class TiledCopy, class TileShape>
-__device__ __forceinline__ auto param_tiles(TiledCopy const& copy, float const* weight, float const* bias, int64_t extent,
-                                            TileShape tile, int64_t t, bool load) {
+__device__ __forceinline__ auto param_tiles(TiledCopy const& copy, float const* weight, float const* bias,
+                                            int64_t extent, TileShape tile, int64_t t, bool load) {
   auto share = [&](float const* p, bool has, float none) {
-    Tensor g = copy.get_thread_slice(threadIdx.x).partition_S(local_tile(make_tensor(make_gmem_ptr(p), make_shape(extent)), tile, make_coord(t)));
+    Tensor g = copy.get_thread_slice(threadIdx.x)
+                   .partition_S(local_tile(make_tensor(make_gmem_ptr(p), make_shape(extent)), tile, make_coord(t)));
     Tensor r = make_fragment_like(g);
-    if (has && load) cute::copy(copy, g, r);
-    else fill(r, none);
+    if (has && load)
+      cute::copy(copy, g, r);
+    else
+      fill(r, none);
     return r;
   };
   return cute::make_tuple(share(weight, Norm::kWeight, kNoWeight), share(bias, Norm::kBias, kNoBias));

@@ -20,11 +20,13 @@ __device__ __forceinline__ Stat chunk_stats(RowTensor const& mRow, int64_t begin
     // The tile's statistic by the norm's partial (LayerNorm's in two walks, with no division per
     // element), joined to the running one.
     st = Norm::combine(st, Norm::partial([&](auto&& f) {
-      CUTE_UNROLL
-      for (int i = 0; i < size(tXrX); ++i) f(cg_expert::to_f(tXrX(i)));
-    }));
+                         CUTE_UNROLL
+                         for (int i = 0; i < size(tXrX); ++i)
+                           f(cg_expert::to_f(tXrX(i)));
+                       }));
   }
-  for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads) Norm::update(st, cg_expert::to_f(mRow(i)));
+  for (int64_t i = begin + full * Tile{} + threadIdx.x; i < end; i += kThreads)
+    Norm::update(st, cg_expert::to_f(mRow(i)));
   return st;
 }
 
@@ -68,13 +70,16 @@ struct SplitWorkspace {
 
 // Tiles in each of the `split` tile-aligned chunks a row is cut into (the last one may be shorter).
 template <int64_t kTile, int kSplit>
-__host__ __device__ constexpr int64_t chunk_tiles(int64_t extent) { return ((extent + kSplit - 1) / kSplit + kTile - 1) / kTile; }
+__host__ __device__ constexpr int64_t chunk_tiles(int64_t extent) {
+  return ((extent + kSplit - 1) / kSplit + kTile - 1) / kTile;
+}
 
 // A split row's statistic: its chunks' partials, combined in the same order by every block.
 template <class Norm, int kThreads, int kSplit>
 __device__ __forceinline__ Stat combined_partials(SplitWorkspace const& ws, int64_t row, Stat* smem) {
   Stat st = Norm::identity();
-  for (int i = threadIdx.x; i < kSplit; i += kThreads) st = Norm::combine(st, cg_norm::load_cg(&ws.partials[row * kSplit + i]));
+  for (int i = threadIdx.x; i < kSplit; i += kThreads)
+    st = Norm::combine(st, cg_norm::load_cg(&ws.partials[row * kSplit + i]));
   return cg_expert::block_reduce<kThreads>(st, Norm::combine, smem);
 }
 
@@ -86,13 +91,15 @@ __device__ __forceinline__ Stat combined_partials(SplitWorkspace const& ws, int6
 // launches: this kernel's pass 1, where a row's last chunk to finish finalizes the row's statistic,
 // then norm_tiles (or norm_cols).
 template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kUnroll, int kSplit, bool kOneLaunch>
-__global__ void __launch_bounds__(kThreads) norm_rows(TIn const* __restrict__ x, TOut* __restrict__ out,
-                                                      float const* weight, float const* bias, SplitWorkspace ws,
-                                                      int64_t rows, int64_t extent, bool vectorized) {
+__global__ void __launch_bounds__(kThreads)
+    norm_rows(TIn const* __restrict__ x, TOut* __restrict__ out, float const* weight, float const* bias,
+              SplitWorkspace ws, int64_t rows, int64_t extent, bool vectorized) {
   __shared__ Stat smem[32];
   __shared__ unsigned long long ticket;
-  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));    // (extent, rows)
-  Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
+  Tensor mX = make_tensor(make_gmem_ptr(x),
+                          make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
+  Tensor mY = make_tensor(make_gmem_ptr(out),
+                          make_layout(make_shape(extent, rows), make_stride(Int<1>{}, extent)));  // (extent, rows)
   constexpr int64_t kTile = kThreads * kVec * kUnroll;
   int64_t chunk = chunk_tiles<kTile, kSplit>(extent) * kTile;
   int64_t item = blockIdx.x;
@@ -113,7 +120,8 @@ __global__ void __launch_bounds__(kThreads) norm_rows(TIn const* __restrict__ x,
   Tensor mYRow = mY(_, row);  // (extent)
   Stat st;
   if (pass != 2) {
-    st = cg_expert::block_reduce<kThreads>(chunk_stats<Norm, TIn, kThreads, kVec, kUnroll>(mRow, begin, end, vectorized), Norm::combine, smem);
+    st = cg_expert::block_reduce<kThreads>(
+        chunk_stats<Norm, TIn, kThreads, kVec, kUnroll>(mRow, begin, end, vectorized), Norm::combine, smem);
     if (pass == 1) {
       __shared__ bool last;
       if (threadIdx.x == 0) {
@@ -131,13 +139,15 @@ __global__ void __launch_bounds__(kThreads) norm_rows(TIn const* __restrict__ x,
     }
   } else {  // pass 2 of the one launch
     if (threadIdx.x == 0) {
-      while (*reinterpret_cast<volatile unsigned*>(&ws.done[row]) < unsigned(kSplit)) __nanosleep(64);
+      while (*reinterpret_cast<volatile unsigned*>(&ws.done[row]) < unsigned(kSplit))
+        __nanosleep(64);
       __threadfence();
     }
     __syncthreads();
     st = combined_partials<Norm, kThreads, kSplit>(ws, row, smem);
   }
-  chunk_apply<Norm, TIn, TOut, kThreads, kVec, kUnroll>(mRow, mYRow, begin, end, vectorized, Norm::finalize(st), weight, bias);
+  chunk_apply<Norm, TIn, TOut, kThreads, kVec, kUnroll>(mRow, mYRow, begin, end, vectorized, Norm::finalize(st), weight,
+                                                        bias);
 }
 
 // Pass 2 of two launches: one tile per block, normalized by the row's finalized statistic. Blocks
@@ -149,19 +159,23 @@ __global__ void __launch_bounds__(kThreads) norm_rows(TIn const* __restrict__ x,
 // The row's statistic, written by the launch before, is read through L1: read past it (ld.cg) by
 // every warp of 1.8M blocks, that one address in L2 held the Frobenius norm at 5.23 ms (5.16 now;
 // torch.compile 5.16).
-template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kUnroll, int kSplit, int64_t kRows, int64_t kExtent>
-__global__ void __launch_bounds__(kThreads) norm_tiles(TIn const* __restrict__ x, TOut* __restrict__ out,
-                                                       float const* weight, float const* bias, Stat const* row_stats,
-                                                       bool vectorized) {
-  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(kExtent, kRows), make_stride(Int<1>{}, kExtent)));    // (extent, rows)
-  Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(kExtent, kRows), make_stride(Int<1>{}, kExtent)));  // (extent, rows)
+template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kUnroll, int kSplit, int64_t kRows,
+          int64_t kExtent>
+__global__ void __launch_bounds__(kThreads)
+    norm_tiles(TIn const* __restrict__ x, TOut* __restrict__ out, float const* weight, float const* bias,
+               Stat const* row_stats, bool vectorized) {
+  Tensor mX = make_tensor(make_gmem_ptr(x),
+                          make_layout(make_shape(kExtent, kRows), make_stride(Int<1>{}, kExtent)));  // (extent, rows)
+  Tensor mY = make_tensor(make_gmem_ptr(out),
+                          make_layout(make_shape(kExtent, kRows), make_stride(Int<1>{}, kExtent)));  // (extent, rows)
   constexpr int64_t kTile = kThreads * kVec * kUnroll, per_chunk = chunk_tiles<kTile, kSplit>(kExtent);
   int64_t t = blockIdx.x % per_chunk, row = blockIdx.x / per_chunk % kRows, s = blockIdx.x / per_chunk / kRows;
   int64_t begin = (s * per_chunk + t) * kTile;
   if (begin >= kExtent) return;  // past a short last chunk
   int64_t end = begin + kTile < kExtent ? begin + kTile : kExtent;
   Tensor mYRow = mY(_, row);
-  chunk_apply<Norm, TIn, TOut, kThreads, kVec, kUnroll>(mX(_, row), mYRow, begin, end, vectorized, cg_norm::load_nc(&row_stats[row]), weight, bias);
+  chunk_apply<Norm, TIn, TOut, kThreads, kVec, kUnroll>(mX(_, row), mYRow, begin, end, vectorized,
+                                                        cg_norm::load_nc(&row_stats[row]), weight, bias);
 }
 
 // Pass 2 of two launches where the norm has a weight or a bias: one block per tile of columns, for
@@ -170,13 +184,16 @@ __global__ void __launch_bounds__(kThreads) norm_tiles(TIn const* __restrict__ x
 // from L2 beside x's 268). On the H200, LayerNorm #40 took 0.2173 ms against 0.2220 by tiles (2 rows
 // at once 0.2181, 8 rows 0.2177). Without the launch bounds' block count, ptxas issued each row's
 // loads just before their use (40 registers), one row in flight at a time.
-template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kUnroll, int kRowsAtOnce, int64_t kRows, int64_t kExtent>
-__global__ void __launch_bounds__(kThreads, 1024 / kThreads) norm_cols(TIn const* __restrict__ x, TOut* __restrict__ out,
-                                                                       float const* weight, float const* bias,
-                                                                       Stat const* row_stats, bool vectorized) {
+template <class Norm, class TIn, class TOut, int kThreads, int kVec, int kUnroll, int kRowsAtOnce, int64_t kRows,
+          int64_t kExtent>
+__global__ void __launch_bounds__(kThreads, 1024 / kThreads)
+    norm_cols(TIn const* __restrict__ x, TOut* __restrict__ out, float const* weight, float const* bias,
+              Stat const* row_stats, bool vectorized) {
   static_assert(kRows % kRowsAtOnce == 0, "whole groups of rows");
-  Tensor mX = make_tensor(make_gmem_ptr(x), make_layout(make_shape(kExtent, kRows), make_stride(Int<1>{}, kExtent)));    // (extent, rows)
-  Tensor mY = make_tensor(make_gmem_ptr(out), make_layout(make_shape(kExtent, kRows), make_stride(Int<1>{}, kExtent)));  // (extent, rows)
+  Tensor mX = make_tensor(make_gmem_ptr(x),
+                          make_layout(make_shape(kExtent, kRows), make_stride(Int<1>{}, kExtent)));  // (extent, rows)
+  Tensor mY = make_tensor(make_gmem_ptr(out),
+                          make_layout(make_shape(kExtent, kRows), make_stride(Int<1>{}, kExtent)));  // (extent, rows)
   using Tile = Int<kThreads * kVec * kUnroll>;
   const int64_t t = blockIdx.x, begin = t * Tile{};
   if (!vectorized || begin + Tile{} > kExtent) {  // unaligned, or a short last tile: scalars, row by row
@@ -190,11 +207,12 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads) norm_cols(TIn const
   auto copy_in = cg_expert::vec_tiled_copy<TIn, kThreads, kVec>();
   auto copy_out = cg_expert::vec_tiled_copy<TOut, kThreads, kVec>();
   auto copy_param = cg_expert::vec_tiled_copy<float, kThreads, kVec>();
-  auto [tWrW, tBrB] = cg_norm::param_tiles<Norm>(copy_param, weight, bias, kExtent, make_shape(Tile{}), t, true);  // (CPY, kUnroll)
+  auto [tWrW, tBrB] =
+      cg_norm::param_tiles<Norm>(copy_param, weight, bias, kExtent, make_shape(Tile{}), t, true);  // (CPY, kUnroll)
   CUTE_NO_UNROLL
   for (int g = 0; g < kRows / kRowsAtOnce; ++g) {
     auto tile = [&](auto& m) { return local_tile(m, make_shape(Tile{}, Int<kRowsAtOnce>{}), make_coord(t, g)); };
-    Tensor tXgX = copy_in.get_thread_slice(threadIdx.x).partition_S(tile(mX));    // (CPY, kUnroll, kRowsAtOnce)
+    Tensor tXgX = copy_in.get_thread_slice(threadIdx.x).partition_S(tile(mX));   // (CPY, kUnroll, kRowsAtOnce)
     Tensor tYgY = copy_out.get_thread_slice(threadIdx.x).partition_D(tile(mY));  // (CPY, kUnroll, kRowsAtOnce)
     Tensor tXrX = make_fragment_like(tXgX);
     Tensor tYrY = make_fragment_like(tYgY);
@@ -205,7 +223,8 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads) norm_cols(TIn const
       const int n = size(tWrW);  // this thread's elements of the tile in one row
       CUTE_UNROLL
       for (int i = 0; i < n; ++i)
-        tYrY(r * n + i) = cg_expert::from_f<TOut>(Norm::apply_to(cg_expert::to_f(tXrX(r * n + i)), st, tWrW(i), tBrB(i)));
+        tYrY(r * n + i) =
+            cg_expert::from_f<TOut>(Norm::apply_to(cg_expert::to_f(tXrX(r * n + i)), st, tWrW(i), tBrB(i)));
     }
     copy(copy_out, tYrY, tYgY);
   }
@@ -238,7 +257,8 @@ void launch_norm_streamed(TIn const* x, TOut* out, float const* weight, float co
   char* memory = nullptr;
   if (kSplit > 1 && !(memory = cg_expert::device_workspace(counter_bytes + sizeof(Stat) * rows * (kSplit + 1)))) return;
   SplitWorkspace ws{reinterpret_cast<unsigned long long*>(memory), reinterpret_cast<unsigned*>(memory + 8),
-               reinterpret_cast<Stat*>(memory + counter_bytes), reinterpret_cast<Stat*>(memory + counter_bytes) + rows * kSplit};
+                    reinterpret_cast<Stat*>(memory + counter_bytes),
+                    reinterpret_cast<Stat*>(memory + counter_bytes) + rows * kSplit};
   if (kSplit > 1 && cudaMemsetAsync(memory, 0, counter_bytes, stream) != cudaSuccess) return;  // tickets, counts
   auto kernel = norm_rows<Norm, TIn, TOut, kThreads, kVec, kUnroll, kSplit, kOneLaunch>;
   const int items = static_cast<int>(rows * kSplit);
@@ -247,11 +267,11 @@ void launch_norm_streamed(TIn const* x, TOut* out, float const* weight, float co
   } else {
     kernel<<<items, kThreads, 0, stream>>>(x, out, weight, bias, ws, rows, extent, vectorized);
     if constexpr (kByColumns) {
-      norm_cols<Norm, TIn, TOut, kTileThreads, kVec, kTileUnroll, kRowsAtOnce, rows, extent><<<static_cast<int>(column_tiles), kTileThreads, 0, stream>>>(
-          x, out, weight, bias, ws.row_stats, vectorized);
+      norm_cols<Norm, TIn, TOut, kTileThreads, kVec, kTileUnroll, kRowsAtOnce, rows, extent>
+          <<<static_cast<int>(column_tiles), kTileThreads, 0, stream>>>(x, out, weight, bias, ws.row_stats, vectorized);
     } else {
-      norm_tiles<Norm, TIn, TOut, kTileThreads, kVec, kTileUnroll, kSplit, rows, extent><<<static_cast<int>(tiles), kTileThreads, 0, stream>>>(
-          x, out, weight, bias, ws.row_stats, vectorized);
+      norm_tiles<Norm, TIn, TOut, kTileThreads, kVec, kTileUnroll, kSplit, rows, extent>
+          <<<static_cast<int>(tiles), kTileThreads, 0, stream>>>(x, out, weight, bias, ws.row_stats, vectorized);
     }
   }
 }

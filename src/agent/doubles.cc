@@ -30,7 +30,8 @@ Result<nlohmann::json> ScriptedEvaluator::recorded(const std::string& file) cons
 Result<Baseline> ScriptedEvaluator::baseline(const TaskSpec&) {
   if (std::string file = script_.value("baseline", ""); !file.empty()) {
     auto a = CUTEGEN_TRY(recorded(file));
-    return Baseline{a.value("/timing/eager/median_ms"_json_pointer, 0.0), a.value("/roofline/floor_ms"_json_pointer, 0.0),
+    return Baseline{a.value("/timing/eager/median_ms"_json_pointer, 0.0),
+                    a.value("/roofline/floor_ms"_json_pointer, 0.0),
                     parse_name<RooflineLimit>(a.value("/roofline/bound"_json_pointer, std::string()))};
   }
   std::string bound = script_.value("bound", std::string(name(RooflineLimit::kMemory)));
@@ -59,7 +60,8 @@ Result<KernelEval> kernel_eval_from_answer(const nlohmann::json& a) {
     if (g.is_object()) e.report += g.value("rule", "") + ": " + g.value("detail", "") + "\n";
   for (auto& t : a.value("trials", json::array()))
     for (auto& f : t.is_object() ? t.value("failures", json::array()) : json::array())
-      if (f.is_string()) e.report += "trial seed " + std::to_string(t.value("seed", 0)) + ": " + f.get<std::string>() + "\n";
+      if (f.is_string())
+        e.report += "trial seed " + std::to_string(t.value("seed", 0)) + ": " + f.get<std::string>() + "\n";
   if (e.report.empty() && !e.pass()) e.report = e.summary;
   e.speedup = a.value("/timing/speedup/point"_json_pointer, 0.0);
   e.speedup_low = a.value("/timing/speedup/low"_json_pointer, 0.0);
@@ -97,7 +99,8 @@ Result<KernelEval> ScriptedEvaluator::evaluate(const TaskSpec&, const std::strin
     e.fingerprint = rule.value("fingerprint", structure_fingerprint(source, 1));
     return e;
   }
-  return KernelEval{.verdict = Verdict::kWrong, .summary = "scripted evaluator: no rule matches this source",
+  return KernelEval{.verdict = Verdict::kWrong,
+                    .summary = "scripted evaluator: no rule matches this source",
                     .report = "no rule matched"};
 }
 
@@ -113,10 +116,12 @@ std::string structure_fingerprint(const std::string& source, int kernel_count) {
   static const std::regex atoms(R"(\b(SM[0-9]{2}_[A-Za-z0-9_]+|UniversalCopy<[^>]*>|DefaultCopy))");
   std::set<std::string> parts;
   for (auto* re : {&shapes, &atoms})
-    for (std::sregex_iterator it(source.begin(), source.end(), *re), end; it != end; ++it) parts.insert(it->str());
+    for (std::sregex_iterator it(source.begin(), source.end(), *re), end; it != end; ++it)
+      parts.insert(it->str());
   Hasher h;
   h.add(std::to_string(kernel_count));
-  for (auto& p : parts) h.add(p);
+  for (auto& p : parts)
+    h.add(p);
   return h.hex().substr(0, 16);
 }
 

@@ -25,7 +25,8 @@ TEST(ScriptedEvaluator, RecordedAnswersKeepTheirVerdictsReportsAndNumbers) {
       {"relu_pass_0.940x.json", Verdict::kPass, ""},
   };
   nlohmann::json script = {{"baseline", "relu_pass_0.940x.json"}, {"rules", nlohmann::json::array()}};
-  for (auto& c : cases) script["rules"].push_back({{"match", c.file}, {"answer", c.file}});
+  for (auto& c : cases)
+    script["rules"].push_back({{"match", c.file}, {"answer", c.file}});
   ScriptedEvaluator eval(script, kRecordedAnswers);
   TaskSpec spec = recorded_spec("relu").value();
   for (auto& c : cases) {
@@ -45,10 +46,12 @@ TEST(ScriptedEvaluator, RecordedAnswersKeepTheirVerdictsReportsAndNumbers) {
 }
 
 TEST(ScriptedEvaluator, AMissingOrForeignAnswerFileIsAnError) {
-  ScriptedEvaluator eval({{"rules", {{{"match", "A"}, {"answer", "no_such.json"}}, {{"match", "B"}, {"answer", "README.md"}}}}},
-                         kRecordedAnswers);
+  ScriptedEvaluator eval(
+      {{"rules", {{{"match", "A"}, {"answer", "no_such.json"}}, {{"match", "B"}, {"answer", "README.md"}}}}},
+      kRecordedAnswers);
   TaskSpec spec = recorded_spec("relu").value();
-  EXPECT_TRUE(contains(eval.evaluate(spec, "A", "k.cu").message(), "no_such.json")) << eval.evaluate(spec, "A", "k.cu").message();
+  EXPECT_TRUE(contains(eval.evaluate(spec, "A", "k.cu").message(), "no_such.json"))
+      << eval.evaluate(spec, "A", "k.cu").message();
   EXPECT_TRUE(contains(eval.evaluate(spec, "B", "k.cu").message(), "not a recorded evaluator answer"));
 }
 
@@ -61,7 +64,8 @@ TEST(ScriptedEvaluator, RulesTakeEitherSpellingAndRefuseOthers) {
   EXPECT_EQ(eval.evaluate(spec, "B", "k.cu")->verdict, Verdict::kFault);
   auto typo = eval.evaluate(spec, "C", "k.cu");
   ASSERT_FALSE(typo.ok());
-  EXPECT_TRUE(contains(typo.message(), "unknown verdict 'compile-error' (pass, wrong, rejected, timeout, compile_error"))
+  EXPECT_TRUE(
+      contains(typo.message(), "unknown verdict 'compile-error' (pass, wrong, rejected, timeout, compile_error"))
       << typo.message();
 }
 

@@ -43,8 +43,8 @@ TEST(Edits, ParsesBlocksAndWholeFiles) {
   auto cut = parse_answer("<<<<<<< SEARCH\nint a;\n=======\nint");
   EXPECT_TRUE(contains(cut.message(), "not closed")) << cut.message();
   EXPECT_EQ(resolve_answer("x", "   ").message(), "the answer is empty");
-  EXPECT_TRUE(contains(resolve_answer("", "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n").message(),
-                       "no current source"));
+  EXPECT_TRUE(
+      contains(resolve_answer("", "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n").message(), "no current source"));
 }
 
 TEST(Edits, TheModelWritesNoIncludePathsOrFlags) {

@@ -28,15 +28,17 @@ std::string reason(const StepContext& ctx, const std::vector<Trial>& trials, boo
       if (!it->verdict) continue;
       auto& p = it->point;
       return "step " + std::to_string(it->step + 1) + (p ? " (" + to_string(*p) + ")" : "") + " ended " +
-             name(*it->verdict) + ": an expert kernel should not; the expert moves to the next point rather than repair it";
+             name(*it->verdict) +
+             ": an expert kernel should not; the expert moves to the next point rather than repair it";
     }
   }
   if (is_default) return "the template's default point";
   auto best = best_trial(trials);
   if (!best) return "the next untried point of the space (no verified point yet)";
   std::string why = "a neighbour of the best point " + to_string(best->params);
-  if (auto& v = best->profile) why += " (profile: " + std::string(name(v->bound)) + " at " +
-                                     std::to_string(static_cast<int>(v->percent_of_peak)) + "% of peak)";
+  if (auto& v = best->profile)
+    why += " (profile: " + std::string(name(v->bound)) + " at " + std::to_string(static_cast<int>(v->percent_of_peak)) +
+           "% of peak)";
   return why;
 }
 
@@ -68,7 +70,8 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
     point = next.front();
   }
   Proposal p{.edit = std::string(kPointPrefix) + to_string(point) + "\n" + reason(ctx, trials, is_default),
-             .edit_how = EditHow::kExpert, .point = point};
+             .edit_how = EditHow::kExpert,
+             .point = point};
   auto source = generate_kernel(*recipe, *ctx.task, point);
   if (!source) {  // recorded as a tried point, so the next step moves on
     p.detail = "the template cannot take this point: " + source.message();

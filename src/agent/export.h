@@ -17,6 +17,7 @@ std::string standalone_source(const TaskSpec& spec, const std::string& kernel);
 // Reads the task file (spec.path) to embed it. `arch` as build.arch takes it ("sm_90a").
 // Returns the two paths written.
 Result<std::pair<std::string, std::string>> export_kernel(const TaskSpec& spec, const std::string& kernel,
-                                                          const std::string& out_dir, const std::string& arch = "sm_90a");
+                                                          const std::string& out_dir,
+                                                          const std::string& arch = "sm_90a");
 
 }  // namespace cutegen

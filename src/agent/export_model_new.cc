@@ -15,14 +15,18 @@ std::string python_literal(const std::string& text, bool block) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == '\\') out += "\\\\";
     // In a block a quote is escaped only where it could start or end the closing """.
-    else if (c == '"' && (!block || i + 1 == text.size() || text[i + 1] == '"')) out += "\\\"";
-    else if (c == '\n') out += block ? "\n" : "\\n";
-    else if (c == '\t') out += block ? "\t" : "\\t";
+    else if (c == '"' && (!block || i + 1 == text.size() || text[i + 1] == '"'))
+      out += "\\\"";
+    else if (c == '\n')
+      out += block ? "\n" : "\\n";
+    else if (c == '\t')
+      out += block ? "\t" : "\\t";
     else if (c < 0x20 || c == 0x7f) {
       char esc[8];
       std::snprintf(esc, sizeof esc, "\\x%02x", c);
       out += esc;
-    } else out += static_cast<char>(c);  // UTF-8 passes through: Python reads sources as UTF-8
+    } else
+      out += static_cast<char>(c);  // UTF-8 passes through: Python reads sources as UTF-8
   }
   return out + (block ? "\"\"\"" : "\"");
 }
@@ -31,7 +35,8 @@ namespace {
 
 std::string tuple_text(const std::vector<int64_t>& v) {
   std::vector<std::string> parts;
-  for (auto x : v) parts.push_back(std::to_string(x));
+  for (auto x : v)
+    parts.push_back(std::to_string(x));
   std::string t = "(";  // appended, not "(" + ...: g++ 12 warns falsely (-Wrestrict) on that form
   t += join(parts, ", ");
   t += v.size() == 1 ? ",)" : ")";  // a 1-tuple needs its comma
@@ -51,7 +56,8 @@ std::string row(const TaskArg& a) {
 // `name = (rows)`, one dict per ABI argument, in ABI order.
 std::string table(const std::string& name, const std::vector<TaskArg>& args) {
   std::string t = name + " = (\n";
-  for (auto& a : args) t += row(a);
+  for (auto& a : args)
+    t += row(a);
   return t + ")\n";
 }
 
@@ -61,7 +67,8 @@ Result<std::string> model_new_python(const TaskSpec& spec, const std::string& re
                                      const std::string& kernel_source, const Target& target) {
   // The harness's own kernel flags; -I is added at build time.
   std::vector<std::string> quoted;
-  for (auto& f : kernel_flags(target)) quoted.push_back(python_literal(f));
+  for (auto& f : kernel_flags(target))
+    quoted.push_back(python_literal(f));
   std::string data = "\n_TASK = " + python_literal(spec.name) + "\n";
   data += "_NVCC_FLAGS = (" + join(quoted, ", ") + ")\n";
   data += "# cutegen_forward(inputs..., parameters and buffers..., outputs..., stream), in this order.\n";

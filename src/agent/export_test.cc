@@ -75,12 +75,12 @@ TEST_F(ExportTest, LinearBiasReluLoadsTheKernelBenchWayAndChecksItsInputs) {
   EXPECT_TRUE(file_exists(dir_ + "/out/linear_bias_relu_cutegen.cu"));
   auto r = python({kChecker, "cpu", py, kRoot + "/tasks/linear_bias_relu.py"});
   ASSERT_TRUE(r.success()) << r.out << r.err;
-  for (auto want : {"ok: exec'd from a string without __file__", "ok: embedded sources equal the task file and the .cu",
-                    "state_dict keys ['linear.weight', 'linear.bias']",
-                    "input x: expected dtype torch.float32, got torch.float64",
-                    "input x: expected shape (4096, 4096) (compiled into the kernel), got (3, 5)",
-                    "input x: expected strides (4096, 1)",
-                    "input x: expected a tensor on a CUDA device, got one on cpu", "ok: no build was attempted"})
+  for (auto want :
+       {"ok: exec'd from a string without __file__", "ok: embedded sources equal the task file and the .cu",
+        "state_dict keys ['linear.weight', 'linear.bias']", "input x: expected dtype torch.float32, got torch.float64",
+        "input x: expected shape (4096, 4096) (compiled into the kernel), got (3, 5)",
+        "input x: expected strides (4096, 1)", "input x: expected a tensor on a CUDA device, got one on cpu",
+        "ok: no build was attempted"})
     EXPECT_TRUE(contains(r.out, want)) << want << "\n" << r.out;
 }
 
@@ -100,7 +100,8 @@ TEST_F(ExportTest, EmbeddedKernelBuildsWithTheRealNvcc) {
   auto py = export_task("linear_bias_relu", *read_file(kNaiveKernel));
   ASSERT_FALSE(py.empty());
   auto r = python({kChecker, "build", py, kRoot + "/tasks/linear_bias_relu.py"},
-                  {{"CUTEGEN_CUTLASS_DIR", *cutlass}, {"CUDA_HOME", std::filesystem::path(*nvcc).parent_path().parent_path().string()}});
+                  {{"CUTEGEN_CUTLASS_DIR", *cutlass},
+                   {"CUDA_HOME", std::filesystem::path(*nvcc).parent_path().parent_path().string()}});
   ASSERT_TRUE(r.success()) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "ok: the embedded kernel built with nvcc and loaded")) << r.out;
   EXPECT_TRUE(contains(r.out, "ok: without CUTLASS: CUTLASS/CuTe headers not found: set CUTEGEN_CUTLASS_DIR")) << r.out;

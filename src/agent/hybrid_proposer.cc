@@ -12,8 +12,10 @@ bool HybridProposer::expert_turn(const StepContext& ctx) {
   for (auto& h : ctx.history) {
     if (h.edit_how != EditHow::kExpert) return false;  // the model has taken over: it keeps the task
     ++mine;
-    if (h.outcome == StepOutcome::kAccepted) verified = true, idle = 0;
-    else if (verified) ++idle;
+    if (h.outcome == StepOutcome::kAccepted)
+      verified = true, idle = 0;
+    else if (verified)
+      ++idle;
   }
   return mine < share && !(verified && idle >= std::max(1, opt_.plateau_steps / 2));
 }

@@ -18,22 +18,22 @@ namespace cutegen {
 // What the agent reads off an evaluation.
 struct KernelEval {
   Verdict verdict = Verdict::kSetupError;
-  std::string summary;     // one line
-  std::string report;      // condensed compile errors, or which output differs where and its pattern
-  double speedup = 0, speedup_low = 0, speedup_high = 0;  // vs eager (pass only)
+  std::string summary;  // one line
+  std::string report;   // condensed compile errors, or which output differs where and its pattern
+  double speedup = 0, speedup_low = 0, speedup_high = 0;                          // vs eager (pass only)
   double compile_speedup = 0, compile_speedup_low = 0, compile_speedup_high = 0;  // vs torch.compile; 0: not timed
   double roofline_fraction = 0;
-  std::string statics;     // registers, shared memory, spills per kernel
-  std::string fingerprint; // structure: tile shapes, copy/MMA atoms, kernel count
+  std::string statics;      // registers, shared memory, spills per kernel
+  std::string fingerprint;  // structure: tile shapes, copy/MMA atoms, kernel count
   bool pass() const { return verdict == Verdict::kPass; }
 };
 
 // What the first prompt needs before any kernel exists.
 struct Baseline {
-  double eager_ms = 0;  // 0: unknown
-  double floor_ms = 0;  // roofline floor; 0: unknown
+  double eager_ms = 0;                 // 0: unknown
+  double floor_ms = 0;                 // roofline floor; 0: unknown
   std::optional<RooflineLimit> bound;  // which term sets the floor; none: unknown
-  double eager_rel_err = 0;  // eager's error vs float64, worst output (the precision contract); 0: unknown
+  double eager_rel_err = 0;            // eager's error vs float64, worst output (the precision contract); 0: unknown
 };
 
 class KernelEvaluator {
@@ -77,22 +77,22 @@ struct StepContext {
   Baseline baseline;
   std::string base_source;  // what to edit: the best verified kernel, or the failing one under repair
   int base_step = -1;
-  std::string failure;      // repair: the condensed diagnostics or the localized mismatch report
-  std::string best;         // "1.42x vs eager, 61% of roofline" or "" before the first pass
-  std::string statics;      // static facts of the base kernel
-  std::string memory;       // one line per earlier step: what was tried and what became of it
-  ProfileSummary profile;   // runtime profile of the best kernel; empty text unless the profiling policy says so
+  std::string failure;            // repair: the condensed diagnostics or the localized mismatch report
+  std::string best;               // "1.42x vs eager, 61% of roofline" or "" before the first pass
+  std::string statics;            // static facts of the base kernel
+  std::string memory;             // one line per earlier step: what was tried and what became of it
+  ProfileSummary profile;         // runtime profile of the best kernel; empty text unless the profiling policy says so
   std::vector<PastStep> history;  // every earlier step of the task, in order
 };
 
 struct Proposal {
   enum class Status { kSource, kWaiting, kBudget, kFailed };
   Status status = Status::kFailed;
-  std::string source;    // kSource: the complete new kernel
-  std::string edit;      // the edit blocks as answered ("" for a whole file)
+  std::string source;  // kSource: the complete new kernel
+  std::string edit;    // the edit blocks as answered ("" for a whole file)
   EditHow edit_how = EditHow::kNone;
   std::optional<Params> point;  // the expert's parameter point, recorded with the step
-  std::string detail;    // kWaiting: the file awaited; kBudget: the limit; kFailed: why
+  std::string detail;           // kWaiting: the file awaited; kBudget: the limit; kFailed: why
   long tokens = 0;
   // kFailed: nothing more to try for this task (the expert has no template for it, or its search
   // is exhausted); the loop ends the task with `detail` as its stop reason, recording no step.

@@ -7,7 +7,8 @@ namespace cutegen {
 double fast_p(const std::vector<TaskSpeedup>& tasks, double p) {
   if (tasks.empty()) return 0;
   int fast = 0;
-  for (auto& t : tasks) fast += t.verified && (p <= 0 || t.speedup > p);
+  for (auto& t : tasks)
+    fast += t.verified && (p <= 0 || t.speedup > p);
   return static_cast<double>(fast) / static_cast<double>(tasks.size());
 }
 

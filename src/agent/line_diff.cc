@@ -15,9 +15,12 @@ std::vector<DiffLine> line_diff(const std::string& before, const std::string& af
   std::vector<DiffLine> all;
   size_t i = 0, j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && a[i] == b[j]) all.push_back({' ', a[i++]}), ++j;
-    else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) all.push_back({'-', a[i++]});  // removals first
-    else all.push_back({'+', b[j++]});
+    if (i < n && j < m && a[i] == b[j])
+      all.push_back({' ', a[i++]}), ++j;
+    else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]))
+      all.push_back({'-', a[i++]});  // removals first
+    else
+      all.push_back({'+', b[j++]});
   }
   // Keep unchanged lines within `context` of a change; runs beyond that become one '~' line.
   std::vector<int> near(all.size() + 1, 0);
@@ -32,7 +35,8 @@ std::vector<DiffLine> line_diff(const std::string& before, const std::string& af
       continue;
     }
     size_t run = 0;
-    while (k < all.size() && !near[k]) ++k, ++run;
+    while (k < all.size() && !near[k])
+      ++k, ++run;
     out.push_back({'~', std::to_string(run)});
   }
   return out;

@@ -8,7 +8,8 @@
 namespace cutegen {
 
 struct DiffLine {
-  char kind = ' ';  // ' ' both, '-' only in the old source, '+' only in the new one, '~' a run of unchanged lines left out
+  char kind =
+      ' ';  // ' ' both, '-' only in the old source, '+' only in the new one, '~' a run of unchanged lines left out
   std::string text;  // the line; for '~', how many lines were left out
 };
 

@@ -26,17 +26,21 @@ std::string shapes(const TaskSpec& t) {
   auto add = [&](const char* what, const std::vector<TaskArg>& args) {
     for (auto& a : args)
       out += std::string("- ") + what + " `" + a.name + "`: " +
-             (a.is_tensor() ? std::string(dtype_info(a.dtype).name) + " " + dims_text(a.shape) : a.ctype + " = " + a.value) + "\n";
+             (a.is_tensor() ? std::string(dtype_info(a.dtype).name) + " " + dims_text(a.shape)
+                            : a.ctype + " = " + a.value) +
+             "\n";
   };
   add("input", t.inputs), add("parameter", t.params), add("output", t.outputs);
   return out;
 }
 
-// The model's Python numbers as the ABI names them: "- `cutegen_abi::multiplier` = 2.0 (double; constructor argument multiplier)".
+// The model's Python numbers as the ABI names them: "- `cutegen_abi::multiplier` = 2.0 (double; constructor argument
+// multiplier)".
 std::string numbers(const TaskSpec& t) {
   std::vector<std::string> lines;
   for (auto& c : abi_constants(t))
-    if (!c.is_size()) lines.push_back("- `cutegen_abi::" + c.c_name + "` = " + c.value + " (" + c.c_type + "; " + c.origin + ")");
+    if (!c.is_size())
+      lines.push_back("- `cutegen_abi::" + c.c_name + "` = " + c.value + " (" + c.c_type + "; " + c.origin + ")");
   return lines.empty() ? "(none)" : join(lines, "\n");
 }
 
@@ -86,13 +90,15 @@ struct TemplateVars {
 
 const std::vector<TemplateVars>& template_vars() {
   static const std::vector<TemplateVars> table = {
-      {"generate", {"task", "reference", "abi_header", "numbers", "shapes", "ops", "workload", "precision", "eager",
-                    "floor", "step"}},
+      {"generate",
+       {"task", "reference", "abi_header", "numbers", "shapes", "ops", "workload", "precision", "eager", "floor",
+        "step"}},
       {"repair_compile", {"task", "abi_header", "numbers", "source", "diagnostics", "memory", "step"}},
-      {"repair_wrong", {"task", "reference", "abi_header", "numbers", "precision", "source", "report", "memory",
-                        "step"}},
-      {"optimize_", {"task", "reference", "abi_header", "numbers", "shapes", "precision", "source", "best", "statics",
-                     "memory", "profile", "eager", "floor", "step"}},
+      {"repair_wrong",
+       {"task", "reference", "abi_header", "numbers", "precision", "source", "report", "memory", "step"}},
+      {"optimize_",
+       {"task", "reference", "abi_header", "numbers", "shapes", "precision", "source", "best", "statics", "memory",
+        "profile", "eager", "floor", "step"}},
       {"tune", {"task", "abi_header", "numbers", "source", "best", "statics", "memory", "profile", "step"}},
   };
   return table;
@@ -128,8 +134,9 @@ Result<PromptVars> LlmProposer::prompt_vars(const StepContext& ctx, const std::s
                                                   : std::string(kUnmeasured)},
                     {"tensor_cores", tensor_core_note(dtype)}}));
   std::string floor = ctx.baseline.floor_ms <= 0 ? kUnmeasured
-                      : ctx.baseline.bound ? ms(ctx.baseline.floor_ms) + " (" + cutegen::name(*ctx.baseline.bound) + "-bound)"
-                                           : ms(ctx.baseline.floor_ms);
+                      : ctx.baseline.bound
+                          ? ms(ctx.baseline.floor_ms) + " (" + cutegen::name(*ctx.baseline.bound) + "-bound)"
+                          : ms(ctx.baseline.floor_ms);
   PromptVars all = {
       {"task", t.name},
       {"reference", reference(t)},
@@ -148,12 +155,14 @@ Result<PromptVars> LlmProposer::prompt_vars(const StepContext& ctx, const std::s
       {"best", ctx.best.empty() ? "no verified kernel yet" : ctx.best},
       {"statics", ctx.statics.empty() ? "(none)" : ctx.statics},
       {"memory", ctx.memory.empty() ? "(nothing tried yet)" : ctx.memory},
-      {"profile", ctx.profile.text.empty() ? "" : "## Runtime profile of the current best kernel\n\n" + ctx.profile.text + "\n"},
+      {"profile",
+       ctx.profile.text.empty() ? "" : "## Runtime profile of the current best kernel\n\n" + ctx.profile.text + "\n"},
   };
   PromptVars out;
   for (auto& row : template_vars())
     if (name == row.prefix || (std::string(row.prefix).ends_with("_") && name.starts_with(row.prefix)))
-      for (auto v : row.vars) out[v] = all[v];
+      for (auto v : row.vars)
+        out[v] = all[v];
   return out;
 }
 
@@ -167,7 +176,8 @@ Result<Request> LlmProposer::request_for(const StepContext& ctx) const {
   std::string name = template_for(ctx);
   Request req = opt_.defaults;
   req.on_text = nullptr;
-  std::string knowledge = CUTEGEN_TRY(prompts_.raw("knowledge/cute")) + "\n" + CUTEGEN_TRY(prompts_.raw("knowledge/" + opt_.arch));
+  std::string knowledge =
+      CUTEGEN_TRY(prompts_.raw("knowledge/cute")) + "\n" + CUTEGEN_TRY(prompts_.raw("knowledge/" + opt_.arch));
   req.system = CUTEGEN_TRY(prompts_.render("system", {{"knowledge", knowledge}, {"arch", opt_.arch}}));
   req.messages = {{"user", CUTEGEN_TRY(prompts_.render(name, CUTEGEN_TRY(prompt_vars(ctx, name))))}};
   return req;
@@ -180,13 +190,17 @@ Result<Proposal> LlmProposer::propose(const StepContext& ctx) {
   Proposal p;
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto r = client->complete(req);
-    if (!r) return Proposal{.status = Proposal::Status::kFailed, .detail = "model error: " + r.message(), .tokens = p.tokens};
+    if (!r)
+      return Proposal{.status = Proposal::Status::kFailed, .detail = "model error: " + r.message(), .tokens = p.tokens};
     p.tokens += r->usage.input + r->usage.output;
-    if (r->status == ResponseStatus::waiting) return Proposal{.status = Proposal::Status::kWaiting, .detail = r->waiting_on, .tokens = p.tokens};
-    if (r->status == ResponseStatus::budget_exhausted) return Proposal{.status = Proposal::Status::kBudget, .detail = r->detail, .tokens = p.tokens};
+    if (r->status == ResponseStatus::waiting)
+      return Proposal{.status = Proposal::Status::kWaiting, .detail = r->waiting_on, .tokens = p.tokens};
+    if (r->status == ResponseStatus::budget_exhausted)
+      return Proposal{.status = Proposal::Status::kBudget, .detail = r->detail, .tokens = p.tokens};
     std::string reason;
     if (r->truncated()) {
-      reason = "your answer was cut off by the output-token limit; answer again, shorter (edit blocks only where possible)";
+      reason =
+          "your answer was cut off by the output-token limit; answer again, shorter (edit blocks only where possible)";
     } else if (auto applied = resolve_answer(ctx.base_source, r->text); !applied) {
       reason = applied.message();
     } else if (auto rules = check_source_rules(applied->source); !rules) {

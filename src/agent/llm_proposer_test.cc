@@ -16,8 +16,14 @@ TEST(LlmProposer, EveryTemplateRendersWithItsValues) {
   for (auto stage : {Stage::kGenerate, Stage::kRepairCompile, Stage::kRepairWrong, Stage::kOptimize, Stage::kTune})
     for (auto& row : name_table<Workload>()) {
       auto cls = row.value;
-      StepContext c{.stage = stage, .step = 2, .max_steps = 10, .task = &spec, .workload = cls,
-                    .baseline = {2.5, 1.0, RooflineLimit::kMemory}, .base_source = "SRC", .failure = "FAIL"};
+      StepContext c{.stage = stage,
+                    .step = 2,
+                    .max_steps = 10,
+                    .task = &spec,
+                    .workload = cls,
+                    .baseline = {2.5, 1.0, RooflineLimit::kMemory},
+                    .base_source = "SRC",
+                    .failure = "FAIL"};
       auto r = p.request_for(c);
       ASSERT_TRUE(r.ok()) << name(stage) << "/" << name(cls) << ": " << r.message();
       auto& text = r->messages[0].content;
@@ -34,8 +40,13 @@ TEST(LlmProposer, EveryRecordedTaskRendersItsPrompts) {
   for (auto& task : task_names()) {
     TaskSpec spec = recorded_spec(task).value();
     for (auto stage : {Stage::kGenerate, Stage::kOptimize}) {
-      StepContext c{.stage = stage, .step = 0, .max_steps = 10, .task = &spec, .workload = classify_workload(spec.ops),
-                    .baseline = {1.0, 0.5, RooflineLimit::kMemory}, .base_source = "SRC"};
+      StepContext c{.stage = stage,
+                    .step = 0,
+                    .max_steps = 10,
+                    .task = &spec,
+                    .workload = classify_workload(spec.ops),
+                    .baseline = {1.0, 0.5, RooflineLimit::kMemory},
+                    .base_source = "SRC"};
       auto r = p.request_for(c);
       ASSERT_TRUE(r.ok()) << task << "/" << name(stage) << ": " << r.message();
       if (stage == Stage::kGenerate) {
@@ -54,8 +65,13 @@ TaskSpec task_fixture(const std::string& name, const std::string& task_file) {
 
 std::string user_prompt(const TaskSpec& spec, Stage stage, Baseline baseline = {}, Tolerance tol = {}) {
   LlmProposer p({}, PromptLibrary(std::string(CUTEGEN_SOURCE_DIR) + "/prompts"), {.tolerance = tol});
-  StepContext c{.stage = stage, .max_steps = 10, .task = &spec, .workload = Workload::kGemm, .baseline = baseline,
-                .base_source = "SRC", .failure = "FAIL"};
+  StepContext c{.stage = stage,
+                .max_steps = 10,
+                .task = &spec,
+                .workload = Workload::kGemm,
+                .baseline = baseline,
+                .base_source = "SRC",
+                .failure = "FAIL"};
   auto r = p.request_for(c);
   EXPECT_TRUE(r.ok()) << r.message();
   return r.ok() ? r->messages[0].content : "";
@@ -66,9 +82,11 @@ TEST(LlmProposer, EveryStageListsTheModelsNumbers) {
   for (auto stage : {Stage::kGenerate, Stage::kRepairCompile, Stage::kRepairWrong, Stage::kOptimize, Stage::kTune}) {
     auto text = user_prompt(spec, stage);
     EXPECT_TRUE(contains(text, "- `cutegen_abi::multiplier` = 2.0 (double; constructor argument multiplier)\n"))
-        << name(stage) << "\n" << text;
-    EXPECT_TRUE(contains(text, "- `cutegen_abi::leaky_relu_negative_slope` = 0.1 (double; attribute "
-                               "leaky_relu.negative_slope)"));
+        << name(stage) << "\n"
+        << text;
+    EXPECT_TRUE(contains(text,
+                         "- `cutegen_abi::leaky_relu_negative_slope` = 0.1 (double; attribute "
+                         "leaky_relu.negative_slope)"));
   }
   auto relu = task_fixture("relu.json", "tasks/relu.py");
   EXPECT_TRUE(contains(user_prompt(relu, Stage::kGenerate), "never copy the values):\n(none)\n"));
@@ -77,8 +95,9 @@ TEST(LlmProposer, EveryStageListsTheModelsNumbers) {
 TEST(LlmProposer, PrecisionContractFromTheToleranceDtypeAndEagersError) {
   auto spec = task_fixture("linear_multiply_leaky.json", "tasks/linear_multiply_leaky.py");
   auto text = user_prompt(spec, Stage::kGenerate);
-  for (auto needle : {"## The precision contract", "in the task's dtype (float32)", "<= 0.01 + 0.01 * |ref|",
-                      "at most 10 x eager's own", "Eager's measured error: unknown (no GPU measurement cached).", "3xTF32"})
+  for (auto needle :
+       {"## The precision contract", "in the task's dtype (float32)", "<= 0.01 + 0.01 * |ref|",
+        "at most 10 x eager's own", "Eager's measured error: unknown (no GPU measurement cached).", "3xTF32"})
     EXPECT_TRUE(contains(text, needle)) << needle << "\n" << text;
   auto strict = user_prompt(spec, Stage::kRepairWrong, {.eager_rel_err = 3e-6}, {1e-4, 1e-4, 4});
   for (auto needle : {"<= 0.0001 + 0.0001 * |ref|", "at most 4 x eager's own",

@@ -40,25 +40,37 @@ std::optional<Params> stored_point(const StepRecord& r, Workload workload) {
 
 StepContext context_for(const TaskState& s, const TaskEnv& env, const TaskSpec& spec, Workload workload,
                         const Baseline& baseline) {
-  StepContext c{.stage = next_stage(s, env.options), .step = s.next_step(), .max_steps = env.options.max_steps,
-                .task = &spec, .workload = workload, .baseline = baseline};
+  StepContext c{.stage = next_stage(s, env.options),
+                .step = s.next_step(),
+                .max_steps = env.options.max_steps,
+                .task = &spec,
+                .workload = workload,
+                .baseline = baseline};
   const StepRecord* base = s.best_step();
   if (c.stage == Stage::kRepairCompile || c.stage == Stage::kRepairWrong) {
     base = &s.steps[s.last_candidate];
     c.failure = base->report.empty() ? base->summary : base->report;
   }
-  if (c.stage != Stage::kGenerate && base) c.base_source = base->source, c.base_step = base->step, c.statics = base->statics;
+  if (c.stage != Stage::kGenerate && base)
+    c.base_source = base->source, c.base_step = base->step, c.statics = base->statics;
   if (auto b = s.best_step()) c.best = best_line(*b);
   c.memory = render_memory(s);
   for (auto& r : s.steps)
-    c.history.push_back({.step = r.step, .stage = r.stage, .edit = r.edit, .edit_how = r.edit_how,
-                         .point = stored_point(r, workload), .verdict = r.verdict, .outcome = r.outcome, .speedup = r.speedup});
+    c.history.push_back({.step = r.step,
+                         .stage = r.stage,
+                         .edit = r.edit,
+                         .edit_how = r.edit_how,
+                         .point = stored_point(r, workload),
+                         .verdict = r.verdict,
+                         .outcome = r.outcome,
+                         .speedup = r.speedup});
   return c;
 }
 
 Result<ProfileSummary> profile_of_best(const TaskEnv& env, const TaskSpec& spec, const StepRecord& best) {
   if (auto saved = CUTEGEN_TRY(env.store->profile(spec.name, best.step))) return *saved;
-  auto p = env.profiler ? env.profiler->profile(spec, best.source) : Result<ProfileSummary>(error("no profiler configured"));
+  auto p =
+      env.profiler ? env.profiler->profile(spec, best.source) : Result<ProfileSummary>(error("no profiler configured"));
   ProfileSummary summary = p ? *p : ProfileSummary{.text = "(no runtime profile: " + p.message() + ")"};
   CUTEGEN_TRY(env.store->save_profile(spec.name, best.step, summary));
   return summary;
@@ -76,12 +88,17 @@ Result<TaskOutcome> finish(const TaskEnv& env, const TaskSpec& spec, TaskRow row
   row.stop_reason = why;
   if (auto b = s.best_step()) {
     auto again = CUTEGEN_TRY(env.evaluator->evaluate(spec, b->source, spec.name + "_final.cu"));
-    row.final_json = nlohmann::json{{"step", b->step}, {"verdict", name(again.verdict)}, {"summary", again.summary},
-                                    {"speedup", again.speedup}, {"speedup_low", again.speedup_low},
-                                    {"speedup_high", again.speedup_high}, {"compile_speedup", again.compile_speedup},
+    row.final_json = nlohmann::json{{"step", b->step},
+                                    {"verdict", name(again.verdict)},
+                                    {"summary", again.summary},
+                                    {"speedup", again.speedup},
+                                    {"speedup_low", again.speedup_low},
+                                    {"speedup_high", again.speedup_high},
+                                    {"compile_speedup", again.compile_speedup},
                                     {"compile_speedup_low", again.compile_speedup_low},
                                     {"compile_speedup_high", again.compile_speedup_high},
-                                    {"roofline_fraction", again.roofline_fraction}}.dump();
+                                    {"roofline_fraction", again.roofline_fraction}}
+                         .dump();
     row.best_step = b->step, row.status = TaskStatus::kDone;
   } else {
     row.status = TaskStatus::kFailed;
@@ -101,12 +118,14 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
   row.status = TaskStatus::kRunning;
   CUTEGEN_TRY(env.store->update_task(row));
   long tokens = 0;
-  for (auto& r : s.steps) tokens += r.tokens;
+  for (auto& r : s.steps)
+    tokens += r.tokens;
   while (true) {
     if (auto why = stop_reason(s, o)) return finish(env, spec, row, s, *why);
     StepContext ctx = context_for(s, env, spec, workload, baseline);
     if (profile_due(s, o, workload, ctx.stage)) ctx.profile = CUTEGEN_TRY(profile_of_best(env, spec, *s.best_step()));
-    if (env.progress) env.progress({spec.name, ctx.stage, ctx.step, s.best_step() ? s.best_step()->speedup : 0, tokens, ""});
+    if (env.progress)
+      env.progress({spec.name, ctx.stage, ctx.step, s.best_step() ? s.best_step()->speedup : 0, tokens, ""});
     Proposal p = CUTEGEN_TRY(env.proposer->propose(ctx));
     tokens += p.tokens;
     if (p.status == Proposal::Status::kWaiting) {
@@ -117,9 +136,16 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
     }
     if (p.status == Proposal::Status::kBudget) return finish(env, spec, row, s, "budget: " + p.detail);
     if (p.status == Proposal::Status::kFailed && p.end_task) return finish(env, spec, row, s, p.detail);
-    StepRecord r{.task = spec.name, .step = ctx.step, .stage = ctx.stage, .parent = ctx.base_step,
-                 .source = p.source, .edit = p.edit, .edit_how = p.edit_how,
-                 .point = p.point ? to_string(*p.point) : "", .profiled = !ctx.profile.text.empty(), .tokens = p.tokens};
+    StepRecord r{.task = spec.name,
+                 .step = ctx.step,
+                 .stage = ctx.stage,
+                 .parent = ctx.base_step,
+                 .source = p.source,
+                 .edit = p.edit,
+                 .edit_how = p.edit_how,
+                 .point = p.point ? to_string(*p.point) : "",
+                 .profiled = !ctx.profile.text.empty(),
+                 .tokens = p.tokens};
     if (p.status == Proposal::Status::kFailed) {
       r.summary = p.detail, r.note = "no usable answer: " + p.detail;
     } else {
@@ -127,7 +153,8 @@ Result<TaskOutcome> run_task(const TaskEnv& env, const TaskSpec& spec, TaskRow r
         p.ahead.insert(p.ahead.begin(), p.source);
         env.evaluator->prebuild(spec, std::move(p.ahead));
       }
-      fill(r, CUTEGEN_TRY(env.evaluator->evaluate(spec, p.source, spec.name + "_step" + std::to_string(ctx.step + 1) + ".cu")));
+      fill(r, CUTEGEN_TRY(
+                  env.evaluator->evaluate(spec, p.source, spec.name + "_step" + std::to_string(ctx.step + 1) + ".cu")));
     }
     judge(s, o, r);
     CUTEGEN_TRY(env.store->commit_step(r));

@@ -89,7 +89,10 @@ struct Session {
   }
   ~Session() { std::filesystem::remove_all(dir); }
   Result<TaskOutcome> run() {
-    TaskEnv env{.store = &*store, .evaluator = evaluator.get(), .profiler = &profiler, .proposer = proposer.get(),
+    TaskEnv env{.store = &*store,
+                .evaluator = evaluator.get(),
+                .profiler = &profiler,
+                .proposer = proposer.get(),
                 .options = options};
     return run_task(env, spec, store->tasks()->at(0));
   }
@@ -105,7 +108,7 @@ std::string k(const std::string& mark) {
 TEST(AgentLoop, RepairsRevertsProfilesOnPolicyReasksAndStopsOnBudget) {
   Session s({answer("First version.\n```cuda\n" + k("MARK_COMPILE_ERR") + "```\n"),
              answer(edit("  // MARK_COMPILE_ERR", "  // MARK_WRONG")),
-             answer(edit("  //   MARK_WRONG", "  // MARK_V1")),  // applies only ignoring whitespace
+             answer(edit("  //   MARK_WRONG", "  // MARK_V1")),                   // applies only ignoring whitespace
              answer("<<<<<<< SEARCH\n  // MARK_V1\n=======\n  // MA", "length"),  // truncated: re-asked
              answer(edit("  // MARK_V1", "  // MARK_V2")),
              answer(edit("  // MARK_V2", "  // MARK_SLOW")),  // a regression: reverted
@@ -118,13 +121,13 @@ TEST(AgentLoop, RepairsRevertsProfilesOnPolicyReasksAndStopsOnBudget) {
 
   auto steps = *s.store->steps("relu");
   std::vector<std::string> got;
-  for (auto& r : steps) got.push_back(name(r.stage) + ("/" + std::string(step_verdict_name(r))) + "/" + name(r.outcome) + "/" + name(r.edit_how));
-  EXPECT_EQ(got, (std::vector<std::string>{"generate/compile_error/failed/whole_file",
-                                           "repair_compile/wrong/failed/exact",
-                                           "repair_wrong/pass/accepted/whitespace",
-                                           "optimize/pass/accepted/exact",
-                                           "optimize/pass/reverted/exact",
-                                           "optimize/pass/accepted/exact"}));
+  for (auto& r : steps)
+    got.push_back(name(r.stage) + ("/" + std::string(step_verdict_name(r))) + "/" + name(r.outcome) + "/" +
+                  name(r.edit_how));
+  EXPECT_EQ(got,
+            (std::vector<std::string>{"generate/compile_error/failed/whole_file", "repair_compile/wrong/failed/exact",
+                                      "repair_wrong/pass/accepted/whitespace", "optimize/pass/accepted/exact",
+                                      "optimize/pass/reverted/exact", "optimize/pass/accepted/exact"}));
   // The repair prompts carry the condensed diagnostics and the localized report.
   EXPECT_TRUE(contains(s.prompt(1), "kernel.cu:33: expected a \";\"")) << s.prompt(1);
   EXPECT_TRUE(contains(s.prompt(2), "tail region: every element from index 134217728 on is wrong")) << s.prompt(2);
@@ -166,7 +169,8 @@ TEST(AgentLoop, UnusableAnswersBecomeFailedStepsNotCrashes) {
 }
 
 TEST(AgentLoop, ResumingAfterAnInterruptionEndsInTheSameState) {
-  std::vector<Response> answers = {answer("```cuda\n" + k("MARK_V1") + "```"), answer(edit("  // MARK_V1", "  // MARK_V2")),
+  std::vector<Response> answers = {answer("```cuda\n" + k("MARK_V1") + "```"),
+                                   answer(edit("  // MARK_V1", "  // MARK_V2")),
                                    answer(edit("  // MARK_V2", "  // MARK_V3"))};
   Session whole(answers);
   whole.options.max_steps = 3;
@@ -177,12 +181,16 @@ TEST(AgentLoop, ResumingAfterAnInterruptionEndsInTheSameState) {
   ASSERT_TRUE(parts.run().ok());
   parts.options.max_steps = 3;
   auto row = parts.store->tasks()->at(0);
-  TaskEnv env{.store = &*parts.store, .evaluator = parts.evaluator.get(), .profiler = &parts.profiler,
-              .proposer = parts.proposer.get(), .options = parts.options};
+  TaskEnv env{.store = &*parts.store,
+              .evaluator = parts.evaluator.get(),
+              .profiler = &parts.profiler,
+              .proposer = parts.proposer.get(),
+              .options = parts.options};
   ASSERT_TRUE(run_task(env, parts.spec, row).ok());
   auto a = *whole.store->steps("relu"), b = *parts.store->steps("relu");
   ASSERT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].source, b[i].source);
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_EQ(a[i].source, b[i].source);
   EXPECT_EQ(whole.store->tasks()->at(0).final_json, parts.store->tasks()->at(0).final_json);
 }
 
@@ -244,7 +252,10 @@ TEST(AgentLoop, ProfilePolicies) {
   AgentOptions o;
   TaskState s;
   auto accept = [&](const std::string& fp) {
-    StepRecord r{.step = s.next_step(), .stage = Stage::kOptimize, .verdict = Verdict::kPass, .speedup = 1.0 + s.next_step(),
+    StepRecord r{.step = s.next_step(),
+                 .stage = Stage::kOptimize,
+                 .verdict = Verdict::kPass,
+                 .speedup = 1.0 + s.next_step(),
                  .fingerprint = fp};
     judge(s, o, r);
     apply(s, o, r);

@@ -17,11 +17,14 @@ namespace cutegen {
 KernelEval to_kernel_eval(const EvalResult& r, const std::string& source, const std::string& name) {
   KernelEval e{.verdict = r.verdict, .summary = r.summary};
   if (r.verdict == Verdict::kCompileError) e.report = render_diagnostics(r.build.diagnostics, name);
-  for (auto& g : r.gate) e.report += g.rule + ": " + g.detail + "\n";
+  for (auto& g : r.gate)
+    e.report += g.rule + ": " + g.detail + "\n";
   for (auto& t : r.trials)
-    for (auto& f : t.failures) e.report += "trial seed " + std::to_string(t.seed) + ": " + f + "\n";
+    for (auto& f : t.failures)
+      e.report += "trial seed " + std::to_string(t.seed) + ": " + f + "\n";
   if (e.report.empty() && !e.pass()) e.report = r.summary;
-  if (r.timing) e.speedup = r.timing->speedup.point, e.speedup_low = r.timing->speedup.low, e.speedup_high = r.timing->speedup.high;
+  if (r.timing)
+    e.speedup = r.timing->speedup.point, e.speedup_low = r.timing->speedup.low, e.speedup_high = r.timing->speedup.high;
   if (r.timing && r.timing->speedup_vs_compile) {
     auto& c = *r.timing->speedup_vs_compile;
     e.compile_speedup = c.point, e.compile_speedup_low = c.low, e.compile_speedup_high = c.high;
@@ -40,7 +43,7 @@ KernelEval to_kernel_eval(const EvalResult& r, const std::string& source, const 
 Result<Baseline> RealEvaluator::baseline(const TaskSpec& task) {
   if (!no_gpu_) {
     auto gpus = query_gpus();
-    no_gpu_ = !gpus ? "evaluation needs an NVIDIA GPU and nvidia-smi failed: " + gpus.message()
+    no_gpu_ = !gpus           ? "evaluation needs an NVIDIA GPU and nvidia-smi failed: " + gpus.message()
               : gpus->empty() ? "evaluation needs an NVIDIA GPU and this machine has none (nvidia-smi sees no device); "
                                 "run on a GPU machine, or set agent.evaluator=scripted:FILE for a dry run"
                               : "";
@@ -55,9 +58,7 @@ Result<Baseline> RealEvaluator::baseline(const TaskSpec& task) {
   return out;
 }
 
-void RealEvaluator::prebuild(const TaskSpec& task, std::vector<std::string> sources) {
-  eval_->prebuild(task, sources);
-}
+void RealEvaluator::prebuild(const TaskSpec& task, std::vector<std::string> sources) { eval_->prebuild(task, sources); }
 
 Result<KernelEval> RealEvaluator::evaluate(const TaskSpec& task, const std::string& source, const std::string& name) {
   auto r = CUTEGEN_TRY(eval_->evaluate(task, source, name));
@@ -77,7 +78,8 @@ Result<ProfileSummary> RealProfiler::profile(const TaskSpec& task, const std::st
     std::string dir = work_dir_ + "/" + hash_hex(source).substr(0, 16);
     CUTEGEN_TRY(make_dirs(dir));
     CUTEGEN_TRY(write_file_atomic(dir + "/spec.json", task.json));
-    req.worker = profile_worker_command(worker_, task.path, build.library_path, dir + "/spec.json", dir + "/worker.json");
+    req.worker =
+        profile_worker_command(worker_, task.path, build.library_path, dir + "/spec.json", dir + "/worker.json");
   } else {
     req.no_runtime_reason = "no NVIDIA GPU on this machine";
   }

@@ -24,7 +24,7 @@ class RealEvaluator : public KernelEvaluator {
 
  private:
   const Evaluator* eval_;
-  double eager_ms_ = 0;  // from the last timed evaluation: the fallback when baseline timing fails
+  double eager_ms_ = 0;                // from the last timed evaluation: the fallback when baseline timing fails
   std::optional<std::string> no_gpu_;  // checked once: why evaluation cannot run here ("" when it can)
 };
 
@@ -36,7 +36,10 @@ class RealProfiler : public KernelProfiler {
  public:
   RealProfiler(const Builder* builder, Target target, WorkerOptions worker, std::unique_ptr<Profiler> profiler,
                std::string work_dir)
-      : builder_(builder), target_(std::move(target)), worker_(std::move(worker)), profiler_(std::move(profiler)),
+      : builder_(builder),
+        target_(std::move(target)),
+        worker_(std::move(worker)),
+        profiler_(std::move(profiler)),
         work_dir_(std::move(work_dir)) {}
   Result<ProfileSummary> profile(const TaskSpec& task, const std::string& source) override;
 

@@ -51,7 +51,8 @@ std::string aggregates(const RunRecord& run) {
     steps += run.steps.count(t.name) ? static_cast<long>(run.steps.at(t.name).size()) : 0;
   }
   int n_verified = 0;
-  for (auto& e : eager) n_verified += e.verified;
+  for (auto& e : eager)
+    n_verified += e.verified;
   auto card = [](const std::string& value, const std::string& label) {
     return "<div class=\"card\"><div class=\"value\">" + value + "</div><div class=\"label\">" + label + "</div></div>";
   };
@@ -62,23 +63,27 @@ std::string aggregates(const RunRecord& run) {
   out += card(std::to_string(steps), "steps");
   out += card(std::to_string(tokens), "model tokens");
   out += card(strf("$%.4f", dollars), "model cost");
-  out += "</div>\n<h3>KernelBench aggregates</h3>\n<table class=\"aggregates\"><tr><th>baseline</th><th>fast<sub>0</sub> "
-         "(verified)</th><th>fast<sub>1.0</sub></th><th>fast<sub>1.5</sub></th><th>fast<sub>2.0</sub></th><th>geometric "
-         "mean</th></tr>\n";
+  out +=
+      "</div>\n<h3>KernelBench aggregates</h3>\n<table class=\"aggregates\"><tr><th>baseline</th><th>fast<sub>0</sub> "
+      "(verified)</th><th>fast<sub>1.0</sub></th><th>fast<sub>1.5</sub></th><th>fast<sub>2.0</sub></th><th>geometric "
+      "mean</th></tr>\n";
   bool any_compiled = false;
-  for (auto& c : compiled) any_compiled |= c.speedup > 0;
+  for (auto& c : compiled)
+    any_compiled |= c.speedup > 0;
   for (auto& [name, tasks] : {std::pair{"eager", &eager}, std::pair{"torch.compile", &compiled}}) {
     if (tasks == &compiled && !any_compiled) continue;  // the evaluator timed no torch.compile
     out += strf("<tr><td>%s</td>", name);
-    for (double p : {0.0, 1.0, 1.5, 2.0}) out += strf("<td class=\"num\">%.0f%%</td>", 100 * fast_p(*tasks, p));
+    for (double p : {0.0, 1.0, 1.5, 2.0})
+      out += strf("<td class=\"num\">%.0f%%</td>", 100 * fast_p(*tasks, p));
     out += strf("<td class=\"num\">%.2fx</td></tr>\n", geomean_speedup(*tasks));
   }
   return out + "</table>\n";
 }
 
 std::string run_table(const RunRecord& run) {
-  std::string out = "<table class=\"runs\"><tr><th>task</th><th>status</th><th>verdict</th><th>vs eager</th>"
-                    "<th>vs torch.compile</th><th>roofline</th><th>steps</th><th>tokens</th><th>cost</th><th>stop</th></tr>\n";
+  std::string out =
+      "<table class=\"runs\"><tr><th>task</th><th>status</th><th>verdict</th><th>vs eager</th>"
+      "<th>vs torch.compile</th><th>roofline</th><th>steps</th><th>tokens</th><th>cost</th><th>stop</th></tr>\n";
   for (auto& t : run.tasks) {
     auto f = final_of(t);
     Spend sp = run.spend.count(t.name) ? run.spend.at(t.name) : Spend{};
@@ -89,20 +94,24 @@ std::string run_table(const RunRecord& run) {
     out += speedup_cell(f.value("speedup", 0.0), f.value("speedup_low", 0.0), f.value("speedup_high", 0.0));
     out += speedup_cell(f.value("compile_speedup", 0.0), f.value("compile_speedup_low", 0.0),
                         f.value("compile_speedup_high", 0.0));
-    out += f.contains("roofline_fraction") ? strf("<td class=\"num\">%.0f%%</td>", 100 * f.value("roofline_fraction", 0.0))
-                                           : "<td class=\"num\">&ndash;</td>";
-    out += strf("<td class=\"num\">%zu</td><td class=\"num\">%ld</td><td class=\"num\">$%.4f</td>", n, sp.tokens, sp.dollars);
+    out += f.contains("roofline_fraction")
+               ? strf("<td class=\"num\">%.0f%%</td>", 100 * f.value("roofline_fraction", 0.0))
+               : "<td class=\"num\">&ndash;</td>";
+    out += strf("<td class=\"num\">%zu</td><td class=\"num\">%ld</td><td class=\"num\">$%.4f</td>", n, sp.tokens,
+                sp.dollars);
     out += "<td>" + html_escape(t.stop_reason.substr(0, t.stop_reason.find('\n'))) + "</td></tr>\n";
   }
   return out + "</table>\n";
 }
 
 std::string steps_table(const std::vector<StepRecord>& steps) {
-  std::string out = "<table class=\"steps\"><tr><th>step</th><th>stage</th><th>edit</th><th>verdict</th><th>vs eager</th>"
-                    "<th>roofline</th><th>outcome</th><th>note</th></tr>\n";
+  std::string out =
+      "<table class=\"steps\"><tr><th>step</th><th>stage</th><th>edit</th><th>verdict</th><th>vs eager</th>"
+      "<th>roofline</th><th>outcome</th><th>note</th></tr>\n";
   for (auto& s : steps) {
     bool pass = s.verdict == Verdict::kPass;
-    out += strf("<tr class=\"step-row %s\"><td class=\"num\">%d</td>", html_escape(name(s.outcome)).c_str(), s.step + 1);
+    out +=
+        strf("<tr class=\"step-row %s\"><td class=\"num\">%d</td>", html_escape(name(s.outcome)).c_str(), s.step + 1);
     out += std::string("<td>") + name(s.stage) + (s.profiled ? " <span class=\"badge\">+profile</span>" : "") + "</td>";
     out += "<td><code>" + html_escape(step_edit_label(s)) + "</code></td><td>" + badge(step_verdict_name(s)) + "</td>";
     out += pass ? speedup_cell(s.speedup, s.speedup_low, s.speedup_high) : "<td class=\"num\">&ndash;</td>";
@@ -115,10 +124,14 @@ std::string steps_table(const std::vector<StepRecord>& steps) {
 std::string diff_block(const std::string& before, const std::string& after) {
   std::string out = "<pre class=\"diff\">";
   for (auto& l : line_diff(before, after)) {
-    if (l.kind == '~') out += "<span class=\"gap\">&hellip; " + l.text + " unchanged lines</span>";
+    if (l.kind == '~')
+      out += "<span class=\"gap\">&hellip; " + l.text + " unchanged lines</span>";
     else
-      out += std::string("<span class=\"") + (l.kind == '+' ? "add" : l.kind == '-' ? "del" : "ctx") + "\">" + l.kind +
-             ' ' + html_escape(l.text) + "</span>";
+      out += std::string("<span class=\"") +
+             (l.kind == '+'   ? "add"
+              : l.kind == '-' ? "del"
+                              : "ctx") +
+             "\">" + l.kind + ' ' + html_escape(l.text) + "</span>";
   }
   return out + "</pre>";
 }
@@ -150,8 +163,10 @@ std::string profiles_seen(const std::vector<ProfileSeen>& seen) {
     std::string by;
     for (; j < seen.size() && seen[j].parent == seen[i].parent && seen[j].summary == seen[i].summary; ++j)
       by += (by.empty() ? "" : ", ") + std::to_string(seen[j].step + 1);
-    out += strf("<details class=\"profile\"%s><summary>the profile of step %d's kernel, in the prompt of step%s %s</summary>",
-                i == 0 ? " open" : "", seen[i].parent + 1, j - i > 1 ? "s" : "", by.c_str()) +
+    out += strf(
+               "<details class=\"profile\"%s><summary>the profile of step %d's kernel, in the prompt of step%s "
+               "%s</summary>",
+               i == 0 ? " open" : "", seen[i].parent + 1, j - i > 1 ? "s" : "", by.c_str()) +
            "<pre class=\"profile\">" + html_escape(seen[i].summary) + "</pre></details>\n";
     i = j;
   }
@@ -196,12 +211,16 @@ std::string task_section(const RunRecord& run, const TaskRow& t) {
 
 std::string run_report_html(const RunRecord& run) {
   std::string tasks;
-  for (auto& t : run.tasks) tasks += task_section(run, t);
+  for (auto& t : run.tasks)
+    tasks += task_section(run, t);
   auto page = render_template(kReportPageTemplate,
-                                     {{"run_id", html_escape(run.meta.id)}, {"model", html_escape(run.meta.llm)},
-                                      {"created", html_escape(run.meta.created)}, {"aggregates", aggregates(run)},
-                                      {"run_table", run_table(run)}, {"tasks", tasks}},
-                                     "report_page.html");
+                              {{"run_id", html_escape(run.meta.id)},
+                               {"model", html_escape(run.meta.llm)},
+                               {"created", html_escape(run.meta.created)},
+                               {"aggregates", aggregates(run)},
+                               {"run_table", run_table(run)},
+                               {"tasks", tasks}},
+                              "report_page.html");
   return page ? *page : "<!DOCTYPE html><p>report template: " + html_escape(page.message()) + "</p>";
 }
 

@@ -18,11 +18,13 @@ TEST(ReportParts, EscapingCoversElementsAndAttributes) {
 
 TEST(ReportParts, DiffKeepsContextAndFoldsLongUnchangedRuns) {
   std::string before, after;
-  for (int i = 0; i < 20; ++i) before += "line " + std::to_string(i) + "\n";
+  for (int i = 0; i < 20; ++i)
+    before += "line " + std::to_string(i) + "\n";
   after = replace_all(before, "line 10\n", "line ten\nline ten and a half\n");
   auto d = line_diff(before, after, 2);
   std::string shape;
-  for (auto& l : d) shape += l.kind;
+  for (auto& l : d)
+    shape += l.kind;
   EXPECT_EQ(shape, "~  -++  ~");
   EXPECT_EQ(d[0].text, "8");  // lines 0..7 folded
   EXPECT_EQ(d[3].text, "line 10");
@@ -44,8 +46,18 @@ TEST(ReportParts, FastPCountsEveryTaskAndGeomeanOnlyVerifiedOnes) {
 TEST(ReportParts, PlotMarksEachStepByItsOutcome) {
   std::vector<StepRecord> steps = {
       {.step = 0, .stage = Stage::kGenerate, .verdict = Verdict::kCompileError, .outcome = StepOutcome::kFailed},
-      {.step = 1, .stage = Stage::kRepairCompile, .verdict = Verdict::kPass, .speedup = 1.1, .speedup_low = 1.0, .speedup_high = 1.2, .outcome = StepOutcome::kAccepted},
-      {.step = 2, .stage = Stage::kOptimize, .verdict = Verdict::kPass, .speedup = 0.9, .outcome = StepOutcome::kReverted}};
+      {.step = 1,
+       .stage = Stage::kRepairCompile,
+       .verdict = Verdict::kPass,
+       .speedup = 1.1,
+       .speedup_low = 1.0,
+       .speedup_high = 1.2,
+       .outcome = StepOutcome::kAccepted},
+      {.step = 2,
+       .stage = Stage::kOptimize,
+       .verdict = Verdict::kPass,
+       .speedup = 0.9,
+       .outcome = StepOutcome::kReverted}};
   std::string svg = speedup_plot_svg("a<b", steps);
   EXPECT_TRUE(contains(svg, "data-task=\"a&lt;b\""));
   EXPECT_TRUE(contains(svg, "<title>step 1 (generate): compile_error, failed</title>"));

@@ -21,8 +21,8 @@ struct ProfileSeen {
 struct RunRecord {
   RunMeta meta;
   std::vector<TaskRow> tasks;
-  std::map<std::string, std::vector<StepRecord>> steps;   // by task, in step order
-  std::map<std::string, Spend> spend;                      // by task; empty without a ledger
+  std::map<std::string, std::vector<StepRecord>> steps;      // by task, in step order
+  std::map<std::string, Spend> spend;                        // by task; empty without a ledger
   std::map<std::string, std::vector<ProfileSeen>> profiles;  // by task, in step order
 };
 

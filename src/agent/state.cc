@@ -41,7 +41,8 @@ Result<AgentOptions> agent_options(const Config& c) {
   o.target_roofline = c.number("agent.target_roofline");
   std::string policy = c.str("agent.profile_policy");
   auto parsed = parse_name<ProfilePolicy>(policy);
-  if (!parsed) return error("agent.profile_policy: expected one of " + names_list<ProfilePolicy>() + ", got '" + policy + "'");
+  if (!parsed)
+    return error("agent.profile_policy: expected one of " + names_list<ProfilePolicy>() + ", got '" + policy + "'");
   o.profile_policy = *parsed;
   for (auto& item : split(c.str("agent.profile_after"), ',')) {
     if (trim(item).empty()) continue;
@@ -91,8 +92,10 @@ void apply(TaskState& s, const AgentOptions& o, const StepRecord& r) {
   s.abandoned = false;
   if (is_candidate(r)) {
     s.last_candidate = idx;
-    if (passed(r)) s.failing_streak = 0;
-    else if (++s.failing_streak > o.repair_rounds) s.failing_streak = 0, s.abandoned = true;
+    if (passed(r))
+      s.failing_streak = 0;
+    else if (++s.failing_streak > o.repair_rounds)
+      s.failing_streak = 0, s.abandoned = true;
   }
   if (r.outcome == StepOutcome::kAccepted) {
     s.best = idx, ++s.accepted, s.since_improvement = 0;
@@ -103,7 +106,8 @@ void apply(TaskState& s, const AgentOptions& o, const StepRecord& r) {
 
 TaskState fold(const std::vector<StepRecord>& steps, const AgentOptions& o) {
   TaskState s;
-  for (auto& r : steps) apply(s, o, r);
+  for (auto& r : steps)
+    apply(s, o, r);
   return s;
 }
 

@@ -19,10 +19,10 @@ enum class ProfilePolicy { kAuto, kAfterN, kStable, kAlways, kNever };
 
 struct AgentOptions {
   int max_steps = 12;
-  int repair_rounds = 3;       // consecutive repairs of one failing lineage
-  int optimize_steps = 6;      // structural steps before parameter-only tuning
-  int plateau_steps = 4;       // stop after this many steps without an improvement
-  double min_gain = 0.02;      // a pass must beat the best by this fraction to be kept
+  int repair_rounds = 3;   // consecutive repairs of one failing lineage
+  int optimize_steps = 6;  // structural steps before parameter-only tuning
+  int plateau_steps = 4;   // stop after this many steps without an improvement
+  double min_gain = 0.02;  // a pass must beat the best by this fraction to be kept
   double target_roofline = 0.9;
   ProfilePolicy profile_policy = ProfilePolicy::kAuto;
   std::map<Workload, int> profile_after;  // per workload class, overriding the defaults
@@ -35,14 +35,14 @@ Result<AgentOptions> agent_options(const Config& c);
 
 struct TaskState {
   std::vector<StepRecord> steps;
-  int best = -1;             // index into steps of the best verified kernel
-  int last_candidate = -1;   // index of the latest step that produced a source
-  int failing_streak = 0;    // consecutive failed candidates since the last pass
-  bool abandoned = false;    // the failing lineage used up its repair rounds
+  int best = -1;            // index into steps of the best verified kernel
+  int last_candidate = -1;  // index of the latest step that produced a source
+  int failing_streak = 0;   // consecutive failed candidates since the last pass
+  bool abandoned = false;   // the failing lineage used up its repair rounds
   int accepted = 0;
-  int optimize_steps = 0;    // model optimize steps taken (tune starts after agent.optimize_steps)
-  int since_improvement = 0; // steps since the last accepted one (once a kernel verified)
-  bool profiling = false;    // a step's prompt carried the profile: it stays on
+  int optimize_steps = 0;     // model optimize steps taken (tune starts after agent.optimize_steps)
+  int since_improvement = 0;  // steps since the last accepted one (once a kernel verified)
+  bool profiling = false;     // a step's prompt carried the profile: it stays on
   int next_step() const { return static_cast<int>(steps.size()); }
   const StepRecord* best_step() const { return best < 0 ? nullptr : &steps[best]; }
 };

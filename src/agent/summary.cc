@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-
 namespace cutegen {
 namespace {
 
@@ -38,10 +37,10 @@ std::string run_summary_markdown(const RunRecord& run) {
     auto f = nlohmann::json::parse(t.final_json.empty() ? "{}" : t.final_json, nullptr, false);
     auto sp = spend.count(t.name) ? spend.at(t.name) : Spend{};
     size_t n = steps.count(t.name) ? steps.at(t.name).size() : 0;
-    std::snprintf(b, sizeof b, "| %s | %s | %s | %.2fx [%.2f, %.2f] | %.0f%% | %zu | %ld | $%.4f | %s |\n", t.name.c_str(),
-                  name(t.status), f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
-                  f.value("speedup_low", 0.0), f.value("speedup_high", 0.0), 100 * f.value("roofline_fraction", 0.0),
-                  n, sp.tokens, sp.dollars, cell(t.stop_reason.substr(0, t.stop_reason.find('\n')), 300).c_str());
+    std::snprintf(b, sizeof b, "| %s | %s | %s | %.2fx [%.2f, %.2f] | %.0f%% | %zu | %ld | $%.4f | %s |\n",
+                  t.name.c_str(), name(t.status), f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
+                  f.value("speedup_low", 0.0), f.value("speedup_high", 0.0), 100 * f.value("roofline_fraction", 0.0), n,
+                  sp.tokens, sp.dollars, cell(t.stop_reason.substr(0, t.stop_reason.find('\n')), 300).c_str());
     out += b;
   }
   for (auto& t : tasks) {
@@ -50,7 +49,9 @@ std::string run_summary_markdown(const RunRecord& run) {
       if (!t.stop_reason.empty()) out += "\n```\n" + t.stop_reason + "\n```\n";
       continue;
     }
-    out += "\n## " + t.name + "\n\n| step | stage | edit | verdict | speedup | roofline | outcome | note |\n|---|---|---|---|---|---|---|---|\n";
+    out += "\n## " + t.name +
+           "\n\n| step | stage | edit | verdict | speedup | roofline | outcome | note "
+           "|\n|---|---|---|---|---|---|---|---|\n";
     for (auto& r : steps.at(t.name)) {
       std::string edit = step_edit_label(r);
       std::snprintf(b, sizeof b, "| %d | %s%s | %s | %s | %.2fx | %.0f%% | %s | ", r.step + 1, name(r.stage),

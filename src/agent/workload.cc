@@ -17,10 +17,16 @@ const std::vector<WorkloadRow>& rows() {
       {Workload::kConv, {"convolution", "conv1d", "conv2d", "conv3d", "conv_transpose"}, 6, "optimize_conv"},
       {Workload::kGemm, {"mm", "matmul", "linear", "addmm", "bmm", "baddbmm", "einsum", "dot"}, 6, "optimize_gemm"},
       {Workload::kLoss, {"loss", "cross_entropy", "nll", "kl_div", "binary_cross"}, 3, "optimize_reduction"},
-      {Workload::kReduction, {"sum", "mean", "softmax", "norm", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
-                     "prod", "cumsum", "cumprod", "logsumexp", "any", "all", "pool"}, 5, "optimize_reduction"},
-      {Workload::kOther, {"sort", "argsort", "topk", "gather", "scatter", "index", "embedding", "unique", "nonzero", "where_nonzero",
-                 "interpolate", "upsample", "grid_sampler"}, 4, "optimize_other"},
+      {Workload::kReduction,
+       {"sum", "mean", "softmax", "norm", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin", "prod",
+        "cumsum", "cumprod", "logsumexp", "any", "all", "pool"},
+       5,
+       "optimize_reduction"},
+      {Workload::kOther,
+       {"sort", "argsort", "topk", "gather", "scatter", "index", "embedding", "unique", "nonzero", "where_nonzero",
+        "interpolate", "upsample", "grid_sampler"},
+       4,
+       "optimize_other"},
       {Workload::kElementwise, {}, 2, "optimize_elementwise"},  // what no row's words name
   };
   return table;
@@ -49,9 +55,10 @@ bool starts_a_word(const std::string& base, const std::string& word) {
 }
 
 bool is_shape_only(const std::string& base) {
-  static const char* words[] = {"view", "reshape", "permute", "transpose", "expand", "contiguous", "clone", "copy",
-                                "empty", "zeros", "ones", "full", "t", "unsqueeze", "squeeze", "slice", "select",
-                                "detach", "alias", "_to_copy", "to", "flatten", "split", "cat", "stack"};
+  static const char* words[] = {"view",    "reshape", "permute", "transpose", "expand", "contiguous", "clone",
+                                "copy",    "empty",   "zeros",   "ones",      "full",   "t",          "unsqueeze",
+                                "squeeze", "slice",   "select",  "detach",    "alias",  "_to_copy",   "to",
+                                "flatten", "split",   "cat",     "stack"};
   for (auto w : words)
     if (base == w) return true;
   return false;

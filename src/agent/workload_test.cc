@@ -13,14 +13,31 @@ namespace {
 
 // What a performance engineer calls each task in tasks/; a new task must be added here.
 const std::map<std::string, std::string> kTaskClasses = {
-    {"argmax_dim", "reduction"},       {"batched_matmul", "gemm"},          {"frobenius_norm", "reduction"},
-    {"gelu_tanh", "elementwise"},      {"l1norm_odd_rows", "reduction"},    {"l2norm", "reduction"},
-    {"l2norm_embeddings", "reduction"}, {"layernorm", "reduction"},         {"layernorm_long", "reduction"},
-    {"layernorm_long_ragged", "reduction"}, {"layernorm_rows_768", "reduction"}, {"linear_bias_relu", "gemm"}, {"linear_multiply_leaky", "gemm"},
-    {"log_softmax", "reduction"},      {"log_softmax_classes", "reduction"}, {"matmul_bf16", "gemm"},
-    {"matmul_fp32", "gemm"},           {"new_gelu", "elementwise"},         {"relu", "elementwise"},
-    {"rmsnorm", "reduction"},          {"scale_bias_leaky", "elementwise"}, {"selu", "elementwise"},
-    {"sigmoid", "elementwise"},        {"softmax", "reduction"},            {"softmax_small_odd", "reduction"},
+    {"argmax_dim", "reduction"},
+    {"batched_matmul", "gemm"},
+    {"frobenius_norm", "reduction"},
+    {"gelu_tanh", "elementwise"},
+    {"l1norm_odd_rows", "reduction"},
+    {"l2norm", "reduction"},
+    {"l2norm_embeddings", "reduction"},
+    {"layernorm", "reduction"},
+    {"layernorm_long", "reduction"},
+    {"layernorm_long_ragged", "reduction"},
+    {"layernorm_rows_768", "reduction"},
+    {"linear_bias_relu", "gemm"},
+    {"linear_multiply_leaky", "gemm"},
+    {"log_softmax", "reduction"},
+    {"log_softmax_classes", "reduction"},
+    {"matmul_bf16", "gemm"},
+    {"matmul_fp32", "gemm"},
+    {"new_gelu", "elementwise"},
+    {"relu", "elementwise"},
+    {"rmsnorm", "reduction"},
+    {"scale_bias_leaky", "elementwise"},
+    {"selu", "elementwise"},
+    {"sigmoid", "elementwise"},
+    {"softmax", "reduction"},
+    {"softmax_small_odd", "reduction"},
     {"sum_dim", "reduction"},
 };
 
@@ -60,10 +77,12 @@ TEST(Workload, EveryNameFormTheBridgeMayWrite) {
 }
 
 TEST(Workload, EachClassHasItsProfileDepthAndTemplate) {
-  const std::map<std::string, std::pair<int, std::string>> want = {
-      {"elementwise", {2, "optimize_elementwise"}}, {"loss", {3, "optimize_reduction"}},
-      {"reduction", {5, "optimize_reduction"}},     {"gemm", {6, "optimize_gemm"}},
-      {"conv", {6, "optimize_conv"}},               {"other", {4, "optimize_other"}}};
+  const std::map<std::string, std::pair<int, std::string>> want = {{"elementwise", {2, "optimize_elementwise"}},
+                                                                   {"loss", {3, "optimize_reduction"}},
+                                                                   {"reduction", {5, "optimize_reduction"}},
+                                                                   {"gemm", {6, "optimize_gemm"}},
+                                                                   {"conv", {6, "optimize_conv"}},
+                                                                   {"other", {4, "optimize_other"}}};
   for (auto& [cls, depth_template] : want) {
     auto w = parse_name<Workload>(cls);
     ASSERT_TRUE(w) << cls;

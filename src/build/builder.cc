@@ -26,14 +26,27 @@ namespace {
 json to_json(const BuildResult& r) {
   json diags = json::array(), kernels = json::array();
   for (auto& d : r.diagnostics)
-    diags.push_back({{"severity", d.severity}, {"file", d.file}, {"line", d.line}, {"message", d.message},
-                     {"user_line", d.user_line}, {"user_source", d.user_source}, {"context", d.context}});
+    diags.push_back({{"severity", d.severity},
+                     {"file", d.file},
+                     {"line", d.line},
+                     {"message", d.message},
+                     {"user_line", d.user_line},
+                     {"user_source", d.user_source},
+                     {"context", d.context}});
   for (auto& k : r.kernels)
-    kernels.push_back({{"name", k.name}, {"mangled", k.mangled}, {"registers", k.registers},
-                       {"shared_bytes", k.shared_bytes}, {"stack_bytes", k.stack_bytes},
-                       {"spill_stores", k.spill_stores}, {"spill_loads", k.spill_loads}, {"barriers", k.barriers}});
-  return {{"outcome", phrase(r.outcome)}, {"message", r.message}, {"compile_seconds", r.compile_seconds},
-          {"diagnostics", diags}, {"kernels", kernels}};
+    kernels.push_back({{"name", k.name},
+                       {"mangled", k.mangled},
+                       {"registers", k.registers},
+                       {"shared_bytes", k.shared_bytes},
+                       {"stack_bytes", k.stack_bytes},
+                       {"spill_stores", k.spill_stores},
+                       {"spill_loads", k.spill_loads},
+                       {"barriers", k.barriers}});
+  return {{"outcome", phrase(r.outcome)},
+          {"message", r.message},
+          {"compile_seconds", r.compile_seconds},
+          {"diagnostics", diags},
+          {"kernels", kernels}};
 }
 
 BuildResult from_json(const json& j) {
@@ -54,8 +67,7 @@ BuildResult from_json(const json& j) {
 
 std::string first_error_line(const std::vector<Diagnostic>& diags, const std::string& name) {
   for (auto& d : diags)
-    if (d.severity == "error")
-      return name + (d.user_line ? ":" + std::to_string(d.user_line) : "") + ": " + d.message;
+    if (d.severity == "error") return name + (d.user_line ? ":" + std::to_string(d.user_line) : "") + ": " + d.message;
   return "nvcc failed (see the log)";
 }
 
@@ -85,8 +97,8 @@ double available_memory_gib() {
 Builder::Builder(Toolchain toolchain, BuilderOptions options) : tc_(std::move(toolchain)), opt_(std::move(options)) {}
 
 std::vector<std::string> kernel_flags(const Target& target) {
-  return {"-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr", target.gencode_flag(),
-          "-Xcompiler", "-fPIC", "-shared", "-lineinfo"};
+  return {"-std=c++17", "-O3",     "-DNDEBUG", "--expt-relaxed-constexpr", target.gencode_flag(), "-Xcompiler",
+          "-fPIC",      "-shared", "-lineinfo"};
 }
 
 std::vector<std::string> Builder::flags(const Target& target) const {
@@ -150,7 +162,8 @@ Result<BuildResult> Builder::compile(const BuildRequest& req, const std::string&
   std::string src = work + "/kernel.cu";
   CUTEGEN_TRY(write_file_atomic(src, req.source));
   std::vector<std::string> argv = {tc_.nvcc};
-  for (auto& f : flags(req.target)) argv.push_back(f);
+  for (auto& f : flags(req.target))
+    argv.push_back(f);
   if (!req.force_include.empty()) {
     CUTEGEN_TRY(write_file_atomic(work + "/cutegen_abi.h", req.force_include));
     argv.insert(argv.end(), {"-include", work + "/cutegen_abi.h"});
@@ -209,14 +222,18 @@ std::vector<Result<BuildResult>> Builder::build_all(const std::vector<BuildReque
   std::vector<std::optional<Result<BuildResult>>> results(unique.size());
   std::atomic<size_t> next{0};
   auto worker = [&]() {
-    for (size_t u; (u = next++) < unique.size();) results[u] = build(reqs[unique[u]]);
+    for (size_t u; (u = next++) < unique.size();)
+      results[u] = build(reqs[unique[u]]);
   };
   std::vector<std::thread> threads;
   int n = std::min<int>(parallel_jobs(), static_cast<int>(unique.size()));
-  for (int t = 0; t < n; ++t) threads.emplace_back(worker);
-  for (auto& t : threads) t.join();
+  for (int t = 0; t < n; ++t)
+    threads.emplace_back(worker);
+  for (auto& t : threads)
+    t.join();
   std::vector<Result<BuildResult>> out;
-  for (size_t i = 0; i < reqs.size(); ++i) out.push_back(*results[first_of[i]]);
+  for (size_t i = 0; i < reqs.size(); ++i)
+    out.push_back(*results[first_of[i]]);
   return out;
 }
 

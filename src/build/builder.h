@@ -16,8 +16,8 @@
 namespace cutegen {
 
 struct BuildRequest {
-  std::string source;         // the kernel's text
-  std::string display_name;   // how errors name the file, e.g. "relu.cu"
+  std::string source;        // the kernel's text
+  std::string display_name;  // how errors name the file, e.g. "relu.cu"
   Target target;
   std::string force_include;  // text of a header force-included before the source (the ABI), or ""
 };
@@ -38,8 +38,8 @@ struct BuildResult {
 
 struct BuilderOptions {
   std::string cache_dir;
-  int jobs = 0;                     // 0: derive from cores and memory
-  double gib_per_compile = 2.0;     // one CuTe compile's peak memory
+  int jobs = 0;                  // 0: derive from cores and memory
+  double gib_per_compile = 2.0;  // one CuTe compile's peak memory
   std::chrono::seconds timeout{600};
 };
 

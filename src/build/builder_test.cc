@@ -122,7 +122,8 @@ TEST_F(BuilderTest, BuildAllCompilesIdenticalRequestsOnce) {
   EXPECT_TRUE(results[0]->ok());
   EXPECT_EQ(results[0]->library_path, results[1]->library_path);
   int builds = 0;
-  for (auto& e : std::filesystem::recursive_directory_iterator(cache_)) builds += e.path().filename() == "build.json";
+  for (auto& e : std::filesystem::recursive_directory_iterator(cache_))
+    builds += e.path().filename() == "build.json";
   EXPECT_EQ(builds, 1);
 }
 

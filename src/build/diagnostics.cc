@@ -31,7 +31,8 @@ std::string source_line(const std::vector<std::string>& lines, int n) {
 // failing file is nvcc's generated host stub, that the device code compiled.
 std::string known_causes(const std::vector<Diagnostic>& diags) {
   std::string text;
-  for (auto* s : match_signatures(diags)) text += std::string("likely cause: ") + s->cause + "; fix: " + s->fix + "\n";
+  for (auto* s : match_signatures(diags))
+    text += std::string("likely cause: ") + s->cause + "; fix: " + s->fix + "\n";
   for (auto& d : diags)
     if (d.severity == "error" && in_host_stub(d)) {
       text += "note: the failing file is nvcc's generated host stub (" + d.file.substr(d.file.find_last_of('/') + 1) +
@@ -112,15 +113,17 @@ std::vector<Diagnostic> condense_diagnostics(const std::string& log, const std::
       cur->context.push_back(shorten_templates(t, 1, 200));
   }
   finish();
-  for (auto& d : out) d.user_source = source_line(src_lines, d.user_line);
+  for (auto& d : out)
+    d.user_source = source_line(src_lines, d.user_line);
   return out;
 }
 
-std::string render_diagnostics(const std::vector<Diagnostic>& diags, const std::string& display_name,
-                               size_t max_errors, size_t max_chars) {
+std::string render_diagnostics(const std::vector<Diagnostic>& diags, const std::string& display_name, size_t max_errors,
+                               size_t max_chars) {
   std::string text = known_causes(diags);
   size_t errors = 0, shown_warnings = 0, total_errors = 0;
-  for (auto& d : diags) total_errors += d.severity == "error";
+  for (auto& d : diags)
+    total_errors += d.severity == "error";
   for (const std::string pass : {"error", "warning"}) {
     for (auto& d : diags) {
       if (d.severity != pass) continue;
@@ -129,10 +132,11 @@ std::string render_diagnostics(const std::vector<Diagnostic>& diags, const std::
                                       : (d.file + (d.line ? ":" + std::to_string(d.line) : ""));
       std::string block = d.severity + " at " + where + ": " + d.message + "\n";
       if (d.user_line && d.file != "" && d.user_line != d.line)
-        block += "  (raised inside " + d.file.substr(d.file.find_last_of('/') + 1) + ":" +
-                 std::to_string(d.line) + ")\n";
+        block +=
+            "  (raised inside " + d.file.substr(d.file.find_last_of('/') + 1) + ":" + std::to_string(d.line) + ")\n";
       if (!d.user_source.empty()) block += "  > " + d.user_source + "\n";
-      for (auto& c : d.context) block += "    " + c + "\n";
+      for (auto& c : d.context)
+        block += "    " + c + "\n";
       if (text.size() + block.size() > max_chars) break;
       text += block;
       pass == "error" ? ++errors : ++shown_warnings;

@@ -8,12 +8,12 @@
 namespace cutegen {
 
 struct Diagnostic {
-  std::string severity;     // "error" or "warning"
-  std::string file;         // as nvcc printed it
+  std::string severity;  // "error" or "warning"
+  std::string file;      // as nvcc printed it
   int line = 0;
-  std::string message;      // with template argument lists shortened
-  int user_line = 0;        // innermost frame in the user's file (0: none found)
-  std::string user_source;  // that line's text
+  std::string message;               // with template argument lists shortened
+  int user_line = 0;                 // innermost frame in the user's file (0: none found)
+  std::string user_source;           // that line's text
   std::vector<std::string> context;  // a few shortened lines that followed the message
 };
 

@@ -22,7 +22,8 @@ TEST(Diagnostics, FindsUserFrameInInstantiationChain) {
       "\n"
       "1 error detected in the compilation of \"/tmp/x/kernel.cu\".\n";
   std::string src;
-  for (int i = 1; i <= 40; ++i) src += "line" + std::to_string(i) + "\n";
+  for (int i = 1; i <= 40; ++i)
+    src += "line" + std::to_string(i) + "\n";
   auto d = condense_diagnostics(log, "/tmp/x/kernel.cu", src);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].user_line, 12);
@@ -35,7 +36,8 @@ TEST(Diagnostics, FindsUserFrameInInstantiationChain) {
 
 TEST(Diagnostics, DeduplicatesAndBoundsOutput) {
   std::string log;
-  for (int i = 0; i < 200; ++i) log += "/tmp/k.cu(" + std::to_string(i % 50 + 1) + "): error: bad thing\n";
+  for (int i = 0; i < 200; ++i)
+    log += "/tmp/k.cu(" + std::to_string(i % 50 + 1) + "): error: bad thing\n";
   auto d = condense_diagnostics(log, "/tmp/k.cu", "");
   EXPECT_EQ(d.size(), 50u);
   auto text = render_diagnostics(d, "k.cu", 6, 6000);
@@ -43,8 +45,9 @@ TEST(Diagnostics, DeduplicatesAndBoundsOutput) {
 }
 
 TEST(Diagnostics, HostAndPtxasErrors) {
-  auto d = condense_diagnostics("/tmp/k.cu:7:3: error: 'x' was not declared\nptxas fatal   : Unresolved extern function 'foo'\n",
-                                "/tmp/k.cu", "a\nb\nc\nd\ne\nf\nint y = x;\n");
+  auto d = condense_diagnostics(
+      "/tmp/k.cu:7:3: error: 'x' was not declared\nptxas fatal   : Unresolved extern function 'foo'\n", "/tmp/k.cu",
+      "a\nb\nc\nd\ne\nf\nint y = x;\n");
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].user_line, 7);
   EXPECT_EQ(d[0].user_source, "int y = x;");

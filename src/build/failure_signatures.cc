@@ -52,14 +52,16 @@ const std::vector<FailureSignature>& failure_signatures() {
 
 std::string signature_text(const Diagnostic& d) {
   std::string text = d.file + ": " + d.message;
-  for (auto& c : d.context) text += " | " + c;
+  for (auto& c : d.context)
+    text += " | " + c;
   return text;
 }
 
 std::vector<const FailureSignature*> match_signatures(const std::vector<Diagnostic>& diags) {
   static const std::vector<std::regex> patterns = [] {
     std::vector<std::regex> p;
-    for (auto& s : failure_signatures()) p.emplace_back(s.pattern);
+    for (auto& s : failure_signatures())
+      p.emplace_back(s.pattern);
     return p;
   }();
   std::vector<const FailureSignature*> found;

@@ -26,7 +26,8 @@ std::vector<Fragment> cuda_fragments(const std::string& path, const std::string&
   for (size_t i = 0; i < lines.size(); ++i) {
     if (trim(lines[i]) != "```cuda") continue;
     Fragment f{path.substr(path.find_last_of('/') + 1) + ":" + std::to_string(i + 1), ""};
-    while (++i < lines.size() && trim(lines[i]) != "```") f.code += lines[i] + "\n";
+    while (++i < lines.size() && trim(lines[i]) != "```")
+      f.code += lines[i] + "\n";
     out.push_back(f);
   }
   return out;
@@ -45,7 +46,8 @@ TEST(KnowledgePack, EveryCudaFragmentCompiles) {
     if (e.path().extension() != ".md") continue;
     auto text = read_file(e.path().string());
     ASSERT_TRUE(text.ok()) << text.message();
-    for (auto& f : cuda_fragments(e.path().string(), *text)) fragments.push_back(f);
+    for (auto& f : cuda_fragments(e.path().string(), *text))
+      fragments.push_back(f);
   }
   ASSERT_GE(fragments.size(), 3u) << "the pack's fragments were not found";
   auto cache = std::filesystem::temp_directory_path() / "cutegen-knowledge-compile-cache";

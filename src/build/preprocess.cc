@@ -28,8 +28,8 @@ std::vector<std::string> preprocessor_commands(const std::string& dryrun) {
 
 Result<Preprocessed> preprocess(const Builder& builder, const BuildRequest& req) {
   static std::atomic<int> counter{0};
-  fs::path work = fs::temp_directory_path() /
-                  ("cutegen-pp-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  fs::path work =
+      fs::temp_directory_path() / ("cutegen-pp-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
   CUTEGEN_TRY(make_dirs(work.string()));
   struct Cleanup {
     fs::path dir;
@@ -44,7 +44,8 @@ Result<Preprocessed> preprocess(const Builder& builder, const BuildRequest& req)
   CUTEGEN_TRY(write_file_atomic(pp.source_path, req.source));
   // The same command line as Builder::compile, asked only what it would run.
   std::vector<std::string> argv = {builder.toolchain().nvcc, "--dryrun"};
-  for (auto& f : builder.flags(req.target)) argv.push_back(f);
+  for (auto& f : builder.flags(req.target))
+    argv.push_back(f);
   if (!req.force_include.empty()) {
     CUTEGEN_TRY(write_file_atomic((work / "cutegen_abi.h").string(), req.force_include));
     argv.insert(argv.end(), {"-include", (work / "cutegen_abi.h").string()});
@@ -60,8 +61,8 @@ Result<Preprocessed> preprocess(const Builder& builder, const BuildRequest& req)
     std::string out_path = (work / ("pass" + std::to_string(i) + ".ii")).string();
     // nvcc prints each step as a shell command line; run it as printed, writing our own file.
     std::string cmd = std::regex_replace(commands[i], output_arg, "-o \"" + out_path + "\"");
-    auto r = CUTEGEN_TRY(run_process({.argv = {"/bin/sh", "-c", cmd}, .cwd = work.string(),
-                                      .timeout = std::chrono::seconds(120)}));
+    auto r = CUTEGEN_TRY(
+        run_process({.argv = {"/bin/sh", "-c", cmd}, .cwd = work.string(), .timeout = std::chrono::seconds(120)}));
     if (!r.success()) {
       pp.message = "preprocessing " + r.describe() + ": " + truncate_middle(trim(r.err), 2000);
       return pp;

@@ -20,7 +20,7 @@ struct Preprocessed {
   bool ok = false;
   std::string source_path;  // how the line markers name the candidate's own file
   std::vector<PreprocessedPass> passes;
-  std::string message;      // why preprocessing failed (the compile would fail the same way)
+  std::string message;  // why preprocessing failed (the compile would fail the same way)
 };
 
 // Errors are setup problems only (no nvcc, unwritable temp dir); a source nvcc cannot preprocess

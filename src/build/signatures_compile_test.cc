@@ -26,7 +26,8 @@ std::string fixture(const std::string& name) {
 
 std::vector<std::string> ids(const std::vector<const FailureSignature*>& sigs) {
   std::vector<std::string> out;
-  for (auto* s : sigs) out.push_back(s->id);
+  for (auto* s : sigs)
+    out.push_back(s->id);
   return out;
 }
 
@@ -36,7 +37,8 @@ std::string normalized(const std::string& log, const Toolchain& tc) {
   std::smatch m;
   std::string first_line = log.substr(0, log.find('\n'));
   std::string out = log;
-  if (std::regex_search(first_line, m, std::regex(R"((\S+)/kernel\.cu\b)"))) out = replace_all(out, m[1].str(), "@BUILD@");
+  if (std::regex_search(first_line, m, std::regex(R"((\S+)/kernel\.cu\b)")))
+    out = replace_all(out, m[1].str(), "@BUILD@");
   return replace_all(out, tc.cutlass_include, "@CUTLASS@");
 }
 

@@ -13,8 +13,7 @@ Status check_cuda_source(const std::string& text, const std::string& name) {
   static const std::regex python(R"((^|\n)(import \w|from [\w.]+ import |def \w+\(|class \w+\(\w))");
   if (std::regex_search(text, python) && !contains(text, "{"))
     return error(name + ": looks like Python, not CUDA C++ (a task file goes to `cutegen task`/`eval`)");
-  if (!contains(text, "__global__"))
-    return error(name + ": not a CUDA kernel source (no __global__ function)");
+  if (!contains(text, "__global__")) return error(name + ": not a CUDA kernel source (no __global__ function)");
   return Ok{};
 }
 

@@ -45,7 +45,8 @@ std::string arch_specific_feature(const std::string& source) {
 Status check_target_fits_source(const Target& target, const std::string& source) {
   if (target.major != 9 || target.arch_specific) return Ok{};
   if (auto f = arch_specific_feature(source); !f.empty())
-    return error("the kernel uses " + f + ", which needs sm_90a; a plain sm_90 build compiles but traps at run time "
+    return error("the kernel uses " + f +
+                 ", which needs sm_90a; a plain sm_90 build compiles but traps at run time "
                  "(use --arch sm_90a)");
   return Ok{};
 }

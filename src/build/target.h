@@ -12,9 +12,9 @@ namespace cutegen {
 // What a target's GPU holds, as the expert sizes kernels by it: for sm_90 the H100 SXM's and the
 // H200's (132 SMs; an H100 PCIe has 114, where a grid planned for 128 resident CTAs does not run).
 struct ArchLimits {
-  int sm_count = 132;                   // a cooperative grid of one CTA per SM holds at most this many
-  int64_t smem_per_cta = 227 << 10;     // dynamic shared memory a CTA may opt into, bytes
-  int64_t registers_per_sm = 64 << 10;  // 32-bit registers
+  int sm_count = 132;                                // a cooperative grid of one CTA per SM holds at most this many
+  int64_t smem_per_cta = 227 << 10;                  // dynamic shared memory a CTA may opt into, bytes
+  int64_t registers_per_sm = 64 << 10;               // 32-bit registers
   int64_t max_grid_blocks = (int64_t(1) << 31) - 1;  // blocks of a 1-D grid
 };
 

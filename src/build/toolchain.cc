@@ -29,8 +29,7 @@ Result<std::string> find_nvcc(const EnvLookup& env) {
   if (auto p = find_executable("nvcc"); !p.empty()) return absolute_path(p);
   tried.push_back("nvcc on PATH");
   if (auto p = consider("/usr/local/cuda/bin/nvcc"); !p.empty()) return p;
-  return error("nvcc not found (tried " + join(tried, ", ") +
-               "); install the CUDA toolkit or set CUDA_HOME");
+  return error("nvcc not found (tried " + join(tried, ", ") + "); install the CUDA toolkit or set CUDA_HOME");
 }
 
 Result<std::string> nvcc_version(const std::string& nvcc) {

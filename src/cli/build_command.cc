@@ -22,12 +22,20 @@ void print_result(const BuildResult& r, const std::string& name, bool as_json) {
   if (as_json) {
     nlohmann::json kernels = nlohmann::json::array();
     for (auto& k : r.kernels)
-      kernels.push_back({{"name", k.name}, {"registers", k.registers}, {"shared_bytes", k.shared_bytes},
-                         {"stack_bytes", k.stack_bytes}, {"spill_stores", k.spill_stores},
+      kernels.push_back({{"name", k.name},
+                         {"registers", k.registers},
+                         {"shared_bytes", k.shared_bytes},
+                         {"stack_bytes", k.stack_bytes},
+                         {"spill_stores", k.spill_stores},
                          {"spill_loads", k.spill_loads}});
-    nlohmann::json j = {{"outcome", phrase(r.outcome)}, {"cache_hit", r.cache_hit}, {"key", r.key},
-                        {"library", r.library_path}, {"log", r.log_path}, {"message", r.message},
-                        {"compile_seconds", r.compile_seconds}, {"kernels", kernels},
+    nlohmann::json j = {{"outcome", phrase(r.outcome)},
+                        {"cache_hit", r.cache_hit},
+                        {"key", r.key},
+                        {"library", r.library_path},
+                        {"log", r.log_path},
+                        {"message", r.message},
+                        {"compile_seconds", r.compile_seconds},
+                        {"kernels", kernels},
                         {"diagnostics", render_diagnostics(r.diagnostics, name)}};
     std::printf("%s\n", j.dump(2).c_str());
     return;
@@ -52,8 +60,9 @@ void define_build(CLI::App& sub, Context& ctx) {
   sub.add_option("source", args->source, "the .cu file")->required();
   sub.add_option("--arch", args->arch, "GPU target, e.g. sm_90a (default: build.arch)");
   sub.add_option("--header", args->header, "a header to force-include (e.g. a task's ABI)");
-  sub.add_option("--task", args->task, "build as `cutegen eval` would for this task (its ABI header and glue), "
-                                       "so a later evaluation finds it in the cache")
+  sub.add_option("--task", args->task,
+                 "build as `cutegen eval` would for this task (its ABI header and glue), "
+                 "so a later evaluation finds it in the cache")
       ->excludes("--header");
   sub.callback([&ctx, args]() {
     if (auto st = ctx.resolve(); !st) fail(st.message());
@@ -62,9 +71,9 @@ void define_build(CLI::App& sub, Context& ctx) {
     BuildRequest req{.source = must(read_cuda_source(args->source)), .display_name = args->source};
     if (!args->header.empty()) req.force_include = must(read_file(args->header));
     if (!args->task.empty())
-      req.force_include = evaluation_header(must(load_task_spec(
-          args->task, python_executable(ctx.config.str("eval.python")), ctx.config.integer("eval.seed"),
-          std::chrono::seconds(ctx.config.integer("task.timeout_s")))));
+      req.force_include = evaluation_header(must(
+          load_task_spec(args->task, python_executable(ctx.config.str("eval.python")), ctx.config.integer("eval.seed"),
+                         std::chrono::seconds(ctx.config.integer("task.timeout_s")))));
     req.target = must(ctx.target());
     auto r = must(must(ctx.builder()).build(req));
     print_result(r, args->source, ctx.json);

@@ -51,7 +51,10 @@ TEST_F(CliTest, BuildRejectsBadInput) {
   expect_one_line_error(cutegen({"build", file("empty.cu", "  \n")}), "file is empty");
   expect_one_line_error(cutegen({"build", file("task.py", "import torch\nclass Model(nn.Module):\n  pass\n")}),
                         "looks like Python");
-  expect_one_line_error(cutegen({"build", file("blob.cu", std::string("\x7f" "ELF\0\0", 6))}), "binary file");
+  expect_one_line_error(cutegen({"build", file("blob.cu", std::string("\x7f"
+                                                                      "ELF\0\0",
+                                                                      6))}),
+                        "binary file");
   expect_one_line_error(cutegen({"build", file("plain.cu", "int main() { return 0; }\n")}), "no __global__");
 }
 
@@ -90,10 +93,10 @@ TEST_F(CliTest, UnknownCommandIsNamedWithTheCommands) {
 TEST_F(CliTest, MissingFileIsAnInputErrorForEveryCommand) {
   std::string missing = (dir_ / "missing.py").string();
   for (auto args : std::vector<std::vector<std::string>>{{"task", missing},
-                                                          {"build", (dir_ / "missing.cu").string()},
-                                                          {"expert", missing},
-                                                          {"eval", missing, (dir_ / "missing.cu").string()},
-                                                          {"run", missing, "--agent", "expert"}}) {
+                                                         {"build", (dir_ / "missing.cu").string()},
+                                                         {"expert", missing},
+                                                         {"eval", missing, (dir_ / "missing.cu").string()},
+                                                         {"run", missing, "--agent", "expert"}}) {
     auto r = cutegen(args);
     EXPECT_EQ(r.exit_code, kExitInput) << args[0] << ": " << r.err;
     EXPECT_TRUE(contains(r.err, "missing.")) << args[0] << ": " << r.err;
@@ -156,10 +159,10 @@ TEST(ExitCodes, VerdictsExitAsEvalSays) {
     Verdict v;
     ExitCode code;
   };
-  for (auto [v, code] : {Pair{Verdict::kPass, kExitOk}, Pair{Verdict::kWrong, kExitNegative},
-                         Pair{Verdict::kRejected, kExitRejected}, Pair{Verdict::kTimeout, kExitTimeout},
-                         Pair{Verdict::kCompileError, kExitNegative}, Pair{Verdict::kFault, kExitNegative},
-                         Pair{Verdict::kSetupError, kExitInput}})
+  for (auto [v, code] :
+       {Pair{Verdict::kPass, kExitOk}, Pair{Verdict::kWrong, kExitNegative}, Pair{Verdict::kRejected, kExitRejected},
+        Pair{Verdict::kTimeout, kExitTimeout}, Pair{Verdict::kCompileError, kExitNegative},
+        Pair{Verdict::kFault, kExitNegative}, Pair{Verdict::kSetupError, kExitInput}})
     EXPECT_EQ(code_for_verdict(v), code) << name(v);
 }
 

@@ -33,8 +33,10 @@ Result<Target> Context::target() const {
   std::string chosen = config.str("eval.gpu");
   if (gpus.ok())
     for (auto& g : *gpus)
-      if (chosen.empty() || std::to_string(g.index) == chosen) return target_for_compute_capability(g.cc_major, g.cc_minor);
-  if (!chosen.empty() && gpus.ok() && !gpus->empty()) return error("eval.gpu = " + chosen + ": no such GPU (see cutegen doctor)");
+      if (chosen.empty() || std::to_string(g.index) == chosen)
+        return target_for_compute_capability(g.cc_major, g.cc_minor);
+  if (!chosen.empty() && gpus.ok() && !gpus->empty())
+    return error("eval.gpu = " + chosen + ": no such GPU (see cutegen doctor)");
   return Target{};  // no GPU here: Hopper (sm_90a), the tool's main target
 }
 
@@ -51,7 +53,8 @@ Status Context::require_gpu(const std::string& what) const {
   auto gpus = query_gpus();
   if (!gpus) return error(what + " needs an NVIDIA GPU, and nvidia-smi failed: " + gpus.message());
   if (gpus->empty())
-    return error("no NVIDIA GPU on this machine: " + what + " needs one (cutegen build and task work here; for a "
+    return error("no NVIDIA GPU on this machine: " + what +
+                 " needs one (cutegen build and task work here; for a "
                  "dry run of the agent without one, see README: scripted evaluator)");
   return Ok{};
 }

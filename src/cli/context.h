@@ -10,7 +10,7 @@
 namespace cutegen {
 
 struct Context {
-  std::string config_path;  // --config, else default_config_path()
+  std::string config_path;             // --config, else default_config_path()
   std::vector<std::string> overrides;  // --set key=value
   bool json = false;
   bool verbose = false;  // --verbose: the details behind a short message (an expert decline's reasons)

@@ -115,9 +115,12 @@ void run_slot(Table& t, size_t index, const std::string& run_dir, const std::vec
 
 std::string duration_text(double s) {
   char b[32];
-  if (s >= 3600) std::snprintf(b, sizeof b, "%dh%02dm", static_cast<int>(s / 3600), static_cast<int>(s / 60) % 60);
-  else if (s >= 60) std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(s / 60), static_cast<int>(s) % 60);
-  else std::snprintf(b, sizeof b, "%ds", static_cast<int>(s));
+  if (s >= 3600)
+    std::snprintf(b, sizeof b, "%dh%02dm", static_cast<int>(s / 3600), static_cast<int>(s / 60) % 60);
+  else if (s >= 60)
+    std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(s / 60), static_cast<int>(s) % 60);
+  else
+    std::snprintf(b, sizeof b, "%ds", static_cast<int>(s));
   return b;
 }
 
@@ -125,7 +128,8 @@ std::string duration_text(double s) {
 std::string assignment_key(Table& t) {
   std::lock_guard<std::mutex> lock(t.mu);
   std::string key = std::to_string(t.done);
-  for (auto& s : t.slots) key += "," + s.task;
+  for (auto& s : t.slots)
+    key += "," + s.task;
   return key;
 }
 
@@ -156,7 +160,8 @@ std::string progress_text(Table& t, const std::string& run_dir) {
     line += " ETA -";
   } else {
     double mean = 0;
-    for (double s : t.seconds) mean += s;
+    for (double s : t.seconds)
+      mean += s;
     mean /= t.seconds.size();
     line += " ETA " + duration_text(mean * left / std::max<size_t>(1, t.slots.size()));
   }
@@ -177,7 +182,8 @@ Result<std::vector<std::string>> parse_gpus(const Context& ctx, const std::strin
     for (auto& g : split(v, ','))
       if (!trim(g).empty()) out.push_back(trim(g));
   } else if (auto gpus = query_gpus(); gpus.ok()) {
-    for (auto& g : *gpus) out.push_back(std::to_string(g.index));
+    for (auto& g : *gpus)
+      out.push_back(std::to_string(g.index));
   }
   if (out.empty() && ctx.config.str("agent.evaluator") != "real") out.push_back("");  // scripted: no GPU needed
   if (out.empty()) return error("--gpus all: no NVIDIA GPU on this machine");
@@ -191,24 +197,28 @@ std::vector<std::string> child_flags(const Context& ctx, const std::string& reco
     auto eq = line.find(" = ");
     if (eq != std::string::npos) f.insert(f.end(), {"--set", line.substr(0, eq) + "=" + line.substr(eq + 3)});
   }
-  for (auto& kv : ctx.overrides) f.insert(f.end(), {"--set", kv});
+  for (auto& kv : ctx.overrides)
+    f.insert(f.end(), {"--set", kv});
   if (ctx.verbose) f.push_back("--verbose");
   return f;
 }
 
-DealResult deal_tasks(const std::string& run_dir, const std::vector<TaskRow>& todo, const std::vector<std::string>& gpus,
-                      const std::vector<std::string>& flags) {
+DealResult deal_tasks(const std::string& run_dir, const std::vector<TaskRow>& todo,
+                      const std::vector<std::string>& gpus, const std::vector<std::string>& flags) {
   Table t;
   t.queue = todo;
-  for (auto& g : gpus) t.slots.push_back({.gpu = g});
+  for (auto& g : gpus)
+    t.slots.push_back({.gpu = g});
   if (auto view = RunView::open(run_dir); view.ok())
     if (auto rows = view->tasks(); rows.ok()) {
       t.total = static_cast<int>(rows->size());
-      for (auto& r : *rows) t.done += finished(r.status);
+      for (auto& r : *rows)
+        t.done += finished(r.status);
     }
   t.done = std::min(t.done, t.total - static_cast<int>(todo.size()));
   std::vector<std::thread> threads;
-  for (size_t i = 0; i < t.slots.size(); ++i) threads.emplace_back(run_slot, std::ref(t), i, run_dir, std::cref(flags));
+  for (size_t i = 0; i < t.slots.size(); ++i)
+    threads.emplace_back(run_slot, std::ref(t), i, run_dir, std::cref(flags));
   bool tty = isatty(2);
   std::string shown;
   auto joined = [&]() {
@@ -218,12 +228,15 @@ DealResult deal_tasks(const std::string& run_dir, const std::vector<TaskRow>& to
   while (!joined()) {
     // A terminal redraws in place; a log gets a line when which task runs where changes.
     std::string key = assignment_key(t);
-    if (tty) std::fprintf(stderr, "\r\033[K%s", progress_text(t, run_dir).c_str());
-    else if (key != shown) std::fprintf(stderr, "%s\n", progress_text(t, run_dir).c_str());
+    if (tty)
+      std::fprintf(stderr, "\r\033[K%s", progress_text(t, run_dir).c_str());
+    else if (key != shown)
+      std::fprintf(stderr, "%s\n", progress_text(t, run_dir).c_str());
     shown = key;
     std::this_thread::sleep_for(std::chrono::milliseconds(tty ? 500 : 1000));
   }
-  for (auto& th : threads) th.join();
+  for (auto& th : threads)
+    th.join();
   std::fprintf(stderr, tty ? "\r\033[K%s\n" : "%s\n", progress_text(t, run_dir).c_str());
   return t.result;
 }

@@ -21,12 +21,12 @@ Result<std::vector<std::string>> parse_gpus(const Context& ctx, const std::strin
 std::vector<std::string> child_flags(const Context& ctx, const std::string& recorded_config);
 
 struct DealResult {
-  int exit_code = 0;   // 0 every task done with a kernel, 1 some without, else the first child's error
-  std::string error;   // that child's last words, when it failed
+  int exit_code = 0;  // 0 every task done with a kernel, 1 some without, else the first child's error
+  std::string error;  // that child's last words, when it failed
 };
 
 // Runs `todo` (rows of the run in `run_dir`) over `gpus`, printing i/N, each GPU's task and an ETA.
-DealResult deal_tasks(const std::string& run_dir, const std::vector<TaskRow>& todo, const std::vector<std::string>& gpus,
-                      const std::vector<std::string>& flags);
+DealResult deal_tasks(const std::string& run_dir, const std::vector<TaskRow>& todo,
+                      const std::vector<std::string>& gpus, const std::vector<std::string>& flags);
 
 }  // namespace cutegen

@@ -13,9 +13,8 @@ std::string decline_message(const std::string& reason, bool verbose) {
   if (open == std::string::npos) return out;
   std::string why = reason.substr(open + 1, reason.size() - open - 1 - (reason.ends_with(")") ? 1 : 0));
   // What was recognized is news, not a reason: shown without --verbose too.
-  if (auto at = why.find(kGemmRecognized), end = why.find(')', why.find(kGemmNoKernel, at)); !verbose &&
-                                                                                          at != std::string::npos &&
-                                                                                          end != std::string::npos)
+  if (auto at = why.find(kGemmRecognized), end = why.find(')', why.find(kGemmNoKernel, at));
+      !verbose && at != std::string::npos && end != std::string::npos)
     out += "; " + why.substr(at, end + 1 - at);
   return out + (verbose ? "; the expert's reasons: " + why : "; --verbose shows the expert's reasons");
 }

@@ -60,7 +60,8 @@ std::vector<Check> check_project_files(const Context& ctx) {
 
 Check check_host_compiler() {
   std::string cxx = find_executable("g++");
-  if (cxx.empty()) return {"host compiler", Level::kBlocking, "g++ not on PATH", "install g++ (nvcc needs a host compiler)"};
+  if (cxx.empty())
+    return {"host compiler", Level::kBlocking, "g++ not on PATH", "install g++ (nvcc needs a host compiler)"};
   auto r = run_process({.argv = {cxx, "--version"}, .timeout = std::chrono::seconds(20)});
   std::string first = r ? trim(split_lines(r->out).empty() ? "" : split_lines(r->out)[0]) : "unknown version";
   return {"host compiler", Level::kOk, cxx + " (" + first + ")", ""};
@@ -93,9 +94,12 @@ Check check_ncu() {
   std::string version = lines.empty() ? "unknown version" : trim(lines.back());
   auto params = read_file("/proc/driver/nvidia/params");
   std::string counters;
-  if (!params) counters = "counters: unknown (no NVIDIA driver here)";
-  else if (contains(*params, "RmProfilingAdminOnly: 0")) counters = "counters readable by all users";
-  else if (geteuid() == 0) counters = "counters admin-only, readable (running as root)";
+  if (!params)
+    counters = "counters: unknown (no NVIDIA driver here)";
+  else if (contains(*params, "RmProfilingAdminOnly: 0"))
+    counters = "counters readable by all users";
+  else if (geteuid() == 0)
+    counters = "counters admin-only, readable (running as root)";
   else
     return {"Nsight Compute", Level::kWarn, ncu + " (" + version + "); counters are admin-only",
             "run as root, or set NVreg_RestrictProfilingToAdminUsers=0 for the nvidia module"};
@@ -123,10 +127,16 @@ const char* label(Level l) { return l == Level::kOk ? "ok" : l == Level::kWarn ?
 void define_doctor(CLI::App& sub, Context& ctx) {
   sub.callback([&ctx]() {
     if (auto st = ctx.resolve(); !st) fail(st.message());
-    std::vector<Check> checks = {check_nvcc(),  check_cutlass(ctx),  check_host_compiler(),
-                                 check_gpu(),   check_ncu(),         check_python(ctx),
-                                 check_dir("cache folder", ctx.cache_dir()), check_dir("runs folder", ".runs")};
-    for (auto& c : check_project_files(ctx)) checks.push_back(c);
+    std::vector<Check> checks = {check_nvcc(),
+                                 check_cutlass(ctx),
+                                 check_host_compiler(),
+                                 check_gpu(),
+                                 check_ncu(),
+                                 check_python(ctx),
+                                 check_dir("cache folder", ctx.cache_dir()),
+                                 check_dir("runs folder", ".runs")};
+    for (auto& c : check_project_files(ctx))
+      checks.push_back(c);
     bool blocked = false;
     nlohmann::json out = nlohmann::json::array();
     for (auto& c : checks) {
@@ -138,8 +148,10 @@ void define_doctor(CLI::App& sub, Context& ctx) {
       std::printf("%-4s  %-15s %s\n", label(c.level), c.name.c_str(), c.found.c_str());
       if (!c.fix.empty()) std::printf("      %-15s fix: %s\n", "", c.fix.c_str());
     }
-    if (ctx.json) std::printf("%s\n", out.dump(2).c_str());
-    else std::printf(blocked ? "\nSomething above blocks the main job on this machine.\n" : "\nReady.\n");
+    if (ctx.json)
+      std::printf("%s\n", out.dump(2).c_str());
+    else
+      std::printf(blocked ? "\nSomething above blocks the main job on this machine.\n" : "\nReady.\n");
     ctx.exit_code = blocked ? kExitEnvironment : kExitOk;
   });
 }

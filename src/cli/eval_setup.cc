@@ -21,10 +21,12 @@ Result<EvalSetup> EvalSetup::create(Context& ctx) {
   o.seed = c.integer("eval.seed");
   o.require_cute = c.boolean("eval.require_cute");
   o.compare_compile = c.boolean("eval.compare_compile");
-  if (o.trials < 1 || o.timed_runs < 1 || o.warmup_runs < 0) return error("eval.trials and eval.timed_runs must be >= 1");
+  if (o.trials < 1 || o.timed_runs < 1 || o.warmup_runs < 0)
+    return error("eval.trials and eval.timed_runs must be >= 1");
   s.python_ = python_executable(c.str("eval.python"));
   s.spec_timeout_s_ = c.integer("task.timeout_s");
-  o.worker = {.python = s.python_, .bridge_dir = bridge_dir(),
+  o.worker = {.python = s.python_,
+              .bridge_dir = bridge_dir(),
               .timeout = std::chrono::seconds(c.integer("eval.timeout_s")),
               .isolate_network = c.str("eval.isolate_network"),
               .gpu = c.str("eval.gpu"),

@@ -42,7 +42,8 @@ void write_points(const Recipe& r, const TaskSpec& spec, const std::vector<Param
 void define_expert(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<ExpertArgs>();
   sub.add_option("file", args->file, "a KernelBench-style task file")->required();
-  sub.add_option("--params", args->params, "a parameter point over the default, e.g. strategy=norm_split,threads=512,group=8");
+  sub.add_option("--params", args->params,
+                 "a parameter point over the default, e.g. strategy=norm_split,threads=512,group=8");
   sub.add_flag("--emit", args->emit, "print the generated .cu for --params (default point) to stdout");
   sub.add_flag("--space", args->space, "list every point of the template's parameter space");
   sub.add_option("--out-dir", args->out_dir, "write kernels for the first --count points of the space here");
@@ -70,19 +71,26 @@ void define_expert(CLI::App& sub, Context& ctx) {
     }
     if (ctx.json) {
       nlohmann::json points = nlohmann::json::array();
-      for (auto& p : space) points.push_back(to_string(p));
+      for (auto& p : space)
+        points.push_back(to_string(p));
       nlohmann::json seeds = nlohmann::json::array();
-      for (auto& p : strategy_seeds(*recipe)) seeds.push_back(to_string(p));
-      nlohmann::json j = {{"template", to_string(recipe->kind)}, {"summary", recipe->summary},
-                          {"default", to_string(*params)}, {"strategies", seeds}, {"space", points}};
+      for (auto& p : strategy_seeds(*recipe))
+        seeds.push_back(to_string(p));
+      nlohmann::json j = {{"template", to_string(recipe->kind)},
+                          {"summary", recipe->summary},
+                          {"default", to_string(*params)},
+                          {"strategies", seeds},
+                          {"space", points}};
       std::printf("%s\n", j.dump(2).c_str());
       return;
     }
     std::printf("template: %s\n%s\ndefault point: %s\nspace: %zu points\n", to_string(recipe->kind),
                 recipe->summary.c_str(), to_string(*params).c_str(), space.size());
-    for (auto& p : strategy_seeds(*recipe)) std::printf("strategy point: %s\n", to_string(p).c_str());
+    for (auto& p : strategy_seeds(*recipe))
+      std::printf("strategy point: %s\n", to_string(p).c_str());
     if (args->space)
-      for (auto& p : space) std::printf("  %s\n", to_string(p).c_str());
+      for (auto& p : space)
+        std::printf("  %s\n", to_string(p).c_str());
   });
 }
 

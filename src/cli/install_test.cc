@@ -43,7 +43,8 @@ class InstallTest : public ::testing::Test {
 
 TEST_F(InstallTest, InstalledToolFindsEverythingUnderItsPrefix) {
   std::string build_dir = fs::path(std::getenv("CUTEGEN_BIN")).parent_path().parent_path().string();
-  auto inst = run_process({.argv = {"cmake", "--install", build_dir, "--prefix", prefix_}, .timeout = std::chrono::seconds(300)});
+  auto inst = run_process(
+      {.argv = {"cmake", "--install", build_dir, "--prefix", prefix_}, .timeout = std::chrono::seconds(300)});
   ASSERT_TRUE(inst.ok() && inst->success()) << (inst.ok() ? inst->out + inst->err : inst.message());
   ASSERT_TRUE(file_exists(prefix_ + "/share/cutegen/prompts/generate.md"));
   ASSERT_TRUE(file_exists(prefix_ + "/share/cutegen/bridge/cutegen_bridge/__main__.py"));
@@ -53,7 +54,8 @@ TEST_F(InstallTest, InstalledToolFindsEverythingUnderItsPrefix) {
   auto checks = nlohmann::json::parse(doctor.out, nullptr, false);
   ASSERT_TRUE(checks.is_array()) << doctor.out << doctor.err;
   std::map<std::string, std::string> found;
-  for (auto& c : checks) found[c.value("check", "")] = c.value("found", "");
+  for (auto& c : checks)
+    found[c.value("check", "")] = c.value("found", "");
   std::vector<std::string> located = {"prompts", "bridge", "CUTLASS/CuTe"};
   if (file_exists(build_dir + "/src/cutegen-runner")) located.push_back("runner");  // built where CUDA is
   for (auto& name : located) {

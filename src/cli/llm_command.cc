@@ -29,8 +29,10 @@ struct LlmArgs {
 
 Result<std::string> read_prompt(const std::string& file) {
   std::string text;
-  if (file.empty() || file == "-") text.assign(std::istreambuf_iterator<char>(std::cin), {});
-  else text = CUTEGEN_TRY(read_file(file));
+  if (file.empty() || file == "-")
+    text.assign(std::istreambuf_iterator<char>(std::cin), {});
+  else
+    text = CUTEGEN_TRY(read_file(file));
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     return error("empty prompt: give it on stdin or with --prompt FILE");
   return text;
@@ -38,8 +40,8 @@ Result<std::string> read_prompt(const std::string& file) {
 
 void print_usage_line(const Response& r, const std::string& model, double cost) {
   std::fprintf(stderr, "[%s] finish=%s input=%ld cached=%ld output=%ld reasoning=%ld latency=%.2fs cost=$%.6f%s\n",
-               model.c_str(), r.finish_reason.c_str(), r.usage.input, r.usage.cached, r.usage.output,
-               r.usage.reasoning, r.latency_s, cost, r.continuations ? " (continued)" : "");
+               model.c_str(), r.finish_reason.c_str(), r.usage.input, r.usage.cached, r.usage.output, r.usage.reasoning,
+               r.latency_s, cost, r.continuations ? " (continued)" : "");
 }
 
 void run_llm(const LlmArgs& a, Context& ctx) {
@@ -57,7 +59,8 @@ void run_llm(const LlmArgs& a, Context& ctx) {
     req.system = *sys;
   }
   if (a.max_tokens > 0) req.max_output_tokens = a.max_tokens;
-  if (a.stream) req.on_text = [](std::string_view t) { std::fwrite(t.data(), 1, t.size(), stdout), std::fflush(stdout); };
+  if (a.stream)
+    req.on_text = [](std::string_view t) { std::fwrite(t.data(), 1, t.size(), stdout), std::fflush(stdout); };
 
   BackendOptions bopt = backend_options(ctx.config);
   bopt.wait = a.wait;
@@ -102,8 +105,9 @@ void run_llm(const LlmArgs& a, Context& ctx) {
 
 void define_llm(CLI::App& sub, Context& ctx) {
   auto a = std::make_shared<LlmArgs>();
-  sub.add_option("spec", a->spec, "model spec, e.g. openai:gpt-5, anthropic:claude-sonnet-4-5, command:CMD, "
-                                  "file:DIR, replay:FILE (default: llm.<role>_model, then llm.model)");
+  sub.add_option("spec", a->spec,
+                 "model spec, e.g. openai:gpt-5, anthropic:claude-sonnet-4-5, command:CMD, "
+                 "file:DIR, replay:FILE (default: llm.<role>_model, then llm.model)");
   sub.add_option("--prompt", a->prompt_file, "read the prompt from FILE (default: stdin)");
   sub.add_option("--system", a->system_file, "read a system prompt from FILE");
   sub.add_option("--role", a->role, "generator, repairer or optimizer: picks the model, recorded in the ledger");

@@ -67,8 +67,9 @@ TEST_F(LlmCommandTest, StreamsBothProtocolsFromAPromptFile) {
 
 TEST_F(LlmCommandTest, JsonOutputAndLedgerAndTranscript) {
   std::string db = dir_ / "l.db", tr = dir_ / "t.jsonl";
-  auto r = cutegen_llm({"--json", "--set", "llm.prices=qwen=1000/2000", "llm", openai(), "--ledger", db,
-                        "--transcript", tr}, "price me");
+  auto r =
+      cutegen_llm({"--json", "--set", "llm.prices=qwen=1000/2000", "llm", openai(), "--ledger", db, "--transcript", tr},
+                  "price me");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["text"], "echo: price me");

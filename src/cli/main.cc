@@ -14,20 +14,24 @@ using namespace cutegen;
 
 std::string exit_code_footer() {
   std::string out = "Exit codes:\n";
-  for (auto& row : exit_code_table()) out += "  " + std::to_string(row.code) + "  " + row.meaning + "\n";
+  for (auto& row : exit_code_table())
+    out += "  " + std::to_string(row.code) + "  " + row.meaning + "\n";
   return out;
 }
 
 std::string command_names() {
   std::string out;
-  for (auto& c : commands()) out += (out.empty() ? "" : ", ") + std::string(c.name);
+  for (auto& c : commands())
+    out += (out.empty() ? "" : ", ") + std::string(c.name);
   return out;
 }
 
 // One line on stderr, or under --json one object on stdout; returns the code.
 int report(bool json, const std::string& message, int code) {
-  if (json) std::printf("%s\n", nlohmann::json{{"error", message}, {"exit_code", code}}.dump().c_str());
-  else std::fprintf(stderr, "cutegen: %s\n", message.c_str());
+  if (json)
+    std::printf("%s\n", nlohmann::json{{"error", message}, {"exit_code", code}}.dump().c_str());
+  else
+    std::fprintf(stderr, "cutegen: %s\n", message.c_str());
   return code;
 }
 
@@ -51,7 +55,8 @@ int main(int argc, char** argv) {
   app.add_option("--set", ctx.overrides, "override a config key: --set eval.trials=3")->take_all();
   app.add_flag("--json", ctx.json, "machine-readable output, errors included ({\"error\", \"exit_code\"})");
   app.add_flag("--verbose", ctx.verbose, "the details behind short messages (why the expert declines a task)");
-  for (auto& c : commands()) c.define(*app.add_subcommand(c.name, c.help), ctx);
+  for (auto& c : commands())
+    c.define(*app.add_subcommand(c.name, c.help), ctx);
   bool json = wants_json(argc, argv);
   try {
     app.parse(argc, argv);

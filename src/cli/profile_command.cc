@@ -54,8 +54,8 @@ Result<WorkerCommand> prepare_runtime(const Context& ctx, const EvalSetup& setup
   req.cost.flops = static_cast<double>(spec.flops);
   req.cost.dtype = math_rate_name(math_dtype(spec));  // the ceilings' key: "bf16", "tf32", ...
   req.salt = hash_hex(spec.json);
-  return profile_worker_command(setup.options().worker, absolute_path(a.task), build.library_path,
-                                dir + "/spec.json", dir + "/worker.json");
+  return profile_worker_command(setup.options().worker, absolute_path(a.task), build.library_path, dir + "/spec.json",
+                                dir + "/worker.json");
 }
 
 }  // namespace
@@ -69,8 +69,8 @@ void define_profile(CLI::App& sub, Context& ctx) {
     auto text = must(read_cuda_source(args->kernel));
     auto spec = must(setup.load_spec(args->task));
     // The kernel is built exactly as the evaluator builds it: with the task's ABI force-included.
-    auto build = must(setup.builder().build({.source = text, .display_name = args->kernel, .target = setup.target(),
-                                              .force_include = abi_header(spec)}));
+    auto build = must(setup.builder().build(
+        {.source = text, .display_name = args->kernel, .target = setup.target(), .force_include = abi_header(spec)}));
     if (!build.ok())
       fail(std::string(phrase(build.outcome)) + ": " + build.message + " (see cutegen build " + args->kernel + ")",
            kExitNegative);
@@ -84,12 +84,16 @@ void define_profile(CLI::App& sub, Context& ctx) {
     }
     ProfileRequest req{.build = build};
     auto worker = prepare_runtime(ctx, setup, *args, spec, build, req);
-    if (worker) req.worker = *worker;
-    else req.no_runtime_reason = worker.message();
+    if (worker)
+      req.worker = *worker;
+    else
+      req.no_runtime_reason = worker.message();
     Profiler profiler(ncu_options(ctx), ceilings, find_cuobjdump(setup.builder().toolchain().nvcc));
     auto report = profiler.profile(req);
-    if (ctx.json) std::printf("%s\n", report_json(report).dump(2).c_str());
-    else std::printf("%s", render_summary(report).c_str());
+    if (ctx.json)
+      std::printf("%s\n", report_json(report).dump(2).c_str());
+    else
+      std::printf("%s", render_summary(report).c_str());
   });
 }
 

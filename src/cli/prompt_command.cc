@@ -62,8 +62,11 @@ Result<StepContext> step_for(Stage stage, const PromptArgs& a, const Context& ct
   bool repair = stage == Stage::kRepairCompile || stage == Stage::kRepairWrong;
   if (stage == Stage::kGenerate && !a.kernel.empty()) return error("--kernel: the generate prompt shows no kernel");
   if (!repair && !a.diagnostics.empty()) return error("--diagnostics: only the repair stages show diagnostics");
-  StepContext c{.stage = stage, .max_steps = static_cast<int>(ctx.config.integer("agent.max_steps")), .task = &spec,
-                .workload = classify_workload(spec.ops), .baseline = cached_baseline(ctx, spec)};
+  StepContext c{.stage = stage,
+                .max_steps = static_cast<int>(ctx.config.integer("agent.max_steps")),
+                .task = &spec,
+                .workload = classify_workload(spec.ops),
+                .baseline = cached_baseline(ctx, spec)};
   if (stage == Stage::kGenerate) return c;
   c.base_source = a.kernel.empty() ? "// " + placeholder(repair ? "the kernel under repair (pass --kernel FILE)"
                                                                 : "the best verified kernel (pass --kernel FILE)")
@@ -73,9 +76,13 @@ Result<StepContext> step_for(Stage stage, const PromptArgs& a, const Context& ct
     c.statics = placeholder("registers, shared memory and spills per kernel, from the build");
     return c;
   }
-  if (!a.diagnostics.empty()) c.failure = CUTEGEN_TRY(read_input(a.diagnostics, "--diagnostics"));
-  else if (stage == Stage::kRepairCompile) c.failure = placeholder("the condensed compiler errors (pass --diagnostics FILE)");
-  else c.failure = placeholder("the evaluator's report: which output differs, where, and the pattern (pass --diagnostics FILE)");
+  if (!a.diagnostics.empty())
+    c.failure = CUTEGEN_TRY(read_input(a.diagnostics, "--diagnostics"));
+  else if (stage == Stage::kRepairCompile)
+    c.failure = placeholder("the condensed compiler errors (pass --diagnostics FILE)");
+  else
+    c.failure =
+        placeholder("the evaluator's report: which output differs, where, and the pattern (pass --diagnostics FILE)");
   return c;
 }
 
@@ -93,8 +100,9 @@ void define_prompt(CLI::App& sub, Context& ctx) {
   sub.add_option("--diagnostics", args->diagnostics,
                  "repairs: the compiler errors or the evaluator's report; without it a labelled placeholder");
   sub.add_flag("--json", ctx.json, "print {stage, template, system, user} as JSON");
-  sub.footer("Eager's time and the floor come from the baseline `cutegen run` cached on this machine, else they "
-             "read unknown; the tolerances from eval.*. Needs no GPU and no model.");
+  sub.footer(
+      "Eager's time and the floor come from the baseline `cutegen run` cached on this machine, else they "
+      "read unknown; the tolerances from eval.*. Needs no GPU and no model.");
   sub.callback([&ctx, args]() {
     if (auto st = ctx.resolve(); !st) throw CommandError{st.message()};
     auto stage = parse_stage(args->stage);
@@ -116,7 +124,8 @@ void define_prompt(CLI::App& sub, Context& ctx) {
     std::string name = template_for(*step);
     const std::string& user = req->messages.at(0).content;
     if (ctx.json) {
-      nlohmann::json doc = {{"stage", cutegen::name(*stage)}, {"template", name}, {"system", req->system}, {"user", user}};
+      nlohmann::json doc = {
+          {"stage", cutegen::name(*stage)}, {"template", name}, {"system", req->system}, {"user", user}};
       std::printf("%s\n", doc.dump(2).c_str());
       return;
     }

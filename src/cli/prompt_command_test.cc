@@ -71,7 +71,8 @@ TEST_F(PromptCommandTest, EveryStageRendersWithNumbersAndPlaceholders) {
     EXPECT_EQ(j["stage"], c.stage);
     std::string name = j["template"], system = j["system"], user = j["user"];
     EXPECT_TRUE(std::string(c.template_name).ends_with("_") ? name.starts_with(c.template_name)
-                                                             : name == c.template_name) << name;
+                                                            : name == c.template_name)
+        << name;
     EXPECT_TRUE(contains(system, "SM90")) << system.substr(0, 400);
     EXPECT_TRUE(user.starts_with("<!-- prompt: " + name + " v")) << user.substr(0, 100);
     EXPECT_TRUE(contains(user, "extern \"C\" void cutegen_forward("));
@@ -105,12 +106,17 @@ TEST_F(PromptCommandTest, EagerAndFloorFromACachedBaseline) {
   std::filesystem::create_directories(cache() + "/ceilings");
   file("cache/eval/baseline-" + hash_hex(spec->json) + ".json",
        R"({"device": {"name": "NVIDIA H200"}, "timing": {"ms": {"eager": [2.0, 1.25, 1.5]}}, "eager_rel_err": 3e-6})");
-  Ceilings c{.device = "NVIDIA H200", .copy_bytes_per_s = 4e12, .bf16_flops_per_s = 8e14, .fp16_flops_per_s = 8e14,
-             .tf32_flops_per_s = 4e14, .fp32_flops_per_s = 5e13};
+  Ceilings c{.device = "NVIDIA H200",
+             .copy_bytes_per_s = 4e12,
+             .bf16_flops_per_s = 8e14,
+             .fp16_flops_per_s = 8e14,
+             .tf32_flops_per_s = 4e14,
+             .fp32_flops_per_s = 5e13};
   ASSERT_TRUE(write_file_atomic(ceilings_cache_path(cache() + "/ceilings", c.device), to_json(c).dump()).ok());
   auto floor = roofline(static_cast<double>(spec->min_bytes), static_cast<double>(spec->flops), "float32", c);
   char expected[128];
-  std::snprintf(expected, sizeof expected, "Eager PyTorch takes 1.5000 ms; the roofline floor for this task is %.4f ms (%s-bound).",
+  std::snprintf(expected, sizeof expected,
+                "Eager PyTorch takes 1.5000 ms; the roofline floor for this task is %.4f ms (%s-bound).",
                 floor.floor_ms, name(floor.bound));
   auto j = prompt_json({kTask});
   EXPECT_TRUE(contains(j["user"].get<std::string>(), expected)) << expected << "\n" << j["user"];
@@ -118,7 +124,9 @@ TEST_F(PromptCommandTest, EagerAndFloorFromACachedBaseline) {
   // Without the cache: unknown, said plainly.
   std::filesystem::remove_all(cache());
   auto none = prompt_json({kTask});
-  EXPECT_TRUE(contains(none["user"].get<std::string>(), "Eager PyTorch takes unknown (no GPU measurement cached); the roofline floor for this task is unknown (no GPU measurement cached)."));
+  EXPECT_TRUE(contains(none["user"].get<std::string>(),
+                       "Eager PyTorch takes unknown (no GPU measurement cached); the roofline floor for this task is "
+                       "unknown (no GPU measurement cached)."));
 }
 
 TEST_F(PromptCommandTest, BadArgumentsAreOneClearLine) {

@@ -23,7 +23,8 @@ const std::string kSession = kSrc + "/tests/agent/relu_session";
 
 size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+    ++n;
   return n;
 }
 
@@ -36,9 +37,15 @@ class ReportCommandTest : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   ProcessResult cutegen(std::vector<std::string> args) {
-    std::vector<std::string> argv = {std::getenv("CUTEGEN_BIN"), "--set", "agent.evaluator=scripted:" + kSession + "/evaluator.json",
-                                     "--set", "agent.profiler=scripted", "--set", "store.dir=" + dir_,
-                                     "--set", "llm.prices=*=3/15"};
+    std::vector<std::string> argv = {std::getenv("CUTEGEN_BIN"),
+                                     "--set",
+                                     "agent.evaluator=scripted:" + kSession + "/evaluator.json",
+                                     "--set",
+                                     "agent.profiler=scripted",
+                                     "--set",
+                                     "store.dir=" + dir_,
+                                     "--set",
+                                     "llm.prices=*=3/15"};
     argv.insert(argv.end(), args.begin(), args.end());
     auto r = run_process({.argv = argv, .cwd = kSrc, .timeout = std::chrono::seconds(120)});
     EXPECT_TRUE(r.ok()) << r.message();
@@ -46,8 +53,12 @@ class ReportCommandTest : public ::testing::Test {
   }
   // Headless Chromium with its own profile folder; as root it needs --no-sandbox.
   ProcessResult chromium(std::vector<std::string> args) {
-    std::vector<std::string> argv = {find_executable("chromium"), "--headless", "--no-sandbox", "--disable-gpu",
-                                     "--disable-dev-shm-usage", "--user-data-dir=" + dir_ + "/chromium-profile"};
+    std::vector<std::string> argv = {find_executable("chromium"),
+                                     "--headless",
+                                     "--no-sandbox",
+                                     "--disable-gpu",
+                                     "--disable-dev-shm-usage",
+                                     "--user-data-dir=" + dir_ + "/chromium-profile"};
     argv.insert(argv.end(), args.begin(), args.end());
     auto r = run_process({.argv = argv, .timeout = std::chrono::seconds(180)});
     EXPECT_TRUE(r.ok()) << r.message();
@@ -69,7 +80,8 @@ TEST_F(ReportCommandTest, RecordedRunRendersInHeadlessChromium) {
   EXPECT_EQ(trim(rep.out), page);
   std::string html = *read_file(page);
   // Self-contained: nothing to fetch (the one URL is SVG's namespace name, never fetched).
-  for (const char* fetch : {"<script", "<link", "src=", "url(", "@import"}) EXPECT_FALSE(contains(html, fetch)) << fetch;
+  for (const char* fetch : {"<script", "<link", "src=", "url(", "@import"})
+    EXPECT_FALSE(contains(html, fetch)) << fetch;
   EXPECT_EQ(count(html, "http"), count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
   EXPECT_EQ(cutegen({"report", "r0"}).exit_code, 0);  // the default place: inside the run folder
   EXPECT_TRUE(file_exists(dir_ + "/r0/report.html"));

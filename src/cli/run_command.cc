@@ -36,8 +36,10 @@ void progress_line(const Progress& p, double elapsed) {
   char b[400];
   std::snprintf(b, sizeof b, "[%s] %-14s step %-3d best %.2fx  tokens %ld  %.0fs%s%s", p.task.c_str(), name(p.stage),
                 p.step + 1, p.best_speedup, p.tokens, elapsed, p.last.empty() ? "" : "  ", p.last.c_str());
-  if (tty) std::fprintf(stderr, "\r\033[K%s", b);
-  else if (!p.last.empty()) std::fprintf(stderr, "%s\n", b);
+  if (tty)
+    std::fprintf(stderr, "\r\033[K%s", b);
+  else if (!p.last.empty())
+    std::fprintf(stderr, "%s\n", b);
 }
 
 // Runs every unfinished task of the store in order.
@@ -45,8 +47,11 @@ void drive(Context& ctx, RunStore& store) {
   auto meta = must(store.meta());
   auto parts = must(make_agent(ctx, store, meta.id));
   auto start = std::chrono::steady_clock::now();
-  TaskEnv env{.store = &store, .evaluator = parts->evaluator.get(), .profiler = parts->profiler.get(),
-              .proposer = parts->proposer.get(), .options = parts->options,
+  TaskEnv env{.store = &store,
+              .evaluator = parts->evaluator.get(),
+              .profiler = parts->profiler.get(),
+              .proposer = parts->proposer.get(),
+              .options = parts->options,
               .progress = [start](const Progress& p) {
                 progress_line(p, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
               }};
@@ -73,7 +78,8 @@ void drive(Context& ctx, RunStore& store) {
     }
     if (row.spec_json.empty()) row.spec_json = spec->json, must(Result<Ok>(store.update_task(row)));
     parts->budget->start_task(must(parts->ledger->spent(meta.id, row.name)));
-    for (auto& c : parts->clients) c->set_task(row.name);
+    for (auto& c : parts->clients)
+      c->set_task(row.name);
     auto out = run_task(env, *spec, row);
     if (isatty(2)) std::fputc('\n', stderr);
     if (!out) stop(row.name + ": " + out.message(), code_for_error(out.message()));
@@ -127,17 +133,21 @@ void start_run(Context& ctx, const RunArgs& a, const std::string& stored_config 
     if (mode != "expert" && model_spec_for_role(c, role).empty())
       fail(std::string("no model for the ") + role + " role: pass --llm SPEC or set llm.model (or --agent expert)");
   if (!a.slurm) require_gpu_for_evaluator(ctx, "cutegen run");  // a cluster's nodes have them, not this one
-  if (!a.gpus.empty()) must(parse_gpus(ctx, a.gpus));  // said before the run folder exists
+  if (!a.gpus.empty()) must(parse_gpus(ctx, a.gpus));           // said before the run folder exists
   std::string id = a.run_id.empty() ? new_run_id() : a.run_id;
   std::vector<TaskRow> tasks;
-  for (auto& p : paths) tasks.push_back({.name = fs_stem(p), .path = p, .position = static_cast<int>(tasks.size())});
-  auto store = must(RunStore::create(c.str("store.dir") + "/" + id,
-                                     {.id = id, .config = config_text(c), .llm = author_line(mode, c.str("llm.model"))},
-                                     tasks));
+  for (auto& p : paths)
+    tasks.push_back({.name = fs_stem(p), .path = p, .position = static_cast<int>(tasks.size())});
+  auto store =
+      must(RunStore::create(c.str("store.dir") + "/" + id,
+                            {.id = id, .config = config_text(c), .llm = author_line(mode, c.str("llm.model"))}, tasks));
   std::fprintf(stderr, "run %s in %s (agent: %s)\n", id.c_str(), store.dir().c_str(), mode.c_str());
-  if (a.slurm) submit_slurm(ctx, store, a.slurm_options);
-  else if (!a.gpus.empty()) drive_dealt(ctx, store, a.gpus);
-  else drive(ctx, store);
+  if (a.slurm)
+    submit_slurm(ctx, store, a.slurm_options);
+  else if (!a.gpus.empty())
+    drive_dealt(ctx, store, a.gpus);
+  else
+    drive(ctx, store);
 }
 
 }  // namespace
@@ -146,8 +156,9 @@ void define_run(CLI::App& sub, Context& ctx) {
   auto a = std::make_shared<RunArgs>();
   sub.add_option("tasks", a->tasks, "task files or folders (a whole KernelBench level)")->required();
   sub.add_option("--llm", a->llm, "model spec for every role (overrides llm.model)");
-  sub.add_option("--agent", a->agent, "expert (built-in templates, no model), llm, or hybrid (expert first, then the "
-                                      "model); default agent.mode: hybrid with a model, else expert")
+  sub.add_option("--agent", a->agent,
+                 "expert (built-in templates, no model), llm, or hybrid (expert first, then the "
+                 "model); default agent.mode: hybrid with a model, else expert")
       ->check(CLI::IsMember({"expert", "llm", "hybrid", "auto"}));
   sub.add_option("--max-steps", a->max_steps, "steps per task (overrides agent.max_steps)");
   sub.add_option("--budget-tokens", a->budget_tokens, "tokens for the whole run (llm.budget_run_tokens)");
@@ -156,14 +167,17 @@ void define_run(CLI::App& sub, Context& ctx) {
   sub.add_option("--gpu", a->gpu, "the GPU to run on, an nvidia-smi index (overrides eval.gpu)");
   sub.add_option("--gpus", a->gpus, "deal the tasks over these GPUs, one task per GPU at a time: all, or 0,2,...")
       ->excludes("--gpu");
-  auto slurm = sub.add_flag("--slurm", a->slurm, "submit the tasks as a Slurm job array (sbatch); see `cutegen status`");
+  auto slurm =
+      sub.add_flag("--slurm", a->slurm, "submit the tasks as a Slurm job array (sbatch); see `cutegen status`");
   sub.add_option("--partition", a->slurm_options.partition, "Slurm partition (default: the cluster's)")->needs(slurm);
   sub.add_option("--gpus-per-job", a->slurm_options.gpus_per_job, "GPUs per array element (0: none, default 1)")
       ->needs(slurm);
-  sub.add_option("--tasks-per-job", a->slurm_options.tasks_per_job, "tasks per array element (default 1)")->needs(slurm);
+  sub.add_option("--tasks-per-job", a->slurm_options.tasks_per_job, "tasks per array element (default 1)")
+      ->needs(slurm);
   sub.add_option("--time", a->slurm_options.time, "Slurm time limit per element, e.g. 2:00:00")->needs(slurm);
   sub.callback([&ctx, a]() {
-    if (a->slurm && !a->gpus.empty()) fail("--slurm and --gpus: an element uses the GPUs Slurm gives it (--gpus-per-job)");
+    if (a->slurm && !a->gpus.empty())
+      fail("--slurm and --gpus: an element uses the GPUs Slurm gives it (--gpus-per-job)");
     start_run(ctx, *a);
   });
 }
@@ -198,7 +212,8 @@ void define_replay(CLI::App& sub, Context& ctx) {
     std::string dir = run_dir(ctx, *run);
     auto old = must(RunStore::open_readonly(dir));
     RunArgs a{.llm = "replay:" + absolute_path(dir) + "/transcript.jsonl", .run_id = *id};
-    for (auto& t : must(old.tasks())) a.tasks.push_back(t.path);
+    for (auto& t : must(old.tasks()))
+      a.tasks.push_back(t.path);
     std::string stored = must(old.meta()).config;
     std::string kept;  // the recorded config, without the models: every role replays
     for (auto& l : split_lines(stored))
@@ -241,14 +256,20 @@ void define_reeval(CLI::App& sub, Context& ctx) {
       auto e = must(parts.evaluator->evaluate(spec, steps.at(t.best_step).source, t.name + "_reeval.cu"));
       ++measured;
       if (code == kExitOk) code = code_for_verdict(e.verdict);
-      nlohmann::json row = {{"task", t.name}, {"step", t.best_step}, {"verdict", name(e.verdict)}, {"speedup", e.speedup},
-                            {"recorded_speedup", steps.at(t.best_step).speedup}, {"roofline_fraction", e.roofline_fraction},
+      nlohmann::json row = {{"task", t.name},
+                            {"step", t.best_step},
+                            {"verdict", name(e.verdict)},
+                            {"speedup", e.speedup},
+                            {"recorded_speedup", steps.at(t.best_step).speedup},
+                            {"roofline_fraction", e.roofline_fraction},
                             {"summary", e.summary}};
       must(Result<Ok>(store.event(t.name, t.best_step, EventKind::kReeval, row.dump())));
-      if (ctx.json) j.push_back(row);
-      else std::printf("%-24s step %-3d %-10s %.2fx (recorded %.2fx)%s%s\n", t.name.c_str(), t.best_step + 1,
-                       name(e.verdict), e.speedup, steps.at(t.best_step).speedup, e.pass() ? "" : "  ",
-                       e.pass() ? "" : first_line(e.summary).c_str());
+      if (ctx.json)
+        j.push_back(row);
+      else
+        std::printf("%-24s step %-3d %-10s %.2fx (recorded %.2fx)%s%s\n", t.name.c_str(), t.best_step + 1,
+                    name(e.verdict), e.speedup, steps.at(t.best_step).speedup, e.pass() ? "" : "  ",
+                    e.pass() ? "" : first_line(e.summary).c_str());
     }
     if (measured == 0) fail("no verified kernel in " + store.dir() + " to re-measure", kExitNegative);
     if (ctx.json)

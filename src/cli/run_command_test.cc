@@ -35,9 +35,10 @@ class RunCommandTest : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   ProcessResult cutegen(std::vector<std::string> args, int timeout_ms = 60000, const std::string& eval_script = "") {
-    std::vector<std::string> argv = {std::getenv("CUTEGEN_BIN"), "--set",
-                                     "agent.evaluator=scripted:" + (eval_script.empty() ? kSession + "/evaluator.json" : eval_script),
-                                     "agent.profiler=scripted", "store.dir=" + dir_};
+    std::vector<std::string> argv = {
+        std::getenv("CUTEGEN_BIN"), "--set",
+        "agent.evaluator=scripted:" + (eval_script.empty() ? kSession + "/evaluator.json" : eval_script),
+        "agent.profiler=scripted", "store.dir=" + dir_};
     argv.insert(argv.end(), args.begin(), args.end());
     auto r = run_process({.argv = argv, .cwd = kSrc, .timeout = std::chrono::milliseconds(timeout_ms)});
     EXPECT_TRUE(r.ok()) << r.message();
@@ -54,7 +55,8 @@ class RunCommandTest : public ::testing::Test {
     auto tasks = *s->tasks();
     auto steps = *s->steps("relu");
     if (tasks.empty()) return out;
-    for (auto& t : tasks) out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step) + " " + t.final_json);
+    for (auto& t : tasks)
+      out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step) + " " + t.final_json);
     for (auto& r : steps)
       out.push_back(std::to_string(r.step) + " " + name(r.stage) + " " + step_verdict_name(r) + " " + name(r.outcome) +
                     " " + std::to_string(r.parent) + " " + (r.profiled ? "profiled " : "") + r.source);
@@ -71,8 +73,8 @@ class RunCommandTest : public ::testing::Test {
       out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step) + " " + t.final_json);
       auto steps = *v->steps(t.name);
       for (auto& r : steps)
-        out.push_back(t.name + " " + std::to_string(r.step) + " " + name(r.stage) + " " + step_verdict_name(r) + " " + name(r.outcome) + " " +
-                      r.edit + " " + r.source);
+        out.push_back(t.name + " " + std::to_string(r.step) + " " + name(r.stage) + " " + step_verdict_name(r) + " " +
+                      name(r.outcome) + " " + r.edit + " " + r.source);
     }
     return out;
   }
@@ -139,7 +141,8 @@ TEST_F(RunCommandTest, ReevalSaysItsEvaluatorAndFailsWhenTheMeasurementCannotRun
   ASSERT_EQ(record("r0").exit_code, 0);
   std::string broken = dir_ + "/setup_error.json";  // every source: the worker could not be set up
   ASSERT_TRUE(write_file_atomic(broken, R"({"rules": [{"match": "", "verdict": "setup_error",
-                                            "summary": "scripted: the worker could not start"}]})").ok());
+                                            "summary": "scripted: the worker could not start"}]})")
+                  .ok());
   auto re = cutegen({"reeval", "r0", "--evaluator", "scripted:" + broken});
   EXPECT_EQ(re.exit_code, 2) << re.err;  // eval's code for setup_error (exit_codes.h)
   EXPECT_TRUE(contains(re.err, "with the evaluator scripted:" + broken + " (--evaluator)")) << re.err;
@@ -159,13 +162,18 @@ TEST_F(RunCommandTest, ReplayKilledAtRandomPointsResumesToTheSameState) {
   auto want = state("r0");
   // A slow evaluator widens the windows between transitions; kills land anywhere.
   std::string slow = dir_ + "/slow.json";
-  ASSERT_TRUE(write_file_atomic(slow, replace_all(*read_file(kSession + "/evaluator.json"), "\"delay_ms\": 0",
-                                                  "\"delay_ms\": 60")).ok());
+  ASSERT_TRUE(write_file_atomic(
+                  slow, replace_all(*read_file(kSession + "/evaluator.json"), "\"delay_ms\": 0", "\"delay_ms\": 60"))
+                  .ok());
   std::mt19937 rng(12345);
   for (int round = 0; round < 3; ++round) {
     std::string id = "k" + std::to_string(round);
     int kills = finish_with_kills(
-        id, [&](int ms) { return cutegen({"replay", "r0", "--run-id", id}, ms, slow); }, slow, rng);
+        id,
+        [&](int ms) {
+          return cutegen({"replay", "r0", "--run-id", id}, ms, slow);
+        },
+        slow, rng);
     EXPECT_GT(kills, 0) << "round " << round << " was never interrupted";
     EXPECT_EQ(state(id), want) << "round " << round;
   }
@@ -223,8 +231,9 @@ TEST_F(RunCommandTest, FileBackendWaitsWithExitCodeSixAndResumes) {
 const std::string kExpertEval = kSrc + "/tests/agent/expert/evaluator.json";
 
 TEST_F(RunCommandTest, ExpertNeedsNoModelDeclinesWhatItCannotDoAndMovesOn) {
-  auto r = cutegen({"run", kSrc + "/tests/fixtures/gemm_specs/linear_softmax.json", kSrc + "/tests/fixtures/specs/relu.json",
-                    "--max-steps", "8", "--run-id", "e"}, 60000, kExpertEval);
+  auto r = cutegen({"run", kSrc + "/tests/fixtures/gemm_specs/linear_softmax.json",
+                    kSrc + "/tests/fixtures/specs/relu.json", "--max-steps", "8", "--run-id", "e"},
+                   60000, kExpertEval);
   EXPECT_EQ(r.exit_code, 1) << r.err;  // a GEMM followed by a softmax has no kernel; relu does
   EXPECT_TRUE(contains(r.err, "(agent: expert)")) << r.err;
   auto s = *RunStore::open_readonly(dir_ + "/e");
@@ -240,23 +249,30 @@ TEST_F(RunCommandTest, ExpertNeedsNoModelDeclinesWhatItCannotDoAndMovesOn) {
   EXPECT_TRUE(contains(s.meta()->config, "agent.mode = expert"));
   auto md = *read_file(dir_ + "/e/summary.md");
   EXPECT_TRUE(contains(md, "Model: `expert (built-in CuTe templates)`")) << md;
-  EXPECT_TRUE(contains(md, "| 1 | generate | expert threads=256,vec=4,unroll=1,blocks_per_sm=0,split=1,group=1,strategy=elementwise | pass | 1.00x | 33% | accepted |")) << md;
+  EXPECT_TRUE(contains(
+      md,
+      "| 1 | generate | expert threads=256,vec=4,unroll=1,blocks_per_sm=0,split=1,group=1,strategy=elementwise | pass "
+      "| 1.00x | 33% | accepted |"))
+      << md;
 }
 
 TEST_F(RunCommandTest, ExpertRunKilledAtRandomPointsResumesToTheSameTrajectory) {
   auto run = [&](const std::string& id, int timeout_ms, const std::string& script) {
-    return cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--max-steps", "8",
-                    "--run-id", id}, timeout_ms, script);
+    return cutegen(
+        {"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--max-steps", "8", "--run-id", id},
+        timeout_ms, script);
   };
   ASSERT_EQ(run("e0", 60000, kExpertEval).exit_code, 0);
   auto want = state("e0");
   ASSERT_GE(want.size(), 9u);
   std::string slow = dir_ + "/slow.json";
-  ASSERT_TRUE(write_file_atomic(slow, replace_all(*read_file(kExpertEval), "\"delay_ms\": 0", "\"delay_ms\": 150")).ok());
+  ASSERT_TRUE(
+      write_file_atomic(slow, replace_all(*read_file(kExpertEval), "\"delay_ms\": 0", "\"delay_ms\": 150")).ok());
   std::mt19937 rng(777);  // nine evaluations of 150 ms: the first run always outlives its 50-650 ms
   for (int round = 0; round < 3; ++round) {
     std::string id = "ek" + std::to_string(round);
-    int kills = finish_with_kills(id, [&](int ms) { return run(id, ms, slow); }, slow, rng);
+    int kills = finish_with_kills(
+        id, [&](int ms) { return run(id, ms, slow); }, slow, rng);
     EXPECT_GT(kills, 0) << "round " << round << " was never interrupted";
     EXPECT_EQ(state(id), want) << "round " << round;
   }
@@ -275,14 +291,16 @@ TEST_F(RunCommandTest, ASchema1ExpertRunResumesOnTheSameTrajectory) {
   auto resumed = cutegen({"resume", "old"}, 60000, kExpertEval);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
   auto fresh = cutegen({"--set", "agent.profile_policy=always", "run", kSrc + "/tests/fixtures/specs/relu.json",
-                        "--agent", "expert", "--max-steps", "8", "--run-id", "new"}, 60000, kExpertEval);
+                        "--agent", "expert", "--max-steps", "8", "--run-id", "new"},
+                       60000, kExpertEval);
   ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
   auto trajectory = [&](const std::string& id) {
     std::vector<std::string> out;
     auto s = *RunStore::open_readonly(dir_ + "/" + id);
     auto tasks = *s.tasks();
     auto steps = *s.steps("relu");
-    for (auto& t : tasks) out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step));
+    for (auto& t : tasks)
+      out.push_back(t.name + " " + name(t.status) + " " + std::to_string(t.best_step));
     for (auto& r : steps) {
       // The old steps keep their stored spelling; for an elementwise point it means this one.
       std::string point = r.point;
@@ -305,14 +323,15 @@ TEST_F(RunCommandTest, EachWorkloadClassGetsItsOptimizePrompt) {
   ASSERT_TRUE(write_file_atomic(eval, R"({"eager_ms": 1.0, "floor_ms": 0.5, "bound": "memory", "rules": [
     {"match": "cutegen_forward", "verdict": "pass", "summary": "correct, 1.10x", "speedup": 1.1, "roofline_fraction": 0.5}]})")
                   .ok());
-  for (auto [task, templ] : {std::pair{"matmul_fp32", "optimize_gemm"}, {"softmax", "optimize_reduction"},
+  for (auto [task, templ] : {std::pair{"matmul_fp32", "optimize_gemm"},
+                             {"softmax", "optimize_reduction"},
                              {"relu", "optimize_elementwise"}}) {
     std::string id = std::string("class-") + task;
-    auto r = cutegen({"run", kSrc + "/tests/fixtures/specs/" + task + ".json", "--agent", "llm", "--llm",
-                      "command:sh " + kSrc + "/tests/agent/class_session/answer.sh " + kSrc +
-                          "/tests/gpu/relu/honest_relu.cu",
-                      "--max-steps", "2", "--run-id", id},
-                     60000, eval);
+    auto r = cutegen(
+        {"run", kSrc + "/tests/fixtures/specs/" + task + ".json", "--agent", "llm", "--llm",
+         "command:sh " + kSrc + "/tests/agent/class_session/answer.sh " + kSrc + "/tests/gpu/relu/honest_relu.cu",
+         "--max-steps", "2", "--run-id", id},
+        60000, eval);
     ASSERT_EQ(r.exit_code, 0) << task << ": " << r.err;
     std::string transcript = *read_file(dir_ + "/" + id + "/transcript.jsonl");
     EXPECT_TRUE(contains(transcript, "prompt: generate")) << task;
@@ -323,14 +342,16 @@ TEST_F(RunCommandTest, EachWorkloadClassGetsItsOptimizePrompt) {
 }
 
 TEST_F(RunCommandTest, HybridGivesTheExpertsBestToTheModelAndReplaysTheSame) {
-  auto r = cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--llm", "command:sh " + kSrc + "/tests/agent/expert/hybrid_answer.sh",
-                    "--max-steps", "6", "--run-id", "h"}, 60000, kExpertEval);
+  auto r = cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--llm",
+                    "command:sh " + kSrc + "/tests/agent/expert/hybrid_answer.sh", "--max-steps", "6", "--run-id", "h"},
+                   60000, kExpertEval);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.err, "(agent: hybrid)")) << r.err;  // a model configured: hybrid by default
   auto s = *RunStore::open_readonly(dir_ + "/h");
   auto steps = *s.steps("relu");
   ASSERT_EQ(steps.size(), 6u);
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(steps[i].edit_how, EditHow::kExpert) << i;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(steps[i].edit_how, EditHow::kExpert) << i;
   EXPECT_EQ(steps[3].edit_how, EditHow::kWholeFile);
   EXPECT_EQ(steps[3].parent, 2);
   EXPECT_EQ(steps[3].outcome, StepOutcome::kAccepted);
@@ -349,7 +370,8 @@ std::string task_folder(const std::string& dir, const std::vector<std::pair<std:
   auto spec = replace_all(*read_file(kSrc + "/tests/fixtures/specs/relu.json"), "../../../tasks/relu.py",
                           kSrc + "/tasks/relu.py");
   EXPECT_TRUE(write_file_atomic(dir + "/relu_spec.json", spec).ok());
-  for (auto& [name, text] : bad) EXPECT_TRUE(write_file_atomic(dir + "/" + name, text).ok());
+  for (auto& [name, text] : bad)
+    EXPECT_TRUE(write_file_atomic(dir + "/" + name, text).ok());
   return dir;
 }
 
@@ -360,14 +382,16 @@ const std::string kRaises =
 
 TEST_F(RunCommandTest, FolderRunRecordsEachBrokenFileAndFinishesWithASummary) {
   auto tasks = task_folder(dir_ + "/tasks", {{"no_model.py", *read_file(kSrc + "/src/task/testdata/no_model.py")},
-                                              {"raises.py", kRaises}, {"syntax_error.py", kSyntaxError}});
+                                             {"raises.py", kRaises},
+                                             {"syntax_error.py", kSyntaxError}});
   auto r = cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "b"}, 120000, kExpertEval);
   EXPECT_EQ(r.exit_code, 1) << r.err;  // some task has no kernel
   auto s = *RunStore::open_readonly(dir_ + "/b");
   auto rows = *s.tasks();
   ASSERT_EQ(rows.size(), 4u);
   std::map<std::string, TaskRow> by;
-  for (auto& t : rows) by[t.name] = t;
+  for (auto& t : rows)
+    by[t.name] = t;
   EXPECT_EQ(by["relu"].status, TaskStatus::kDone);  // after two broken files, before the third
   for (auto* name : {"no_model", "raises", "syntax_error"}) {
     EXPECT_EQ(by[name].status, TaskStatus::kFailed) << name;
@@ -390,7 +414,8 @@ TEST_F(RunCommandTest, FolderRunRecordsEachBrokenFileAndFinishesWithASummary) {
 TEST_F(RunCommandTest, RunKilledBeforeABrokenFileResumesAfterTheFileIsGone) {
   auto tasks = task_folder(dir_ + "/tasks", {{"syntax_error.py", kSyntaxError}});
   std::string slow = dir_ + "/slow.json";  // nine evaluations of 400 ms: killed well inside relu
-  ASSERT_TRUE(write_file_atomic(slow, replace_all(*read_file(kExpertEval), "\"delay_ms\": 0", "\"delay_ms\": 400")).ok());
+  ASSERT_TRUE(
+      write_file_atomic(slow, replace_all(*read_file(kExpertEval), "\"delay_ms\": 0", "\"delay_ms\": 400")).ok());
   auto killed = cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "k"}, 1500, slow);
   ASSERT_TRUE(killed.timed_out) << killed.err;
   ASSERT_TRUE(file_exists(dir_ + "/k/run.db")) << killed.err;
@@ -415,7 +440,9 @@ TEST_F(RunCommandTest, RealEvaluatorWithoutAGpuStopsBeforeTheRunFolder) {
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/g"));
   // The scripted dry run needs none.
   EXPECT_EQ(cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--run-id", "d"}, 60000,
-                    kExpertEval).exit_code, 0);
+                    kExpertEval)
+                .exit_code,
+            0);
 }
 
 // Three copies of the expert's relu task under other names: a small run of several tasks.
@@ -424,14 +451,17 @@ std::string three_tasks(const std::string& dir) {
   auto spec = replace_all(*read_file(kSrc + "/tests/fixtures/specs/relu.json"), "../../../tasks/relu.py",
                           kSrc + "/tasks/relu.py");
   for (std::string name : {"relu_a", "relu_b", "relu_c"})
-    EXPECT_TRUE(write_file_atomic(dir + "/" + name + ".json", replace_all(spec, "\"name\": \"relu\"", "\"name\": \"" + name + "\"")).ok());
+    EXPECT_TRUE(write_file_atomic(dir + "/" + name + ".json",
+                                  replace_all(spec, "\"name\": \"relu\"", "\"name\": \"" + name + "\""))
+                    .ok());
   return dir;
 }
 
 std::string slowed(const std::string& dir, int delay_ms) {
   std::string path = dir + "/slow" + std::to_string(delay_ms) + ".json";
   EXPECT_TRUE(write_file_atomic(path, replace_all(*read_file(kExpertEval), "\"delay_ms\": 0",
-                                                  "\"delay_ms\": " + std::to_string(delay_ms))).ok());
+                                                  "\"delay_ms\": " + std::to_string(delay_ms)))
+                  .ok());
   return path;
 }
 
@@ -452,7 +482,8 @@ TEST_F(RunCommandTest, GpusDealTasksOverTheGpusToTheStateOfOneProcess) {
       if (line.starts_with("eval.gpu = ")) used.insert(line.substr(11));
   EXPECT_EQ(used, (std::set<std::string>{"3", "5"}));
   auto md = *read_file(dir_ + "/d/summary.md");
-  for (auto* name : {"relu_a", "relu_b", "relu_c"}) EXPECT_TRUE(contains(md, std::string("| ") + name + " | done | pass |")) << md;
+  for (auto* name : {"relu_a", "relu_b", "relu_c"})
+    EXPECT_TRUE(contains(md, std::string("| ") + name + " | done | pass |")) << md;
   auto ex = cutegen({"export", "d", "relu_b", "--out", dir_ + "/export"});
   ASSERT_EQ(ex.exit_code, 0) << ex.err;
   EXPECT_TRUE(file_exists(dir_ + "/export/relu_b_cutegen.cu"));
@@ -465,14 +496,17 @@ TEST_F(RunCommandTest, GpusDealTasksOverTheGpusToTheStateOfOneProcess) {
 
 TEST_F(RunCommandTest, DealtRunKilledAtRandomPointsResumesToTheSameState) {
   auto tasks = three_tasks(dir_ + "/tasks");
-  ASSERT_EQ(cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "one"}, 60000, kExpertEval).exit_code, 0);
+  ASSERT_EQ(
+      cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "one"}, 60000, kExpertEval).exit_code,
+      0);
   auto want = view_state("one");
   std::string slow = slowed(dir_, 100);
   std::mt19937 rng(2028);
   for (int round = 0; round < 2; ++round) {
     std::string id = "dk" + std::to_string(round);
     auto start = [&](int ms) {
-      return cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", id, "--gpus", "0,1"}, ms + 300, slow);
+      return cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", id, "--gpus", "0,1"}, ms + 300,
+                     slow);
     };
     int kills = finish_with_kills(id, start, slow, rng);
     EXPECT_GT(kills, 0) << "round " << round << " was never interrupted";
@@ -483,11 +517,14 @@ TEST_F(RunCommandTest, DealtRunKilledAtRandomPointsResumesToTheSameState) {
 
 TEST_F(RunCommandTest, GpusOnARunOfOneProcessIsRefused) {
   ASSERT_EQ(cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--run-id", "p"}, 60000,
-                    kExpertEval).exit_code, 0);
+                    kExpertEval)
+                .exit_code,
+            0);
   auto r = cutegen({"resume", "p", "--gpus", "0,1"}, 60000, kExpertEval);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "ran in one process: resume it without --gpus")) << r.err;
-  auto bad = cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--gpus", ",", "--run-id", "q"});
+  auto bad =
+      cutegen({"run", kSrc + "/tests/fixtures/specs/relu.json", "--agent", "expert", "--gpus", ",", "--run-id", "q"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(contains(bad.err, "--gpus: expected all or a list of GPU indices")) << bad.err;
 }
@@ -505,10 +542,13 @@ TEST_F(RunCommandTest, SlurmArrayRunsTheTasksAndResubmitsACancelledJob) {
     GTEST_SKIP() << "no Slurm here (scripts/local-slurm starts one)";
   }
   auto tasks = three_tasks(dir_ + "/tasks");
-  ASSERT_EQ(cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "one"}, 60000, kExpertEval).exit_code, 0);
+  ASSERT_EQ(
+      cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "one"}, 60000, kExpertEval).exit_code,
+      0);
   std::string slow = slowed(dir_, 1000);  // nine evaluations of a second a task: cancelled well inside
-  auto sub = cutegen({"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "s", "--slurm",
-                      "--gpus-per-job", "0"}, 60000, slow);
+  auto sub = cutegen(
+      {"run", tasks, "--agent", "expert", "--max-steps", "8", "--run-id", "s", "--slurm", "--gpus-per-job", "0"}, 60000,
+      slow);
   ASSERT_EQ(sub.exit_code, 0) << sub.err;
   ASSERT_TRUE(contains(sub.err, "submitted 3 tasks as Slurm job ")) << sub.err;
   std::string job = split(sub.err.substr(sub.err.find("Slurm job ") + 10), ' ')[0];
@@ -530,11 +570,13 @@ TEST_F(RunCommandTest, SlurmArrayRunsTheTasksAndResubmitsACancelledJob) {
     return status();
   };
   auto count = [](const nlohmann::json& j, const std::string& state) { return j["counts"].value(state, 0); };
-  wait_for([](const nlohmann::json& j) {
-    for (auto& t : j["tasks"])
-      if (t["steps"].get<int>() > 0 && t["state"] == "running") return true;
-    return false;
-  }, 60);
+  wait_for(
+      [](const nlohmann::json& j) {
+        for (auto& t : j["tasks"])
+          if (t["steps"].get<int>() > 0 && t["state"] == "running") return true;
+        return false;
+      },
+      60);
   auto cancel = run_process({.argv = {"scancel", job}, .timeout = std::chrono::seconds(30)});
   ASSERT_TRUE(cancel.ok() && cancel->success());
   auto stopped = wait_for([&](const nlohmann::json& j) { return count(j, "running") + count(j, "queued") == 0; }, 60);
@@ -550,7 +592,8 @@ TEST_F(RunCommandTest, SlurmArrayRunsTheTasksAndResubmitsACancelledJob) {
   auto again = cutegen({"resume", "s"}, 60000, kExpertEval);
   EXPECT_TRUE(contains(again.err, "nothing to submit")) << again.err;
   auto md = *read_file(dir_ + "/s/summary.md");
-  for (auto* name : {"relu_a", "relu_b", "relu_c"}) EXPECT_TRUE(contains(md, std::string("| ") + name + " | done | pass |")) << md;
+  for (auto* name : {"relu_a", "relu_b", "relu_c"})
+    EXPECT_TRUE(contains(md, std::string("| ") + name + " | done | pass |")) << md;
 }
 
 }  // namespace

@@ -22,12 +22,18 @@ void print_table(const RunView& run, const Context& ctx) {
   bool json = ctx.json;
   auto tasks = must(run.tasks());
   nlohmann::json j = nlohmann::json::array();
-  if (!json) std::printf("%-24s %-8s %-10s %-10s %-9s %-6s %s\n", "task", "status", "verdict", "speedup", "roofline", "steps", "stop");
+  if (!json)
+    std::printf("%-24s %-8s %-10s %-10s %-9s %-6s %s\n", "task", "status", "verdict", "speedup", "roofline", "steps",
+                "stop");
   for (auto& t : tasks) {
     auto f = nlohmann::json::parse(t.final_json.empty() ? "{}" : t.final_json, nullptr, false);
     size_t n = must(run.steps(t.name)).size();
     if (json) {
-      j.push_back({{"task", t.name}, {"status", name(t.status)}, {"best_step", t.best_step}, {"final", f}, {"steps", n},
+      j.push_back({{"task", t.name},
+                   {"status", name(t.status)},
+                   {"best_step", t.best_step},
+                   {"final", f},
+                   {"steps", n},
                    {"stop_reason", t.stop_reason}});
       continue;
     }

@@ -94,8 +94,9 @@ Status make_evaluator(Context& ctx, AgentParts& parts) {
     auto profiler = std::make_unique<Profiler>(n, ceilings, find_cuobjdump(keep->toolchain().nvcc));
     static std::vector<std::shared_ptr<Builder>> builders;  // outlive the adapter for the process
     builders.push_back(keep);
-    parts.profiler = std::make_unique<RealProfiler>(keep.get(), CUTEGEN_TRY(ctx.target()), parts.real_eval->options().worker,
-                                                    std::move(profiler), ctx.cache_dir() + "/agent-profile");
+    parts.profiler =
+        std::make_unique<RealProfiler>(keep.get(), CUTEGEN_TRY(ctx.target()), parts.real_eval->options().worker,
+                                       std::move(profiler), ctx.cache_dir() + "/agent-profile");
   } else if (pr != "none" && pr != "real") {
     return error("agent.profiler: expected real, scripted or none, got '" + pr + "'");
   }
@@ -117,7 +118,8 @@ Result<std::unique_ptr<AgentParts>> make_agent(Context& ctx, RunStore& store, co
   for (const char* role : {"generator", "repairer", "optimizer"}) {
     if (mode == "expert") break;  // no model needed, none built
     std::string spec_text = model_spec_for_role(c, role);
-    if (spec_text.empty()) return error("no model for the " + std::string(role) + " role: pass --llm SPEC or set llm.model");
+    if (spec_text.empty())
+      return error("no model for the " + std::string(role) + " role: pass --llm SPEC or set llm.model");
     auto spec = CUTEGEN_TRY(parse_model_spec(spec_text));
     auto model = make_model(spec, backend_options(c));
     if (!model) return error("llm." + std::string(role) + ": " + model.message());
@@ -126,7 +128,9 @@ Result<std::unique_ptr<AgentParts>> make_agent(Context& ctx, RunStore& store, co
     parts->clients.push_back(std::make_unique<Client>(std::shared_ptr<Model>(std::move(model).value()), copt,
                                                       &*parts->ledger, parts->budget.get(), parts->transcript.get()));
     Client* cl = parts->clients.back().get();
-    (std::string(role) == "generator" ? llm.generator : std::string(role) == "repairer" ? llm.repairer : llm.optimizer) = cl;
+    (std::string(role) == "generator"  ? llm.generator
+     : std::string(role) == "repairer" ? llm.repairer
+                                       : llm.optimizer) = cl;
   }
   CUTEGEN_TRY(make_evaluator(ctx, *parts));
   if (mode == "expert") {
@@ -136,8 +140,8 @@ Result<std::unique_ptr<AgentParts>> make_agent(Context& ctx, RunStore& store, co
   // The same tolerances the evaluator judges by, so the prompts' precision contract states them.
   auto tolerance = CUTEGEN_TRY(tolerance_preset(c.str("eval.tolerance"), c.number("eval.atol"), c.number("eval.rtol"),
                                                 c.number("eval.accuracy_factor")));
-  LlmProposerOptions popt{.arch = knowledge_arch(c.str("build.arch")), .defaults = default_request(c),
-                          .tolerance = tolerance};
+  LlmProposerOptions popt{
+      .arch = knowledge_arch(c.str("build.arch")), .defaults = default_request(c), .tolerance = tolerance};
   auto model = std::make_unique<LlmProposer>(llm, PromptLibrary(prompts_dir(c.str("agent.prompts_dir"))), popt);
   if (mode == "llm") {
     parts->proposer = std::move(model);

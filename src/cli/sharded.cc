@@ -30,7 +30,8 @@ std::map<std::string, std::string> latest_elements(const std::vector<Submission>
   std::map<std::string, std::string> out;
   for (auto& s : subs)
     for (size_t i = 0; i < s.shares.size(); ++i)
-      for (auto& task : s.shares[i]) out[task] = s.job_id + "_" + std::to_string(i);
+      for (auto& task : s.shares[i])
+        out[task] = s.job_id + "_" + std::to_string(i);
   return out;
 }
 
@@ -96,7 +97,8 @@ void submit_slurm(Context& ctx, RunStore& run, const SlurmOptions& opt) {
                  run.dir().c_str());
     return;
   }
-  auto sub = must(submit_array(run.dir(), meta.id, names, opt, child_flags(ctx, ""), static_cast<int>(subs.size()) + 1));
+  auto sub =
+      must(submit_array(run.dir(), meta.id, names, opt, child_flags(ctx, ""), static_cast<int>(subs.size()) + 1));
   must(Result<Ok>(record_submission(run, sub, opt)));
   std::fprintf(stderr, "submitted %zu task%s as Slurm job %s (%zu array elements); see `cutegen status %s`\n",
                names.size(), names.size() == 1 ? "" : "s", sub.job_id.c_str(), sub.shares.size(), run.dir().c_str());
@@ -127,9 +129,12 @@ void define_status(CLI::App& sub, Context& ctx) {
       std::string slurm_state = states.count(element) ? states[element] : "";
       std::string state = name(t.status);
       if (!finished(t.status)) {
-        if (slurm_state == "PENDING") state = "queued";
-        else if (slurm_state_live(slurm_state)) state = "running";
-        else if (state == "running" && !(view.sharded(t.name) && shard_live(shard_dir(dir, t.name)))) state = "stopped";
+        if (slurm_state == "PENDING")
+          state = "queued";
+        else if (slurm_state_live(slurm_state))
+          state = "running";
+        else if (state == "running" && !(view.sharded(t.name) && shard_live(shard_dir(dir, t.name))))
+          state = "stopped";
       }
       ++counts[state];
       auto steps = must(view.steps(t.name));
@@ -138,15 +143,19 @@ void define_status(CLI::App& sub, Context& ctx) {
         if (r.outcome == StepOutcome::kAccepted) best = std::max(best, r.speedup);
       std::string where = element.empty() ? "-" : element + " " + (slurm_state.empty() ? "gone" : slurm_state);
       if (ctx.json) {
-        j.push_back({{"task", t.name}, {"state", state}, {"slurm", where}, {"steps", steps.size()}, {"best_speedup", best}});
+        j.push_back(
+            {{"task", t.name}, {"state", state}, {"slurm", where}, {"steps", steps.size()}, {"best_speedup", best}});
         continue;
       }
       std::printf("%-24s %-8s %-18s %-6zu %.2fx\n", t.name.c_str(), state.c_str(), where.c_str(), steps.size(), best);
     }
     std::string line;
-    for (auto& [state, n] : counts) line += (line.empty() ? "" : ", ") + std::to_string(n) + " " + state;
-    if (ctx.json) std::printf("%s\n", nlohmann::json{{"run", dir}, {"tasks", j}, {"counts", counts}}.dump(2).c_str());
-    else std::printf("%s\n", line.c_str());
+    for (auto& [state, n] : counts)
+      line += (line.empty() ? "" : ", ") + std::to_string(n) + " " + state;
+    if (ctx.json)
+      std::printf("%s\n", nlohmann::json{{"run", dir}, {"tasks", j}, {"counts", counts}}.dump(2).c_str());
+    else
+      std::printf("%s\n", line.c_str());
     (void)write_summary(view);  // what is done so far, all shards as one run
   });
 }
@@ -172,8 +181,10 @@ void define_work(CLI::App& sub, Context& ctx) {
       if (const char* id = std::getenv("SLURM_ARRAY_TASK_ID")) element = std::atoi(id);
     std::vector<std::string> share;
     for (auto& s : must(submissions(view.run())))
-      if (s.number == a->submission && element >= 0 && element < static_cast<int>(s.shares.size())) share = s.shares[element];
-    if (share.empty()) fail(a->run + ": no share " + std::to_string(element) + " in submission " + std::to_string(a->submission));
+      if (s.number == a->submission && element >= 0 && element < static_cast<int>(s.shares.size()))
+        share = s.shares[element];
+    if (share.empty())
+      fail(a->run + ": no share " + std::to_string(element) + " in submission " + std::to_string(a->submission));
     std::vector<TaskRow> todo;
     for (auto& t : must(view.tasks()))
       if (std::find(share.begin(), share.end(), t.name) != share.end() && !finished(t.status)) todo.push_back(t);

@@ -20,8 +20,8 @@ std::string self_exe() {
   return ec ? "cutegen" : p.string();
 }
 
-std::string array_script(const std::string& run_dir, const std::string& run_id, size_t elements, const SlurmOptions& opt,
-                         const std::vector<std::string>& flags, int number) {
+std::string array_script(const std::string& run_dir, const std::string& run_id, size_t elements,
+                         const SlurmOptions& opt, const std::vector<std::string>& flags, int number) {
   std::string n = std::to_string(number);
   std::string s = "#!/bin/bash\n# Written by cutegen: element i runs share i of submission " + n +
                   " (the run's run.db lists the shares), each task into its shard.\n";
@@ -33,21 +33,26 @@ std::string array_script(const std::string& run_dir, const std::string& run_id, 
   if (!opt.time.empty()) s += "#SBATCH --time=" + opt.time + "\n";
   if (opt.gpus_per_job > 0) s += "#SBATCH --gres=gpu:" + std::to_string(opt.gpus_per_job) + "\n";
   std::string cmd = "exec " + shell_quote(self_exe());
-  for (auto& f : flags) cmd += " " + shell_quote(f);
+  for (auto& f : flags)
+    cmd += " " + shell_quote(f);
   cmd += " work " + shell_quote(run_dir) + " --submission " + n;
   return s + cmd + "\n";
 }
 
 json options_json(const SlurmOptions& o) {
-  return {{"partition", o.partition}, {"time", o.time}, {"gpus_per_job", o.gpus_per_job}, {"tasks_per_job", o.tasks_per_job}};
+  return {{"partition", o.partition},
+          {"time", o.time},
+          {"gpus_per_job", o.gpus_per_job},
+          {"tasks_per_job", o.tasks_per_job}};
 }
 
 }  // namespace
 
 std::string slurm_job_name(const std::string& run_id) { return "cutegen-" + run_id; }
 
-Result<Submission> submit_array(const std::string& run_dir, const std::string& run_id, const std::vector<std::string>& tasks,
-                                const SlurmOptions& opt, const std::vector<std::string>& flags, int number) {
+Result<Submission> submit_array(const std::string& run_dir, const std::string& run_id,
+                                const std::vector<std::string>& tasks, const SlurmOptions& opt,
+                                const std::vector<std::string>& flags, int number) {
   if (tasks.empty()) return error("nothing to submit");
   Submission sub{.number = number};
   size_t per = static_cast<size_t>(std::max(1, opt.tasks_per_job));
@@ -63,8 +68,9 @@ Result<Submission> submit_array(const std::string& run_dir, const std::string& r
 }
 
 Status record_submission(RunStore& run, const Submission& s, const SlurmOptions& opt) {
-  return run.event("", -1, EventKind::kSlurmSubmit,
-                   json{{"number", s.number}, {"job", s.job_id}, {"shares", s.shares}, {"options", options_json(opt)}}.dump());
+  return run.event(
+      "", -1, EventKind::kSlurmSubmit,
+      json{{"number", s.number}, {"job", s.job_id}, {"shares", s.shares}, {"options", options_json(opt)}}.dump());
 }
 
 Result<std::vector<Submission>> submissions(const RunStore& run) {
@@ -106,8 +112,9 @@ Result<std::map<std::string, std::string>> element_states(const std::string& run
       auto f = split(l, '|');
       if (f.size() >= 2 && !contains(f[0], "[")) out[trim(f[0])] = split(trim(f[1]), ' ')[0];  // "CANCELLED by 0"
     }
-  auto q = CUTEGEN_TRY(run_process({.argv = {"squeue", "-h", "-r", "-t", "all", "--name=" + slurm_job_name(run_id), "-o", "%i %T"},
-                                    .timeout = std::chrono::seconds(30)}));
+  auto q = CUTEGEN_TRY(
+      run_process({.argv = {"squeue", "-h", "-r", "-t", "all", "--name=" + slurm_job_name(run_id), "-o", "%i %T"},
+                   .timeout = std::chrono::seconds(30)}));
   if (!q.success()) return error("squeue " + q.describe() + ": " + trim(q.err));
   for (auto& l : split_lines(q.out)) {
     auto f = split(trim(l), ' ');

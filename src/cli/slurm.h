@@ -30,8 +30,9 @@ struct Submission {
 std::string slurm_job_name(const std::string& run_id);
 
 // Writes the array's script and submits it with sbatch; records nothing (the caller does).
-Result<Submission> submit_array(const std::string& run_dir, const std::string& run_id, const std::vector<std::string>& tasks,
-                                const SlurmOptions& opt, const std::vector<std::string>& flags, int number);
+Result<Submission> submit_array(const std::string& run_dir, const std::string& run_id,
+                                const std::vector<std::string>& tasks, const SlurmOptions& opt,
+                                const std::vector<std::string>& flags, int number);
 
 Status record_submission(RunStore& run, const Submission& s, const SlurmOptions& opt);
 // Every submission of the run in order, and the options of the latest.

@@ -19,8 +19,7 @@ struct TaskArgs {
 
 void define_task(CLI::App& sub, Context& ctx) {
   auto args = std::make_shared<TaskArgs>();
-  sub.add_option("file", args->file, "a KernelBench-style task file (Model, get_inputs, get_init_inputs)")
-      ->required();
+  sub.add_option("file", args->file, "a KernelBench-style task file (Model, get_inputs, get_init_inputs)")->required();
   sub.add_option("--seed", args->seed, "seed for Model construction and get_inputs()");
   sub.add_flag("--json", ctx.json, "print the TaskSpec JSON, with the ABI header as \"abi_header\"");
   sub.callback([&ctx, args]() {

@@ -24,10 +24,10 @@ ProcessResult cutegen_task(std::vector<std::string> args) {
 TEST(TaskCommandTest, PrintsSummaryThenHeader) {
   auto r = cutegen_task({kRoot + "/tasks/linear_bias_relu.py"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (auto needle : {"task linear_bias_relu", "inputs:", "linear.weight", "float32", "[4096, 4096]",
-                      "aten.t.default, aten.addmm.default, aten.relu.default", "flops: 137438953472 (137.4 GFLOP)",
-                      "min bytes: 201342976 (192.02 MiB)", "extern \"C\" void cutegen_forward(",
-                      "const float* linear_bias,"})
+  for (auto needle :
+       {"task linear_bias_relu", "inputs:", "linear.weight", "float32", "[4096, 4096]",
+        "aten.t.default, aten.addmm.default, aten.relu.default", "flops: 137438953472 (137.4 GFLOP)",
+        "min bytes: 201342976 (192.02 MiB)", "extern \"C\" void cutegen_forward(", "const float* linear_bias,"})
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
   EXPECT_LT(r.out.find("min bytes"), r.out.find("#ifndef")) << "summary first, then the header";
 }

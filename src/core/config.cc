@@ -37,7 +37,8 @@ const std::vector<ConfigKey>& config_keys() {
       {"profile.kernel_filter", "", "profile only kernels whose name matches this regex (default: all)"},
       {"profile.launch_skip", "0", "launches to skip inside the NVTX range before profiling"},
       {"profile.launch_count", "0", "launches to profile (0: every launch in the NVTX range)"},
-      {"profile.extended_metrics", "true", "also collect the DRAM read/write split and shared-memory bank conflicts (verified on the H200)"},
+      {"profile.extended_metrics", "true",
+       "also collect the DRAM read/write split and shared-memory bank conflicts (verified on the H200)"},
       {"profile.ceilings", "", "JSON of this GPU's measured ceilings (copy_TBps, mm_<dtype>_<n>_TFLOPs)"},
       {"task.timeout_s", "300", "wall-clock limit for describing a task (cutegen task, the bridge's spec)"},
       {"llm.model", "", "model spec for every role, e.g. openai:gpt-5, anthropic:claude-sonnet-4-5, file:/q"},
@@ -57,7 +58,9 @@ const std::vector<ConfigKey>& config_keys() {
       {"llm.openai_token_field", "auto", "auto|max_tokens|max_completion_tokens for Chat Completions"},
       {"llm.continue_truncated", "true", "ask once more when an answer hits the output limit"},
       {"llm.context_tokens", "", "context sizes per model, e.g. 'qwen=32768, gpt-5=400000' (unlisted: unchecked)"},
-      {"llm.prices", "", "dollars per million tokens, 'model=in/out[/cached], ...', before the built-in list prices (llm/known_prices.cc)"},
+      {"llm.prices", "",
+       "dollars per million tokens, 'model=in/out[/cached], ...', before the built-in list prices "
+       "(llm/known_prices.cc)"},
       {"llm.command_timeout_s", "3600", "wall-clock limit for a command: backend's answer"},
       {"llm.poll_interval_s", "30", "file backend with --wait: seconds between looks for the answer"},
       {"llm.budget_run_tokens", "0", "tokens per run (0: no limit)"},
@@ -66,15 +69,17 @@ const std::vector<ConfigKey>& config_keys() {
       {"llm.budget_task_tokens", "0", "tokens per task (0: no limit)"},
       {"llm.budget_task_dollars", "0", "dollars per task (0: no limit)"},
       {"llm.budget_task_calls", "0", "model calls per task (0: no limit)"},
-      {"agent.mode", "auto", "who writes kernels: expert (built-in CuTe templates, no model), llm, hybrid (the expert's "
-                             "best, then the model); auto: hybrid when a model is configured, else expert"},
+      {"agent.mode", "auto",
+       "who writes kernels: expert (built-in CuTe templates, no model), llm, hybrid (the expert's "
+       "best, then the model); auto: hybrid when a model is configured, else expert"},
       {"agent.expert_steps", "0", "hybrid: steps per task the expert may take before the model (0: half of max_steps)"},
       {"agent.max_steps", "12", "steps per task (generate, repairs, optimizations and tuning all count)"},
       {"agent.repair_rounds", "3", "consecutive repairs of one failing kernel before going back to the best"},
       {"agent.optimize_steps", "6", "structural optimization steps before parameter-only tuning"},
       {"agent.plateau_steps", "4", "stop a task after this many steps without a kept improvement"},
       {"agent.min_gain", "0.02", "a kernel must beat the best by this fraction to be kept"},
-      {"agent.target_roofline", "0.9", "stop a task once the best kernel reaches this fraction of the roofline (0: never)"},
+      {"agent.target_roofline", "0.9",
+       "stop a task once the best kernel reaches this fraction of the roofline (0: never)"},
       {"agent.profile_policy", "auto", "when the runtime profile joins the prompt: auto|after_n|stable|always|never"},
       {"agent.profile_after", "", "accepted steps before profiling, per class, e.g. 'gemm=6, elementwise=2'"},
       {"agent.evaluator", "real", "real (the GPU evaluator) or scripted:FILE (a test double)"},
@@ -95,7 +100,8 @@ const ConfigKey* find_key(const std::string& key) {
 
 std::string env_name(const std::string& key) {
   std::string n = "CUTEGEN_" + replace_all(key, ".", "_");
-  for (auto& c : n) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (auto& c : n)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return n;
 }
 
@@ -123,11 +129,16 @@ Result<Config> Config::load(const std::string& path) {
       std::string key = std::string(section.str()) + "." + std::string(name.str());
       if (!find_key(key)) return error(path + ": unknown key '" + key + "'");
       std::string text;
-      if (auto s = value.as_string()) text = s->get();
-      else if (auto i = value.as_integer()) text = std::to_string(i->get());
-      else if (auto f = value.as_floating_point()) text = std::to_string(f->get());
-      else if (auto b = value.as_boolean()) text = b->get() ? "true" : "false";
-      else return error(path + ": key '" + key + "' must be a string, number or boolean");
+      if (auto s = value.as_string())
+        text = s->get();
+      else if (auto i = value.as_integer())
+        text = std::to_string(i->get());
+      else if (auto f = value.as_floating_point())
+        text = std::to_string(f->get());
+      else if (auto b = value.as_boolean())
+        text = b->get() ? "true" : "false";
+      else
+        return error(path + ": key '" + key + "' must be a string, number or boolean");
       c.values_[key] = text;
       c.origins_[key] = path;
     }
@@ -184,8 +195,10 @@ std::string Config::origin(const std::string& key) const { return origins_.at(ke
 std::string default_config_path() {
   if (std::filesystem::exists("cutegen.toml")) return "cutegen.toml";
   std::string base;
-  if (const char* x = std::getenv("XDG_CONFIG_HOME")) base = x;
-  else if (const char* h = std::getenv("HOME")) base = std::string(h) + "/.config";
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"))
+    base = x;
+  else if (const char* h = std::getenv("HOME"))
+    base = std::string(h) + "/.config";
   std::string p = base + "/cutegen/config.toml";
   return !base.empty() && std::filesystem::exists(p) ? p : "";
 }

@@ -34,10 +34,8 @@ std::span<const NameRow<BuildOutcome>> name_table() {
 template <>
 std::span<const NameRow<TaskStatus>> name_table() {
   static const NameRow<TaskStatus> t[] = {
-      {TaskStatus::kPending, "pending", "pending"},
-      {TaskStatus::kRunning, "running", "running"},
-      {TaskStatus::kWaiting, "waiting", "waiting"},
-      {TaskStatus::kDone, "done", "done"},
+      {TaskStatus::kPending, "pending", "pending"}, {TaskStatus::kRunning, "running", "running"},
+      {TaskStatus::kWaiting, "waiting", "waiting"}, {TaskStatus::kDone, "done", "done"},
       {TaskStatus::kFailed, "failed", "failed"},
   };
   return t;

@@ -93,7 +93,8 @@ std::optional<E> parse_name(std::string_view text) {
 template <class E>
 std::string names_list() {
   std::string out;
-  for (auto& r : name_table<E>()) out += (out.empty() ? "" : ", ") + std::string(r.name);
+  for (auto& r : name_table<E>())
+    out += (out.empty() ? "" : ", ") + std::string(r.name);
   return out;
 }
 

@@ -58,7 +58,8 @@ TEST(Outcomes, StoredAndPrintedSpellingsStay) {
 
 TEST(Outcomes, VerdictsExitAsEvalDocumentsThem) {
   EXPECT_EQ(exit_code(Verdict::kPass), 0);
-  for (auto v : {Verdict::kWrong, Verdict::kCompileError, Verdict::kFault}) EXPECT_EQ(exit_code(v), 1) << name(v);
+  for (auto v : {Verdict::kWrong, Verdict::kCompileError, Verdict::kFault})
+    EXPECT_EQ(exit_code(v), 1) << name(v);
   EXPECT_EQ(exit_code(Verdict::kSetupError), 2);
   EXPECT_EQ(exit_code(Verdict::kRejected), 3);
   EXPECT_EQ(exit_code(Verdict::kTimeout), 4);

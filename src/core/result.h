@@ -42,9 +42,9 @@ using Status = Result<Ok>;
 }  // namespace cutegen
 
 // Propagates an error from an expression yielding a Result; evaluates to the value otherwise.
-#define CUTEGEN_TRY(expr)                                        \
-  ({                                                             \
-    auto _r = (expr);                                            \
-    if (!_r.ok()) return ::cutegen::Error{_r.err().message};     \
-    std::move(_r).value();                                       \
+#define CUTEGEN_TRY(expr)                                    \
+  ({                                                         \
+    auto _r = (expr);                                        \
+    if (!_r.ok()) return ::cutegen::Error{_r.err().message}; \
+    std::move(_r).value();                                   \
   })

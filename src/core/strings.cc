@@ -7,8 +7,10 @@ namespace cutegen {
 
 std::string trim(std::string_view s) {
   size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+    ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+    --e;
   return std::string(s.substr(b, e - b));
 }
 
@@ -58,8 +60,8 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
 std::string truncate_middle(const std::string& s, size_t max_chars) {
   if (s.size() <= max_chars) return s;
   size_t half = max_chars / 2;
-  return s.substr(0, half) + "\n[... " + std::to_string(s.size() - 2 * half) +
-         " characters cut ...]\n" + s.substr(s.size() - half);
+  return s.substr(0, half) + "\n[... " + std::to_string(s.size() - 2 * half) + " characters cut ...]\n" +
+         s.substr(s.size() - half);
 }
 
 std::string lowercase(std::string_view s) {

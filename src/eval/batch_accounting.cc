@@ -10,7 +10,8 @@ namespace {
 
 double sum(const nlohmann::json& a) {
   double s = 0;
-  for (auto& v : a) s += v.get<double>();
+  for (auto& v : a)
+    s += v.get<double>();
   return s;
 }
 
@@ -60,25 +61,33 @@ BatchAccounting account_batches(const nlohmann::json& batches, const nlohmann::j
     if (std::fabs(u) > std::fabs(acc.worst_unaccounted_ms)) acc.worst_unaccounted_ms = u;
     acc.worst_probe_ms = std::max(acc.worst_probe_ms, b.at("probe_ms").get<double>());
     if (acc.finding.empty() && u > tol) {
-      acc.finding = format("timing not accounted for: %.3f ms of a %.3f ms batch lie outside the calls' reported "
-                           "intervals (work off the passed stream, or altered reports)", u, host);
+      acc.finding = format(
+          "timing not accounted for: %.3f ms of a %.3f ms batch lie outside the calls' reported "
+          "intervals (work off the passed stream, or altered reports)",
+          u, host);
       // The judge reruns a batch during which it was preempted; this one was, every time it ran.
       if (int n = b.value("preempted", 0); n > 0)
-        acc.finding += format("; the judge lost the CPU %.0f times during it, so the machine was busy: evaluate "
-                              "with fewer compiles or runs beside it", n, 0);
+        acc.finding += format(
+            "; the judge lost the CPU %.0f times during it, so the machine was busy: evaluate "
+            "with fewer compiles or runs beside it",
+            n, 0);
     }
     if (acc.finding.empty() && u < -tol)
       acc.finding = format("the calls report %.3f ms more than their %.3f ms batch took (altered reports)", -u, host);
     for (auto& f : b.at("flush_ms")) {
       double v = f.get<double>();
       if (acc.finding.empty() && (v < acc.flush_min_ms || v > acc.flush_max_ms))
-        acc.finding = format("a flush before a call took %.4f ms, outside the calibrated %.4f-%.4f ms (time moved "
-                             "between flush and call, or the flush skipped)", v, acc.flush_min_ms, acc.flush_max_ms);
+        acc.finding = format(
+            "a flush before a call took %.4f ms, outside the calibrated %.4f-%.4f ms (time moved "
+            "between flush and call, or the flush skipped)",
+            v, acc.flush_min_ms, acc.flush_max_ms);
     }
   }
   if (acc.finding.empty() && acc.worst_probe_ms > acc.probe_limit_ms)
-    acc.finding = format("the GPU was busy for %.3f ms after the candidate's calls were done (limit %.3f ms): work "
-                         "left running outside the timed calls", acc.worst_probe_ms, acc.probe_limit_ms);
+    acc.finding = format(
+        "the GPU was busy for %.3f ms after the candidate's calls were done (limit %.3f ms): work "
+        "left running outside the timed calls",
+        acc.worst_probe_ms, acc.probe_limit_ms);
   return acc;
 }
 

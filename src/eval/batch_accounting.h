@@ -16,12 +16,12 @@ namespace cutegen {
 
 struct BatchAccounting {
   int batches = 0;
-  double overhead_ms = 0;        // calibrated handshake cost per batch
-  double tolerance_ms = 0;       // the largest tolerance any batch was held to
-  double worst_unaccounted_ms = 0;  // signed: batch time not covered by reported intervals
+  double overhead_ms = 0;                     // calibrated handshake cost per batch
+  double tolerance_ms = 0;                    // the largest tolerance any batch was held to
+  double worst_unaccounted_ms = 0;            // signed: batch time not covered by reported intervals
   double flush_min_ms = 0, flush_max_ms = 0;  // bounds a candidate's flush must keep
   double probe_limit_ms = 0, worst_probe_ms = 0;
-  std::string finding;           // empty when every check holds; else why the timing is rejected
+  std::string finding;  // empty when every check holds; else why the timing is rejected
 };
 
 // batches: [{calls, host_ms, flush_ms[], call_ms[], probe_ms}]; calibration: {batches: [...] from the

@@ -44,7 +44,8 @@ case("int", torch.arange(10), torch.arange(10))
 TEST(BridgeCompare, TheQuickCheckAnswersOnlyForCorrectOutputsAndAsTheFullCheckDoes) {
   auto lines = run_bridge_python(kCases);
   std::map<std::string, std::string> got;
-  for (auto& l : lines) got[l.substr(0, l.find(' '))] = l.substr(l.find(' ') + 1);
+  for (auto& l : lines)
+    got[l.substr(0, l.find(' '))] = l.substr(l.find(' ') + 1);
   EXPECT_EQ(got["equal"], "quick=0 full=0 same=1");
   EXPECT_EQ(got["close"], "quick=0 full=0 same=1");
   EXPECT_EQ(got["edge"], "quick=None full=0 same=1");  // too near the edge for float32: the full check decides

@@ -18,7 +18,8 @@ namespace cutegen {
 // returns its stdout lines.
 inline std::vector<std::string> run_bridge_python(const std::string& script) {
   WorkerOptions opt{.python = python_executable(""), .bridge_dir = bridge_dir()};
-  auto r = run_process({.argv = {opt.python, "-c", script}, .env = worker_environment(opt), .timeout = std::chrono::seconds(300)});
+  auto r = run_process(
+      {.argv = {opt.python, "-c", script}, .env = worker_environment(opt), .timeout = std::chrono::seconds(300)});
   EXPECT_TRUE(r.ok()) << r.message();
   if (!r.ok()) return {};
   EXPECT_TRUE(r->success()) << r->describe() << "\n" << r->err;

@@ -38,7 +38,8 @@ TEST(CandidateProcess, HostileCandidateReachesNothingOfTheJudges) {
                                   std::string(CUTEGEN_SOURCE_DIR) + "/src/eval/testdata/hostile_candidate.c", "-ldl"},
                          .timeout = std::chrono::seconds(60)});
   ASSERT_TRUE(cc.ok() && cc->success()) << (cc.ok() ? cc->err : cc.message());
-  for (auto name : {"answer.json", "ceilings.json"}) ASSERT_TRUE(write_file_atomic((dir / name).string(), "judge's").ok());
+  for (auto name : {"answer.json", "ceilings.json"})
+    ASSERT_TRUE(write_file_atomic((dir / name).string(), "judge's").ok());
   // The vendor libraries this machine has (CI's CUDA toolkit has cuBLAS, Debian's BLAS sits behind
   // an alternatives link), and one the runner itself loads, which must stay reachable.
   std::vector<std::string> vendor;
@@ -66,7 +67,8 @@ print("exit:", runner.exit_note())
   env["HOSTILE_ANSWER"] = (dir / "answer.json").string();
   env["HOSTILE_CEILINGS"] = (dir / "ceilings.json").string();
   env["HOSTILE_LIBS"] = join(vendor, ":") + ":libm.so.6";
-  auto r = run_process({.argv = {python_executable(""), "-c", script, runner, lib, log}, .env = env,
+  auto r = run_process({.argv = {python_executable(""), "-c", script, runner, lib, log},
+                        .env = env,
                         .timeout = std::chrono::seconds(120)});
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_TRUE(r->success()) << r->out << r->err;
@@ -77,7 +79,8 @@ print("exit:", runner.exit_note())
   EXPECT_TRUE(contains(seen, "cmdline: " + runner + " " + lib + " \n")) << "a fixed command line:\n" << seen;
   EXPECT_TRUE(contains(seen, "answer: Read-only file system")) << seen;
   EXPECT_TRUE(contains(seen, "ceilings: Read-only file system")) << seen;
-  for (auto& v : vendor) EXPECT_TRUE(contains(seen, "library " + v + ": refused")) << seen;
+  for (auto& v : vendor)
+    EXPECT_TRUE(contains(seen, "library " + v + ": refused")) << seen;
   EXPECT_TRUE(contains(seen, "library libm.so.6: LOADED")) << "the system's own libraries stay:\n" << seen;
   if (geteuid() == 0) EXPECT_TRUE(contains(seen, "uid: 65534")) << seen;
   EXPECT_EQ(*read_file((dir / "answer.json").string()), "judge's");

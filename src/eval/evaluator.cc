@@ -13,9 +13,10 @@ namespace cutegen {
 
 std::string math_dtype(const TaskSpec& spec) {
   // Ranked fastest math first: the floor must not exceed what any legitimate kernel could reach.
-  static const std::vector<std::pair<DType, const char*>> rank = {
-      {DType::kFloat16, "float16"}, {DType::kBFloat16, "bfloat16"}, {DType::kFloat32, "float32"},
-      {DType::kFloat64, "float64"}};
+  static const std::vector<std::pair<DType, const char*>> rank = {{DType::kFloat16, "float16"},
+                                                                  {DType::kBFloat16, "bfloat16"},
+                                                                  {DType::kFloat32, "float32"},
+                                                                  {DType::kFloat64, "float64"}};
   for (auto& [d, name] : rank)
     for (auto* group : {&spec.inputs, &spec.params, &spec.outputs})
       for (auto& a : *group)
@@ -36,15 +37,15 @@ EvalResult finish(EvalResult r, Verdict v, std::string summary) {
 
 std::vector<double> doubles(const nlohmann::json& j) {
   std::vector<double> out;
-  for (auto& v : j) out.push_back(v.get<double>());
+  for (auto& v : j)
+    out.push_back(v.get<double>());
   return out;
 }
 
 }  // namespace
 
 BuildRequest Evaluator::build_request(const TaskSpec& spec, const std::string& source, const std::string& name) const {
-  return {.source = source, .display_name = name, .target = target_,
-          .force_include = evaluation_header(spec)};
+  return {.source = source, .display_name = name, .target = target_, .force_include = evaluation_header(spec)};
 }
 
 void Evaluator::prebuild(const TaskSpec& spec, const std::vector<std::string>& sources) const {
@@ -58,7 +59,8 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
                                        const std::string& display_name) const {
   EvalResult r;
   if (!contains(source, "cutegen_forward"))
-    return finish(r, Verdict::kSetupError, display_name + ": defines no cutegen_forward (see `cutegen task` for the ABI)");
+    return finish(r, Verdict::kSetupError,
+                  display_name + ": defines no cutegen_forward (see `cutegen task` for the ABI)");
   // Source rules first, on the file as written, then on what the compiler reads. A source nvcc
   // cannot preprocess goes on to the build, whose diagnostics say why.
   auto request = build_request(spec, source, display_name);
@@ -80,18 +82,23 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
   if (!pp.ok) return finish(r, Verdict::kRejected, "the gate could not preprocess a source that builds: " + pp.message);
 
   auto syms = CUTEGEN_TRY(read_library_symbols(build.library_path));
-  for (auto& f : check_symbols(syms.undefined, syms.defined, syms.strings)) r.gate.push_back(f);
+  for (auto& f : check_symbols(syms.undefined, syms.defined, syms.strings))
+    r.gate.push_back(f);
   if (!r.gate.empty()) return finish(r, Verdict::kRejected, r.gate[0].rule + ": " + r.gate[0].detail);
 
   std::string spec_path = CUTEGEN_TRY(write_spec(spec));
-  std::vector<std::string> args = {"--mode",   opt_.time ? "full" : "check",  "--task", spec.path,
-                                   "--spec",   spec_path,                     "--lib",  build.library_path,
-                                   "--seed",   std::to_string(opt_.seed),     "--trials", std::to_string(opt_.trials),
-                                   "--timed-runs", std::to_string(opt_.timed_runs),
-                                   "--warmup", std::to_string(opt_.warmup_runs),
-                                   "--atol",   std::to_string(opt_.tolerance.atol),
-                                   "--rtol",   std::to_string(opt_.tolerance.rtol),
-                                   "--runner", opt_.worker.runner, "--work-dir", opt_.work_dir,
+  std::vector<std::string> args = {"--mode",         opt_.time ? "full" : "check",
+                                   "--task",         spec.path,
+                                   "--spec",         spec_path,
+                                   "--lib",          build.library_path,
+                                   "--seed",         std::to_string(opt_.seed),
+                                   "--trials",       std::to_string(opt_.trials),
+                                   "--timed-runs",   std::to_string(opt_.timed_runs),
+                                   "--warmup",       std::to_string(opt_.warmup_runs),
+                                   "--atol",         std::to_string(opt_.tolerance.atol),
+                                   "--rtol",         std::to_string(opt_.tolerance.rtol),
+                                   "--runner",       opt_.worker.runner,
+                                   "--work-dir",     opt_.work_dir,
                                    "--call-timeout", std::to_string(opt_.worker.timeout.count())};
   if (opt_.compare_compile) args.push_back("--compare-compile");
   if (opt_.worker.require_sandbox) args.push_back("--require-sandbox");
@@ -101,11 +108,13 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
   r.eval_seconds = run.process.wall_seconds;
   r.worker_doc = run.doc;
   if (run.process.timed_out)
-    return finish(r, Verdict::kTimeout, "evaluation " + run.process.describe() + " (the kernel hangs or is far too slow)");
+    return finish(r, Verdict::kTimeout,
+                  "evaluation " + run.process.describe() + " (the kernel hangs or is far too slow)");
   if (run.doc.is_null()) {
     auto lines = split_lines(run.process.err);
-    return finish(r, Verdict::kFault, "the evaluation process died (" + run.process.describe() + ")" +
-                                          (lines.empty() ? "" : ": " + trim(lines.back())));
+    return finish(r, Verdict::kFault,
+                  "the evaluation process died (" + run.process.describe() + ")" +
+                      (lines.empty() ? "" : ": " + trim(lines.back())));
   }
   if (run.doc.contains("error")) {
     std::string detail = run.doc.value("detail", "");
@@ -148,7 +157,8 @@ TrialResult Evaluator::judge_call(const nlohmann::json& t) const {
 }
 
 void Evaluator::judge_trials(const nlohmann::json& doc, EvalResult& r) const {
-  for (auto& t : doc.value("trials", nlohmann::json::array())) r.trials.push_back(judge_call(t));
+  for (auto& t : doc.value("trials", nlohmann::json::array()))
+    r.trials.push_back(judge_call(t));
 }
 
 void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, EvalResult& r) const {
@@ -186,7 +196,8 @@ void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, Ev
   std::string device = doc.at("device").value("name", "gpu");
   auto ceil = ceilings(device);
   if (ceil.ok()) {
-    r.roofline = roofline(static_cast<double>(spec.min_bytes), static_cast<double>(spec.flops), math_dtype(spec), *ceil);
+    r.roofline =
+        roofline(static_cast<double>(spec.min_bytes), static_cast<double>(spec.flops), math_dtype(spec), *ceil);
     r.roofline_fraction = roofline_fraction(*r.roofline, tm.candidate.median);
     if (impossible(*r.roofline, tm.candidate.median)) {
       char buf[200];
@@ -214,11 +225,11 @@ Result<std::string> Evaluator::write_spec(const TaskSpec& spec) const {
 
 Result<EagerBaseline> Evaluator::baseline(const TaskSpec& spec) const {
   std::string spec_path = CUTEGEN_TRY(write_spec(spec));
-  auto run = CUTEGEN_TRY(run_worker(opt_.worker,
-                                    {"--mode", "baseline", "--task", spec.path, "--spec", spec_path, "--seed",
-                                     std::to_string(opt_.seed), "--timed-runs", std::to_string(opt_.timed_runs),
-                                     "--warmup", std::to_string(opt_.warmup_runs)},
-                                    baseline_answer_path(opt_.work_dir, spec)));
+  auto run = CUTEGEN_TRY(
+      run_worker(opt_.worker,
+                 {"--mode", "baseline", "--task", spec.path, "--spec", spec_path, "--seed", std::to_string(opt_.seed),
+                  "--timed-runs", std::to_string(opt_.timed_runs), "--warmup", std::to_string(opt_.warmup_runs)},
+                 baseline_answer_path(opt_.work_dir, spec)));
   if (run.doc.is_null()) return error("timing eager failed (" + run.process.describe() + ")");
   if (run.doc.contains("error")) return error(run.doc["error"].get<std::string>());
   if (run.doc.contains("fault")) return error("CUDA error while timing eager: " + run.doc["fault"].get<std::string>());

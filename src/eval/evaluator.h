@@ -41,7 +41,7 @@ struct TrialResult {
 struct Timing {
   Summary candidate, eager;
   std::optional<Summary> compiled;
-  Interval speedup;                      // eager / candidate
+  Interval speedup;  // eager / candidate
   std::optional<Interval> speedup_vs_compile;
   double event_overhead_ms = 0;
   BatchAccounting accounting;  // the candidate's reported call times against the judge's clock

@@ -23,10 +23,20 @@ const char* kReluSpec = R"({"name": "relu", "path": "/tasks/relu.py", "seed": 0,
   "ops": ["aten.relu.default"], "flops": 0, "min_bytes": 2147483648})";
 
 json output(long long bad = 0) {
-  return {{"name", "out"}, {"numel", 268435456}, {"bad", bad}, {"nan", 0}, {"max_abs", bad ? 1.5 : 0.0},
-          {"mean_abs", 0.0}, {"first_bad", bad ? 7 : -1}, {"last_bad", bad ? 268435455 : -1},
-          {"all_zero", false}, {"eager_all_zero", false}, {"bad_stride", 0}, {"transposed", false},
-          {"rel_err", 0.0}, {"eager_rel_err", 0.0}};
+  return {{"name", "out"},
+          {"numel", 268435456},
+          {"bad", bad},
+          {"nan", 0},
+          {"max_abs", bad ? 1.5 : 0.0},
+          {"mean_abs", 0.0},
+          {"first_bad", bad ? 7 : -1},
+          {"last_bad", bad ? 268435455 : -1},
+          {"all_zero", false},
+          {"eager_all_zero", false},
+          {"bad_stride", 0},
+          {"transposed", false},
+          {"rel_err", 0.0},
+          {"eager_rel_err", 0.0}};
 }
 
 json call(long seed, long long bad = 0) {
@@ -37,24 +47,35 @@ json call(long seed, long long bad = 0) {
 // batch (the intervals plus a 0.012 ms handshake plus `unaccounted`), and the probe after it.
 json batch(double flush_ms, double call_ms, double unaccounted = 0, double probe_ms = 0.02) {
   std::vector<double> flush(10, flush_ms), calls(10, call_ms);
-  return {{"calls", 10}, {"host_ms", 10 * (flush_ms + call_ms) + 0.012 + unaccounted}, {"flush_ms", flush},
-          {"call_ms", calls}, {"probe_ms", probe_ms}};
+  return {{"calls", 10},
+          {"host_ms", 10 * (flush_ms + call_ms) + 0.012 + unaccounted},
+          {"flush_ms", flush},
+          {"call_ms", calls},
+          {"probe_ms", probe_ms}};
 }
 
 // An answer of the real worker's shape: 2 trials, then 5 timed batches of 10 calls each, checked.
 json answer(double cand_ms, double unaccounted = 0, long long bad = 0) {
   json trials = json::array(), calls = json::array(), batches = json::array();
-  for (int s = 0; s < 2; ++s) trials.push_back(call(s, s == 1 ? bad : 0));
-  for (int s = 0; s < 50; ++s) calls.push_back(call(1000 + s));
-  for (int b = 0; b < 5; ++b) batches.push_back(batch(0.035, cand_ms, b == 3 ? unaccounted : 0));
+  for (int s = 0; s < 2; ++s)
+    trials.push_back(call(s, s == 1 ? bad : 0));
+  for (int s = 0; s < 50; ++s)
+    calls.push_back(call(1000 + s));
+  for (int b = 0; b < 5; ++b)
+    batches.push_back(batch(0.035, cand_ms, b == 3 ? unaccounted : 0));
   json calibration = {{"batches", {batch(0.035, 0), batch(0.0352, 0, 0.0004), batch(0.0349, 0, -0.0003)}},
                       {"flush_after_write_ms", 0.047}};
   std::vector<double> cand(50, cand_ms), eager(50, 0.508);
   return {{"device", {{"name", "Fake GPU"}}},
           {"trials", trials},
           {"isolation", "sandbox: mount+network+IPC namespaces, uid/gid 65534 (nobody)"},
-          {"timing", {{"ms", {{"candidate", cand}, {"eager", eager}}}, {"event_overhead_ms", {0.002, 0.003}},
-                      {"input_sets", 10}, {"batches", batches}, {"calibration", calibration}, {"calls", calls}}}};
+          {"timing",
+           {{"ms", {{"candidate", cand}, {"eager", eager}}},
+            {"event_overhead_ms", {0.002, 0.003}},
+            {"input_sets", 10},
+            {"batches", batches},
+            {"calibration", calibration},
+            {"calls", calls}}}};
 }
 
 class EvaluatorTest : public ::testing::Test {
@@ -73,10 +94,14 @@ class EvaluatorTest : public ::testing::Test {
   void SetUp() override {
     bridge_ = root_ / ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::create_directories(bridge_);
-    put("ceilings.json", json{{"ceilings", {{"device", "Fake GPU"}, {"copy_bytes_per_s", 4.238e12},
-                                            {"bf16_flops_per_s", 7.9e14}, {"fp16_flops_per_s", 7.6e14},
-                                            {"tf32_flops_per_s", 3.8e14}, {"fp32_flops_per_s", 5.1e13}}}}
-                                  .dump());
+    put("ceilings.json", json{{"ceilings",
+                               {{"device", "Fake GPU"},
+                                {"copy_bytes_per_s", 4.238e12},
+                                {"bf16_flops_per_s", 7.9e14},
+                                {"fp16_flops_per_s", 7.6e14},
+                                {"tf32_flops_per_s", 3.8e14},
+                                {"fp32_flops_per_s", 5.1e13}}}}
+                             .dump());
   }
   void put(const std::string& name, const std::string& text) {
     ASSERT_TRUE(write_file_atomic((bridge_ / name).string(), text).ok());
@@ -85,12 +110,15 @@ class EvaluatorTest : public ::testing::Test {
   Evaluator evaluator(std::chrono::seconds timeout = std::chrono::seconds(60)) {
     EvalOptions opt;
     opt.worker = {.python = std::string(CUTEGEN_SOURCE_DIR) + "/src/eval/testdata/fake_python.sh",
-                  .bridge_dir = bridge_.string(), .timeout = timeout, .isolate_network = "off"};
+                  .bridge_dir = bridge_.string(),
+                  .timeout = timeout,
+                  .isolate_network = "off"};
     opt.work_dir = (bridge_ / "work").string();
     opt.ceilings_dir = (bridge_ / "ceilings").string();
     return Evaluator(*builder_, Target{9, 0, true}, opt);
   }
-  EvalResult evaluate(const std::string& kernel = "honest_relu.cu", std::chrono::seconds timeout = std::chrono::seconds(60)) {
+  EvalResult evaluate(const std::string& kernel = "honest_relu.cu",
+                      std::chrono::seconds timeout = std::chrono::seconds(60)) {
     Evaluator ev = evaluator(timeout);
     auto spec = parse_task_spec(kReluSpec);
     EXPECT_TRUE(spec.ok()) << spec.message();
@@ -125,7 +153,8 @@ TEST_F(EvaluatorTest, PrebuiltKernelsAreEvaluatedFromTheCache) {
   ASSERT_TRUE(spec.ok()) << spec.message();
   // A source no earlier run has built: the process id and the clock make it new.
   auto src = *read_file(std::string(CUTEGEN_SOURCE_DIR) + "/tests/gpu/relu/honest_relu.cu") + "\n// ahead " +
-             std::to_string(getpid()) + " " + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+             std::to_string(getpid()) + " " +
+             std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
   ev.prebuild(*spec, {src});
   auto r = ev.evaluate(*spec, src, "ahead.cu");
   ASSERT_TRUE(r.ok()) << r.message();
@@ -199,12 +228,16 @@ TEST_F(EvaluatorTest, EveryTimedCallIsChecked) {
 }
 
 TEST_F(EvaluatorTest, RunnerTimeoutAndSandboxRefusalHaveTheirVerdicts) {
-  put("full.json", json{{"device", {{"name", "Fake GPU"}}}, {"fault", "10 calls did not finish within 60 s"},
-                        {"fault_kind", "timeout"}, {"phase", "timing"}}
+  put("full.json", json{{"device", {{"name", "Fake GPU"}}},
+                        {"fault", "10 calls did not finish within 60 s"},
+                        {"fault_kind", "timeout"},
+                        {"phase", "timing"}}
                        .dump());
   EXPECT_EQ(evaluate().verdict, Verdict::kTimeout);
-  put("full.json", json{{"device", {{"name", "Fake GPU"}}}, {"fault", "no sandbox for the candidate: unshare: EPERM"},
-                        {"fault_kind", "sandbox"}, {"phase", "start"}}
+  put("full.json", json{{"device", {{"name", "Fake GPU"}}},
+                        {"fault", "no sandbox for the candidate: unshare: EPERM"},
+                        {"fault_kind", "sandbox"},
+                        {"phase", "start"}}
                        .dump());
   auto r = evaluate();
   EXPECT_EQ(r.verdict, Verdict::kSetupError);
@@ -230,8 +263,10 @@ TEST_F(EvaluatorTest, InputMutationIsRejected) {
 }
 
 TEST_F(EvaluatorTest, CudaFaultIsReported) {
-  put("full.json", json{{"device", {{"name", "Fake GPU"}}}, {"trials", json::array()},
-                        {"fault", "CUDA error: an illegal memory access was encountered"}, {"phase", "candidate"}}
+  put("full.json", json{{"device", {{"name", "Fake GPU"}}},
+                        {"trials", json::array()},
+                        {"fault", "CUDA error: an illegal memory access was encountered"},
+                        {"phase", "candidate"}}
                        .dump());
   auto r = evaluate();
   EXPECT_EQ(r.verdict, Verdict::kFault);
@@ -251,7 +286,8 @@ TEST_F(EvaluatorTest, HangIsATimeoutAndCrashIsAFault) {
 
 TEST_F(EvaluatorTest, TaskErrorIsASetupError) {
   put("full.json", json{{"error", "relu.py: fails to import: NameError: name 'nn' is not defined"},
-                        {"kind", "import"}, {"detail", "line 3"}}
+                        {"kind", "import"},
+                        {"detail", "line 3"}}
                        .dump());
   auto r = evaluate();
   EXPECT_EQ(r.verdict, Verdict::kSetupError);
@@ -283,7 +319,8 @@ TEST_F(EvaluatorTest, BaselineTimesEagerAndGivesTheFloor) {
                            .dump());
   EvalOptions opt;
   opt.worker = {.python = std::string(CUTEGEN_SOURCE_DIR) + "/src/eval/testdata/fake_python.sh",
-                .bridge_dir = bridge_.string(), .isolate_network = "off"};
+                .bridge_dir = bridge_.string(),
+                .isolate_network = "off"};
   opt.work_dir = (bridge_ / "work").string();
   opt.ceilings_dir = (bridge_ / "ceilings").string();
   auto b = Evaluator(*builder_, Target{}, opt).baseline(*parse_task_spec(kReluSpec));

@@ -11,7 +11,7 @@ std::string invoke_shim(const TaskSpec& spec) {
     const AbiParam& p = params[i];
     std::string slot = "s[" + std::to_string(i) + "]";
     std::string type = p.c_decl.substr(0, p.c_decl.size() - p.c_name.size());
-    std::string value = p.arg->is_tensor()          ? "reinterpret_cast<" + type + ">(" + slot + ")"
+    std::string value = p.arg->is_tensor()         ? "reinterpret_cast<" + type + ">(" + slot + ")"
                         : p.arg->ctype == "double" ? "cutegen_slot_double(" + slot + ")"
                         : p.arg->ctype == "bool"   ? slot + " != 0"
                                                    : "static_cast<int64_t>(" + slot + ")";

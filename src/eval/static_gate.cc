@@ -146,7 +146,8 @@ CuteUsage cute_usage(const std::string& code) {
 std::string describe_usage(const CuteUsage& usage) {
   if (usage.empty()) return "none";
   std::vector<std::string> parts;
-  for (auto& [k, n] : usage) parts.push_back(k + " x" + std::to_string(n));
+  for (auto& [k, n] : usage)
+    parts.push_back(k + " x" + std::to_string(n));
   return join(parts, ", ");
 }
 
@@ -156,7 +157,9 @@ std::vector<GateFinding> check_written_source(const std::string& source) {
   static const std::regex header(kForbiddenHeader);
   static const std::regex line_directive(R"((^|\n)[ \t]*#[ \t]*(line\b|[0-9]))");
   std::vector<GateFinding> out;
-  auto line_of = [&](size_t pos) { return 1 + static_cast<int>(std::count(code.begin(), code.begin() + long(pos), '\n')); };
+  auto line_of = [&](size_t pos) {
+    return 1 + static_cast<int>(std::count(code.begin(), code.begin() + long(pos), '\n'));
+  };
   for (auto it = std::sregex_iterator(code.begin(), code.end(), include); it != std::sregex_iterator(); ++it)
     if (std::regex_search(it->str(1), header)) {
       out.push_back({"forbidden include", located(line_of(it->position()), it->str(), kForbiddenHeaderWhy)});
@@ -175,11 +178,13 @@ SourceGate check_preprocessed(const Preprocessed& pp, bool require_cute) {
     OwnCode own = own_code(pass.text, pp.source_path);
     for (auto& f : check_pass(own))
       if (seen.insert(f.rule).second) gate.findings.push_back(f);
-    for (auto& [kind, n] : cute_usage(reachable_code(own.text))) gate.cute[kind] = std::max(gate.cute[kind], n);
+    for (auto& [kind, n] : cute_usage(reachable_code(own.text)))
+      gate.cute[kind] = std::max(gate.cute[kind], n);
   }
   if (require_cute && gate.cute.empty())
-    gate.findings.push_back({"no CuTe", "the code cutegen_forward reaches uses no CuTe layouts, tensors, copies or "
-                                        "MMA atoms (strings, comments, #if 0 and uncalled functions do not count)"});
+    gate.findings.push_back({"no CuTe",
+                             "the code cutegen_forward reaches uses no CuTe layouts, tensors, copies or "
+                             "MMA atoms (strings, comments, #if 0 and uncalled functions do not count)"});
   return gate;
 }
 

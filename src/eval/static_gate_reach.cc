@@ -29,7 +29,8 @@ std::string strip_template_header(const std::string& h) {
   if (!std::regex_search(h, m, start)) return h;
   int depth = 1;
   size_t i = m.length();
-  for (; i < h.size() && depth > 0; ++i) depth += (h[i] == '<') - (h[i] == '>');
+  for (; i < h.size() && depth > 0; ++i)
+    depth += (h[i] == '<') - (h[i] == '>');
   return strip_template_header(h.substr(i));
 }
 
@@ -50,9 +51,11 @@ std::string chunk_name(const std::string& text) {
   size_t stop = h.find_first_of("=({[;");
   if (stop == std::string::npos) stop = h.size();
   size_t e = stop;
-  while (e > 0 && std::isspace(static_cast<unsigned char>(h[e - 1]))) --e;
+  while (e > 0 && std::isspace(static_cast<unsigned char>(h[e - 1])))
+    --e;
   size_t b = e;
-  while (b > 0 && ident_char(h[b - 1])) --b;
+  while (b > 0 && ident_char(h[b - 1]))
+    --b;
   return h.substr(b, e - b);
 }
 
@@ -101,10 +104,12 @@ std::string reachable_code(const std::string& code) {
   std::string s = without_directives(code);
   auto all = chunks(s);
   std::multimap<std::string, size_t> by_name;
-  for (size_t i = 0; i < all.size(); ++i) by_name.emplace(all[i].name, i);
+  for (size_t i = 0; i < all.size(); ++i)
+    by_name.emplace(all[i].name, i);
   std::set<size_t> reached;
   std::vector<size_t> todo;
-  for (auto [it, end] = by_name.equal_range("cutegen_forward"); it != end; ++it) todo.push_back(it->second);
+  for (auto [it, end] = by_name.equal_range("cutegen_forward"); it != end; ++it)
+    todo.push_back(it->second);
   static const std::regex ident(R"([A-Za-z_]\w*)");
   while (!todo.empty()) {
     size_t k = todo.back();

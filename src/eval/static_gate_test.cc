@@ -72,8 +72,9 @@ std::string first_detail(const std::vector<GateFinding>& f) { return f.empty() ?
 // --- the text the gate reads (no compiler needed) ---
 
 TEST(GateText, LiteralsAndCommentsAreBlankedRawStringsToo) {
-  std::string code = "a(\"dlsym // x\"); b('\\''); int n = 1'000'000; c(R\"d(make_tensor)\" still)d\"); // cudaStreamCreate\n"
-                     "u8R\"(x)\" /* Tensor t */ k();";
+  std::string code =
+      "a(\"dlsym // x\"); b('\\''); int n = 1'000'000; c(R\"d(make_tensor)\" still)d\"); // cudaStreamCreate\n"
+      "u8R\"(x)\" /* Tensor t */ k();";
   std::string out = blank(code, Blank::kCommentsAndLiterals);
   EXPECT_EQ(out.size(), code.size());
   for (auto word : {"dlsym", "make_tensor", "still", "cudaStreamCreate", "Tensor"})
@@ -85,13 +86,14 @@ TEST(GateText, LiteralsAndCommentsAreBlankedRawStringsToo) {
 }
 
 TEST(GateText, OwnLinesFollowTheLineMarkers) {
-  std::string pp = "# 0 \"/k.cu\"\n# 1 \"/usr/include/dlfcn.h\" 1 3 4\nextern void* dlsym(void*, const char*);\n"
-                   "# 1 \"/k.cu\"\nint a;\n# 1 \"/cuda/cublas_v2.h\" 1\nint cublasCreate();\n# 4 \"/k.cu\" 2\n"
-                   "void f() { g(\"dlsym\"); }\n\nint b;\n";
+  std::string pp =
+      "# 0 \"/k.cu\"\n# 1 \"/usr/include/dlfcn.h\" 1 3 4\nextern void* dlsym(void*, const char*);\n"
+      "# 1 \"/k.cu\"\nint a;\n# 1 \"/cuda/cublas_v2.h\" 1\nint cublasCreate();\n# 4 \"/k.cu\" 2\n"
+      "void f() { g(\"dlsym\"); }\n\nint b;\n";
   auto own = own_code(pp, "/k.cu");
   EXPECT_EQ(own.text.find("extern void"), std::string::npos);  // the header's line is not the candidate's
   EXPECT_EQ(own.text.find("cublasCreate"), std::string::npos);
-  EXPECT_EQ(own.text.find("dlsym"), std::string::npos);        // blanked: it sat in a string
+  EXPECT_EQ(own.text.find("dlsym"), std::string::npos);  // blanked: it sat in a string
   EXPECT_EQ(own.line_at(own.text.find("void f")), 4);
   EXPECT_EQ(own.line_at(own.text.find("int b")), 6);
   ASSERT_EQ(own.includes.size(), 1u);  // dlfcn.h came before line 1: the harness's, not the candidate's
@@ -117,9 +119,10 @@ TEST(GateReach, OnlyWhatCutegenForwardReachesCounts) {
 }
 
 TEST(GateReach, HostAssemblyIsFoundDeviceAssemblyIsNot) {
-  std::string device = "__attribute__((device)) float f(float x) { float y; asm(\"\" : \"=f\"(y) : \"f\"(x)); "
-                       "for (int i = 0; i < 2; ++i) { asm volatile(\"\"); } return y; }\n"
-                       "template <class T> __attribute__((global)) void k(T t) { auto l = [&](int i) { asm(\"\"); }; }\n";
+  std::string device =
+      "__attribute__((device)) float f(float x) { float y; asm(\"\" : \"=f\"(y) : \"f\"(x)); "
+      "for (int i = 0; i < 2; ++i) { asm volatile(\"\"); } return y; }\n"
+      "template <class T> __attribute__((global)) void k(T t) { auto l = [&](int i) { asm(\"\"); }; }\n";
   EXPECT_TRUE(host_assembly(device).empty());
   EXPECT_EQ(host_assembly("void host() { if (1) { __asm__ volatile(\"\"); } }").size(), 1u);
   EXPECT_EQ(host_assembly("__attribute__((host)) __attribute__((device)) void hd() { asm(\"\"); }").size(), 1u);
@@ -161,7 +164,8 @@ TEST(StaticGate, RulesBeyondTheSuiteCheats) {
       {"void f() { asm(\"\"); }", "host assembly"},
       {"int x;\n# 1 \"/usr/local/cuda/include/cublas_v2.h\" 1\nint y;\n# 3 \"/k.cu\" 2\n", "forbidden include"},
   };
-  for (auto [text, rule] : cases) EXPECT_EQ(first_rule(gate_text(text)), rule) << text;
+  for (auto [text, rule] : cases)
+    EXPECT_EQ(first_rule(gate_text(text)), rule) << text;
   // Names that merely contain a forbidden one, or members, are not it.
   EXPECT_EQ(first_detail(gate_text("void f(File& x, cudaStream_t stream) { x.open(); reopen(); "
                                    "k<<<1, 2, 0, stream>>>(); }")),
@@ -192,9 +196,11 @@ TEST(StaticGatePreprocessed, ExpertKernelsPass) {
   const char* bin = std::getenv("CUTEGEN_BIN");
   ASSERT_NE(bin, nullptr) << "CUTEGEN_BIN names the cutegen binary";
   for (auto task : {"relu", "layernorm_rows_768", "softmax", "log_softmax"}) {
-    auto emitted = run_process({.argv = {bin, "expert", std::string(CUTEGEN_SOURCE_DIR) + "/tasks/" + task + ".py", "--emit"},
-                                .timeout = std::chrono::seconds(300)});
-    ASSERT_TRUE(emitted.ok() && emitted->success()) << task << ": " << (emitted.ok() ? emitted->err : emitted.message());
+    auto emitted =
+        run_process({.argv = {bin, "expert", std::string(CUTEGEN_SOURCE_DIR) + "/tasks/" + task + ".py", "--emit"},
+                     .timeout = std::chrono::seconds(300)});
+    ASSERT_TRUE(emitted.ok() && emitted->success())
+        << task << ": " << (emitted.ok() ? emitted->err : emitted.message());
     CuteUsage usage;
     EXPECT_EQ(first_detail(gate(emitted->out, task, &usage)), "") << task;
     EXPECT_FALSE(usage.empty()) << task;

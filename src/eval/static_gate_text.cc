@@ -14,7 +14,8 @@ bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 // A ' inside a number is a digit separator (1'000'000), not the start of a character literal.
 bool digit_separator(const std::string& s, size_t quote) {
   size_t b = quote;
-  while (b > 0 && (ident_char(s[b - 1]) || s[b - 1] == '\'' || s[b - 1] == '.')) --b;
+  while (b > 0 && (ident_char(s[b - 1]) || s[b - 1] == '\'' || s[b - 1] == '.'))
+    --b;
   return b < quote && std::isdigit(static_cast<unsigned char>(s[b]));
 }
 
@@ -31,7 +32,8 @@ size_t raw_string_end(const std::string& s, size_t quote) {
 bool raw_prefix(const std::string& s, size_t quote) {
   if (quote == 0 || s[quote - 1] != 'R') return false;
   size_t b = quote - 1;
-  while (b > 0 && ident_char(s[b - 1])) --b;
+  while (b > 0 && ident_char(s[b - 1]))
+    --b;
   std::string prefix = s.substr(b, quote - b);
   return prefix == "R" || prefix == "u8R" || prefix == "uR" || prefix == "UR" || prefix == "LR";
 }
@@ -45,7 +47,8 @@ void blank_range(std::string& s, size_t from, size_t to) {
 size_t quoted_end(const std::string& s, size_t open) {
   char q = s[open];
   size_t i = open + 1;
-  while (i < s.size() && s[i] != q && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
+  while (i < s.size() && s[i] != q && s[i] != '\n')
+    i += s[i] == '\\' ? 2 : 1;
   return std::min(s.size(), i + 1);
 }
 
@@ -78,7 +81,8 @@ std::string blank(const std::string& code, Blank what) {
 }
 
 int OwnCode::line_at(size_t pos) const {
-  size_t k = static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(std::min(pos, text.size())), '\n'));
+  size_t k =
+      static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(std::min(pos, text.size())), '\n'));
   return k < lines.size() ? lines[k] : 0;
 }
 
@@ -100,7 +104,8 @@ OwnCode own_code(const std::string& preprocessed, const std::string& source_path
         // Back in the candidate's file (flag 2) at line N: its #include sat on line N - 1. Files
         // before its first line are the harness's forced includes.
         if (contains(std::string(m[3]), "2"))
-          for (auto& p : pulled_in) own.includes.push_back({line - 1, p});
+          for (auto& p : pulled_in)
+            own.includes.push_back({line - 1, p});
         pulled_in.clear();
       }
       continue;

@@ -35,12 +35,14 @@ Interval speedup_interval(const std::vector<double>& baseline, const std::vector
   auto resample_median = [&](const std::vector<double>& xs) {
     std::uniform_int_distribution<size_t> pick(0, xs.size() - 1);
     std::vector<double> r(xs.size());
-    for (auto& v : r) v = xs[pick(rng)];
+    for (auto& v : r)
+      v = xs[pick(rng)];
     std::nth_element(r.begin(), r.begin() + static_cast<long>(r.size() / 2), r.end());
     return r[r.size() / 2];
   };
   std::vector<double> ratios(static_cast<size_t>(resamples));
-  for (auto& r : ratios) r = resample_median(baseline) / resample_median(candidate);
+  for (auto& r : ratios)
+    r = resample_median(baseline) / resample_median(candidate);
   iv.low = percentile(ratios, (1 - level) / 2);
   iv.high = percentile(ratios, 1 - (1 - level) / 2);
   return iv;

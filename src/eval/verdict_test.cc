@@ -66,7 +66,8 @@ TEST(Stats, SummaryAndSpeedupInterval) {
   EXPECT_DOUBLE_EQ(s.median, 3);
   EXPECT_DOUBLE_EQ(s.min, 1);
   std::vector<double> eager, cand;
-  for (int i = 0; i < 100; ++i) eager.push_back(2.0 + 0.01 * (i % 7)), cand.push_back(1.0 + 0.01 * (i % 5));
+  for (int i = 0; i < 100; ++i)
+    eager.push_back(2.0 + 0.01 * (i % 7)), cand.push_back(1.0 + 0.01 * (i % 5));
   auto iv = speedup_interval(eager, cand);
   EXPECT_NEAR(iv.point, 2.03 / 1.02, 1e-9);
   EXPECT_LE(iv.low, iv.point);

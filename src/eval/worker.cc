@@ -11,12 +11,26 @@ namespace cutegen {
 
 std::map<std::string, std::string> worker_environment(const WorkerOptions& opt) {
   // Only what Python, torch and CUDA need; nothing else reaches the candidate (no API keys).
-  static const std::vector<std::string> keep = {
-      "PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES",
-      "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "XDG_CACHE_HOME",
-      "VIRTUAL_ENV", "NCCL_NVLS_ENABLE", "TORCH_SYMM_MEM_DISABLE_MULTICAST", "NVSHMEM_DISABLE_NVLS"};
-  auto env = allowlisted_environment(keep, {{"PYTHONPATH", opt.bridge_dir}, {"PYTHONUNBUFFERED", "1"},
-                                            {"PYTHONDONTWRITEBYTECODE", "1"}});
+  static const std::vector<std::string> keep = {"PATH",
+                                                "HOME",
+                                                "LANG",
+                                                "LC_ALL",
+                                                "TMPDIR",
+                                                "USER",
+                                                "LD_LIBRARY_PATH",
+                                                "CUDA_HOME",
+                                                "CUDA_VISIBLE_DEVICES",
+                                                "CUDA_DEVICE_ORDER",
+                                                "NVIDIA_VISIBLE_DEVICES",
+                                                "TORCHINDUCTOR_CACHE_DIR",
+                                                "TRITON_CACHE_DIR",
+                                                "XDG_CACHE_HOME",
+                                                "VIRTUAL_ENV",
+                                                "NCCL_NVLS_ENABLE",
+                                                "TORCH_SYMM_MEM_DISABLE_MULTICAST",
+                                                "NVSHMEM_DISABLE_NVLS"};
+  auto env = allowlisted_environment(
+      keep, {{"PYTHONPATH", opt.bridge_dir}, {"PYTHONUNBUFFERED", "1"}, {"PYTHONDONTWRITEBYTECODE", "1"}});
   if (!opt.gpu.empty()) env["CUDA_VISIBLE_DEVICES"] = opt.gpu;
   return env;
 }
@@ -65,7 +79,8 @@ Result<WorkerRun> run_worker(const WorkerOptions& opt, const std::vector<std::st
   if (opt.isolate_network == "on" && iso.prefix.empty()) return error(iso.note + " but eval.isolate_network = on");
   run.isolation = iso.note;
   std::vector<std::string> argv = iso.prefix;
-  for (auto& a : worker_command(opt, args, out_path)) argv.push_back(a);
+  for (auto& a : worker_command(opt, args, out_path))
+    argv.push_back(a);
   std::remove(out_path.c_str());
   run.process = CUTEGEN_TRY(run_process({.argv = argv, .env = worker_environment(opt), .timeout = opt.timeout}));
   if (auto text = read_file(out_path); text.ok()) {

@@ -25,8 +25,8 @@ struct WorkerOptions {
 
 struct WorkerRun {
   ProcessResult process;
-  nlohmann::json doc;          // the worker's answer; null when it died before writing one
-  std::string isolation;       // how the network was isolated, or why not
+  nlohmann::json doc;     // the worker's answer; null when it died before writing one
+  std::string isolation;  // how the network was isolated, or why not
 };
 
 // The command line that runs `eval` with `args` (also what the profiler wraps).

@@ -20,7 +20,8 @@ TEST(Worker, EnvironmentIsAnAllowlistAndPinsTheChosenGpu) {
 
 TEST(Worker, CommandRunsTheBridgeEval) {
   auto argv = worker_command({.python = "/py"}, {"--mode", "check"}, "/o.json");
-  EXPECT_EQ(argv, (std::vector<std::string>{"/py", "-m", "cutegen_bridge", "eval", "--out", "/o.json", "--mode", "check"}));
+  EXPECT_EQ(argv,
+            (std::vector<std::string>{"/py", "-m", "cutegen_bridge", "eval", "--out", "/o.json", "--mode", "check"}));
 }
 
 }  // namespace cutegen

@@ -28,7 +28,15 @@ enum class AnchorKind { kGemm, kConv };
 // channel (training mode, as KernelBench's modules run). kMaxPool/kAvgPool: windows over the
 // trailing `dims`.
 enum class StageKind {
-  kReduce, kSoftmax, kLogSoftmax, kGroupNorm, kInstanceNorm, kLayerNorm, kBatchNorm, kMaxPool, kAvgPool
+  kReduce,
+  kSoftmax,
+  kLogSoftmax,
+  kGroupNorm,
+  kInstanceNorm,
+  kLayerNorm,
+  kBatchNorm,
+  kMaxPool,
+  kAvgPool
 };
 const char* to_string(AnchorKind k);  // "gemm", "conv"
 const char* to_string(StageKind k);   // "reduce", "softmax", ..., "avg_pool"
@@ -43,14 +51,14 @@ struct ChainOperand {
 
 struct ChainStage {
   StageKind kind = StageKind::kReduce;
-  std::string op;                   // the aten op ("aten.native_group_norm.default")
+  std::string op;  // the aten op ("aten.native_group_norm.default")
   std::vector<int64_t> in_shape, out_shape;
-  std::vector<int> dims;            // reduced / normalized / pooled dims of in_shape, ascending
-  ReduceOp reduce = ReduceOp::kSum; // kReduce (kMean folded as sum / count: `mean`)
+  std::vector<int> dims;             // reduced / normalized / pooled dims of in_shape, ascending
+  ReduceOp reduce = ReduceOp::kSum;  // kReduce (kMean folded as sum / count: `mean`)
   bool mean = false, log_sum_exp = false, keepdim = false;
-  int64_t groups = 0;               // kGroupNorm
-  double eps = 0;                   // norms
-  std::optional<ChainOperand> weight, bias;  // a norm's affine parameters
+  int64_t groups = 0;                                      // kGroupNorm
+  double eps = 0;                                          // norms
+  std::optional<ChainOperand> weight, bias;                // a norm's affine parameters
   std::vector<int64_t> window, stride, padding, dilation;  // pools, one per pooled dim
   bool ceil_mode = false, count_include_pad = true;
   // The pointwise ops after the stage: out = after(stage value, operands...), leaf 0 the stage's

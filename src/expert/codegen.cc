@@ -8,7 +8,8 @@ namespace cutegen {
 
 std::string entry_signature(const TaskSpec& spec) {
   std::vector<std::string> decls;
-  for (auto& p : abi_params(spec)) decls.push_back(p.c_decl);
+  for (auto& p : abi_params(spec))
+    decls.push_back(p.c_decl);
   decls.push_back("cudaStream_t stream");
   return "extern \"C\" void cutegen_forward(" + join(decls, ", ") + ")";
 }

@@ -15,7 +15,8 @@ namespace {
 
 void collect_scalars(const ExprPtr& e, std::set<std::string>& out) {
   if (e->prim == Prim::kScalarArg) out.insert(e->name);
-  for (auto& k : e->kids) collect_scalars(k, out);
+  for (auto& k : e->kids)
+    collect_scalars(k, out);
 }
 
 // The spatial sizes as (D, H, W), 1 for absent dims.
@@ -30,7 +31,8 @@ std::vector<int64_t> as_3d(const std::vector<int64_t>& v, int64_t fill) {
 ConvTiles conv_tiles(const ConvRecipe& c) {
   ConvTiles t;
   int64_t q = c.out_size.back(), stride_w = c.stride.back();
-  while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256) t.tile_q *= 2;
+  while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256)
+    t.tile_q *= 2;
   t.tile_p = 128 / t.tile_q;
   t.tile_n = c.gemm_n() <= 64 ? 64 : 128;
   int stage_bytes = (128 + t.tile_n) * 32 * 4;
@@ -39,15 +41,18 @@ ConvTiles conv_tiles(const ConvRecipe& c) {
 }
 
 std::string conv_unsupported(const ConvRecipe& c) {
-  if (c.input.dtype != DType::kFloat32 || c.out_dtype != DType::kFloat32) return "only float32 convolutions have a kernel yet";
+  if (c.input.dtype != DType::kFloat32 || c.out_dtype != DType::kFloat32)
+    return "only float32 convolutions have a kernel yet";
   for (auto& o : c.epilogue_operands)
     if (o.dtype != DType::kFloat32) return "epilogue operand " + o.name + " is not float32";
   std::vector<int64_t> conv_out = {c.batch, c.out_channels};
   conv_out.insert(conv_out.end(), c.out_size.begin(), c.out_size.end());
   if (c.out_shape != conv_out) return "the epilogue reshapes the convolution's output";
   int64_t numel = 1;
-  for (auto d : c.input.shape) numel *= d;
-  if (numel >= (int64_t(1) << 31) || c.gemm_m() >= (int64_t(1) << 31)) return "more than 2^31 input elements or output pixels";
+  for (auto d : c.input.shape)
+    numel *= d;
+  if (numel >= (int64_t(1) << 31) || c.gemm_m() >= (int64_t(1) << 31))
+    return "more than 2^31 input elements or output pixels";
   if (c.kind == ConvClass::kDepthwise) {
     if (c.dims > 2) return "3-D depthwise convolutions have no kernel yet";
     if (c.batch * c.out_channels > 65535) return "more than 65535 output planes (the depthwise grid's z)";
@@ -58,7 +63,8 @@ std::string conv_unsupported(const ConvRecipe& c) {
       return "transposed convolutions of stride > 1 have no kernel yet";
   ConvTiles t = conv_tiles(c);
   int64_t stride_h = c.dims >= 2 ? c.stride[c.dims - 2] : 1;
-  if (t.tile_q * c.stride.back() > 256 || t.tile_p * stride_h > 256) return "the stride exceeds a TMA box's 256 elements";
+  if (t.tile_q * c.stride.back() > 256 || t.tile_p * stride_h > 256)
+    return "the stride exceeds a TMA box's 256 elements";
   return "";
 }
 
@@ -67,12 +73,14 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
   ConvTiles t = conv_tiles(c);
   if (p.strategy == Strategy::kConvDepthwise) {
     int tile_h = c.out_size.size() < 2 ? 1 : 16;
-    return "using Conv = cutegen::conv::DepthwiseConv<" + std::to_string(tile_h) + ", 32, " + std::to_string(tile_h < 4 ? 1 : 4) +
-           ", Epilogue>;";
+    return "using Conv = cutegen::conv::DepthwiseConv<" + std::to_string(tile_h) + ", 32, " +
+           std::to_string(tile_h < 4 ? 1 : 4) + ", Epilogue>;";
   }
-  return "using Config = cutegen::gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, cutegen::gemm::RowMajor,\n"
-         "                                         cutegen::gemm::ColMajor, 128, " + std::to_string(t.tile_n) + ", " +
-         std::to_string(t.stages) + ">;\nusing Conv = cutegen::conv::ConvForward<Config, " + std::to_string(t.tile_p) + ", " +
+  return "using Config = cutegen::gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, "
+         "cutegen::gemm::RowMajor,\n"
+         "                                         cutegen::gemm::ColMajor, 128, " +
+         std::to_string(t.tile_n) + ", " + std::to_string(t.stages) +
+         ">;\nusing Conv = cutegen::conv::ConvForward<Config, " + std::to_string(t.tile_p) + ", " +
          std::to_string(t.tile_q) + ", Epilogue>;";
 }
 
@@ -83,7 +91,8 @@ Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const P
   // Output coordinates in the order of out_shape's dims: n, k, then the spatial dims present.
   std::vector<std::string> coords = {"n", "k"};
   const char* spatial[] = {"z", "p", "q"};
-  for (int d = 3 - c.dims; d < 3; ++d) coords.push_back(spatial[d]);
+  for (int d = 3 - c.dims; d < 3; ++d)
+    coords.push_back(spatial[d]);
   std::vector<std::string> members, values, loads, leaves = {"x0"};
   for (size_t i = 0; i < c.epilogue_operands.size(); ++i) {
     auto& o = c.epilogue_operands[i];
@@ -111,26 +120,28 @@ Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const P
   auto in = as_3d(c.in_size, 1), out = as_3d(c.out_size, 1), kernel = as_3d(c.kernel, 1);
   auto stride = as_3d(c.stride, 1), pad = as_3d(c.padding, 0), dil = as_3d(c.dilation, 1);
   if (c.transposed)  // stride 1: the forward convolution of the flipped kernel pads dil * (kernel - 1) - pad
-    for (int d = 0; d < 3; ++d) pad[d] = dil[d] * (kernel[d] - 1) - pad[d];
+    for (int d = 0; d < 3; ++d)
+      pad[d] = dil[d] * (kernel[d] - 1) - pad[d];
   std::vector<int64_t> shape = {c.batch, c.in_channels, c.out_channels, c.groups};  // ConvShape's order
-  for (auto* v : {&in, &out, &kernel, &stride, &pad, &dil}) shape.insert(shape.end(), v->begin(), v->end());
+  for (auto* v : {&in, &out, &kernel, &stride, &pad, &dil})
+    shape.insert(shape.end(), v->begin(), v->end());
   shape.push_back(c.transposed ? 1 : 0);
   std::vector<std::string> shape_text;
-  for (auto v : shape) shape_text.push_back(std::to_string(v));
-  return render_instance("instances/conv.cu.in",
-                         {{"title", kernel_title(r, p)},
-                          {"members", join(members, "")},
-                          {"bias", bias},
-                          {"loads", join(loads, "")},
-                          {"expr", to_cuda(c.epilogue, leaves)},
-                          {"header", strategy_def(p.strategy).header},
-                          {"conv_type", conv_type(c, p)},
-                          {"signature", entry_signature(spec)},
-                          {"shape", join(shape_text, ", ")},
-                          {"input", c.input.c_name},
-                          {"weight", c.weight.c_name},
-                          {"out", c.out_c_name},
-                          {"member_values", join(values, ", ")}});
+  for (auto v : shape)
+    shape_text.push_back(std::to_string(v));
+  return render_instance("instances/conv.cu.in", {{"title", kernel_title(r, p)},
+                                                  {"members", join(members, "")},
+                                                  {"bias", bias},
+                                                  {"loads", join(loads, "")},
+                                                  {"expr", to_cuda(c.epilogue, leaves)},
+                                                  {"header", strategy_def(p.strategy).header},
+                                                  {"conv_type", conv_type(c, p)},
+                                                  {"signature", entry_signature(spec)},
+                                                  {"shape", join(shape_text, ", ")},
+                                                  {"input", c.input.c_name},
+                                                  {"weight", c.weight.c_name},
+                                                  {"out", c.out_c_name},
+                                                  {"member_values", join(values, ", ")}});
 }
 
 }  // namespace cutegen

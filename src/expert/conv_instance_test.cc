@@ -31,7 +31,8 @@ TEST(ConvInstance, ConvWithBiasAndPerChannelEpilogue) {
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu, "float x0 = acc + bias[k];")) << "conv.bias added before the epilogue";
   EXPECT_TRUE(contains(*cu, "float v1 = in1[int64_t(k) * 1];")) << "the [C, 1, 1] bias read per channel";
-  EXPECT_TRUE(contains(*cu, "constexpr cutegen::conv::ConvShape shape{ 128, 64, 128, 1, 1, 128, 128, 1, 126, 126, 1, 3, 3,"));
+  EXPECT_TRUE(
+      contains(*cu, "constexpr cutegen::conv::ConvShape shape{ 128, 64, 128, 1, 1, 128, 128, 1, 126, 126, 1, 3, 3,"));
   EXPECT_TRUE(contains(*cu, "ConvForward<Config, 1, 128, Epilogue>"));
   EXPECT_FALSE(contains(*cu, "#include \"conv/")) << "the library is inlined: one self-contained .cu";
 }
@@ -62,7 +63,8 @@ TEST(ConvInstance, DepthwiseHasItsOwnTemplate) {
   ASSERT_TRUE(r.ok()) << r.message();
   auto p = default_params(*r);
   EXPECT_EQ(p.strategy, Strategy::kConvDepthwise);
-  EXPECT_NE(invalid_reason(*r, Params{.strategy = Strategy::kConvImplicitGemm}), "") << "a depthwise recipe is not a GEMM's";
+  EXPECT_NE(invalid_reason(*r, Params{.strategy = Strategy::kConvImplicitGemm}), "")
+      << "a depthwise recipe is not a GEMM's";
   auto cu = generate_kernel(*r, spec, p);
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DepthwiseConv<16, 32, 4, Epilogue>;"));

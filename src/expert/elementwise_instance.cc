@@ -16,14 +16,18 @@ namespace {
 
 void collect_scalars(const ExprPtr& e, std::set<std::string>& out) {
   if (e->prim == Prim::kScalarArg) out.insert(e->name);
-  for (auto& k : e->kids) collect_scalars(k, out);
+  for (auto& k : e->kids)
+    collect_scalars(k, out);
 }
 
-std::string static_int(int64_t v) { return v < (int64_t(1) << 31) ? "Int<" + std::to_string(v) + ">{}" : "int64_t(" + std::to_string(v) + ")"; }
+std::string static_int(int64_t v) {
+  return v < (int64_t(1) << 31) ? "Int<" + std::to_string(v) + ">{}" : "int64_t(" + std::to_string(v) + ")";
+}
 
 // CuTe is column-major: the output's row-major dims are listed last-first. `nested` makes it one
 // mode over the flat index n, ((dims...)):((strides...)), which local_tile can cut into tiles.
-std::string operand_layout(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, bool nested = false) {
+std::string operand_layout(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                           bool nested = false) {
   std::vector<std::string> s, d;
   for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
     s.push_back(static_int(shape[i]));
@@ -43,7 +47,8 @@ std::optional<std::pair<std::vector<int64_t>, std::vector<int64_t>>> tileable_br
     const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, int64_t tile, int64_t vec) {
   int i = static_cast<int>(shape.size()) - 1;
   int64_t run = 1;
-  for (; i >= 0 && (shape[i] == 1 || strides[i] == run); --i) run *= shape[i];
+  for (; i >= 0 && (shape[i] == 1 || strides[i] == run); --i)
+    run *= shape[i];
   if (run % tile != 0) return std::nullopt;
   std::vector<int64_t> s(shape.begin(), shape.begin() + i + 1), d(strides.begin(), strides.begin() + i + 1);
   for (int64_t stride : d)
@@ -69,9 +74,11 @@ Result<std::string> elementwise_instance(const Recipe& r, const TaskSpec& spec, 
     if (o.dense)
       operands.push_back("      cg_elementwise::tiled(make_tensor(" + ptr + ", make_shape(n)))");
     else if (runs)  // (n), contiguous runs of whole tiles
-      operands.push_back("      cg_elementwise::tiled(make_tensor(" + ptr + ", " + operand_layout(runs->first, runs->second, true) + "))");
+      operands.push_back("      cg_elementwise::tiled(make_tensor(" + ptr + ", " +
+                         operand_layout(runs->first, runs->second, true) + "))");
     else  // output dims, broadcast strides
-      operands.push_back("      cg_elementwise::gathered(make_tensor(" + ptr + ", " + operand_layout(r.out_shape, o.strides) + "))");
+      operands.push_back("      cg_elementwise::gathered(make_tensor(" + ptr + ", " +
+                         operand_layout(r.out_shape, o.strides) + "))");
     if (o.dense || runs) checks.push_back("cg_expert::aligned_to(" + o.c_name + ", 16)");
   }
   std::set<std::string> scalars;

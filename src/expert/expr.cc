@@ -79,9 +79,15 @@ const char* fast_cuda(Prim p) {
 // those that have an intrinsic spelling are not.
 bool is_library_call(Prim p, bool fast) {
   switch (p) {
-    case Prim::kExp: case Prim::kExpm1: case Prim::kLog: case Prim::kLog1p: case Prim::kTanh:
-    case Prim::kErf: case Prim::kPow: case Prim::kSin: case Prim::kCos:
-      return !(fast && fast_cuda(p));
+    case Prim::kExp:
+    case Prim::kExpm1:
+    case Prim::kLog:
+    case Prim::kLog1p:
+    case Prim::kTanh:
+    case Prim::kErf:
+    case Prim::kPow:
+    case Prim::kSin:
+    case Prim::kCos: return !(fast && fast_cuda(p));
     default: return false;
   }
 }
@@ -124,7 +130,8 @@ std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names
     default: break;
   }
   std::vector<std::string> kids;
-  for (auto& k : e->kids) kids.push_back(to_cuda(k, leaf_names, spelling));
+  for (auto& k : e->kids)
+    kids.push_back(to_cuda(k, leaf_names, spelling));
   // A branch where a side calls an accurate library function (its instructions are skipped where
   // not taken), else a select. On the H200: SELU 3.026 ms with the branch, 3.156 with the select;
   // ELU 3.021 / 3.190; Softplus (intrinsics only) 3.060 / 3.004; torch.compile 3.02 for each.
@@ -147,7 +154,8 @@ double eval_host(const ExprPtr& e, const std::vector<double>& leaves, const std:
     default: break;
   }
   std::vector<double> kids;
-  for (auto& k : e->kids) kids.push_back(eval_host(k, leaves, scalars));
+  for (auto& k : e->kids)
+    kids.push_back(eval_host(k, leaves, scalars));
   return info(e->prim).host(kids);
 }
 
@@ -167,7 +175,8 @@ std::string describe(const ExprPtr& e) {
     default: break;
   }
   std::vector<std::string> kids;
-  for (auto& k : e->kids) kids.push_back(describe(k));
+  for (auto& k : e->kids)
+    kids.push_back(describe(k));
   std::string text = info(e->prim).name;
   text.append("(").append(join(kids, ", ")).append(")");
   return text;

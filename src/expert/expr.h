@@ -11,9 +11,30 @@
 namespace cutegen {
 
 enum class Prim {
-  kLeaf, kConst, kScalarArg,  // operands
-  kAdd, kSub, kMul, kDiv, kMax, kMin, kPow,
-  kNeg, kExp, kExpFast, kExpm1, kLog, kLogFast, kLog1p, kTanh, kErf, kSqrt, kRsqrt, kAbs, kSin, kCos,
+  kLeaf,
+  kConst,
+  kScalarArg,  // operands
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMax,
+  kMin,
+  kPow,
+  kNeg,
+  kExp,
+  kExpFast,
+  kExpm1,
+  kLog,
+  kLogFast,
+  kLog1p,
+  kTanh,
+  kErf,
+  kSqrt,
+  kRsqrt,
+  kAbs,
+  kSin,
+  kCos,
   kSelectGt,  // a > b ? c : d
 };
 
@@ -22,9 +43,9 @@ using ExprPtr = std::shared_ptr<const Expr>;
 
 struct Expr {
   Prim prim = Prim::kConst;
-  double value = 0;       // kConst
-  int leaf = -1;          // kLeaf: operand index
-  std::string name;       // kScalarArg: the ABI parameter holding it
+  double value = 0;  // kConst
+  int leaf = -1;     // kLeaf: operand index
+  std::string name;  // kScalarArg: the ABI parameter holding it
   std::vector<ExprPtr> kids;
 };
 
@@ -44,7 +65,8 @@ struct Spelling {
 // CUDA text computing the expression in float; leaf k is written as leaf_names[k].
 std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names, Spelling spelling = {});
 // Evaluates in double precision with the same formulas (for tests against reference math).
-double eval_host(const ExprPtr& e, const std::vector<double>& leaves, const std::map<std::string, double>& scalars = {});
+double eval_host(const ExprPtr& e, const std::vector<double>& leaves,
+                 const std::map<std::string, double>& scalars = {});
 // Readable form for logs: "max(x0, 0)".
 std::string describe(const ExprPtr& e);
 // Whether some node of e has a primitive satisfying pred (or equal to p).

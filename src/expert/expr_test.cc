@@ -17,7 +17,8 @@ TEST(ToCuda, FastSpellsIntrinsicsOnlyWhenAsked) {
 }
 
 TEST(ToCuda, DividesWithoutTheIeeeSlowPathAndByConstantsAsProducts) {
-  auto sigmoid = call(Prim::kDiv, {constant(1), call(Prim::kAdd, {constant(1), call(Prim::kExpFast, {call(Prim::kNeg, {leaf(0)})})})});
+  auto sigmoid = call(
+      Prim::kDiv, {constant(1), call(Prim::kAdd, {constant(1), call(Prim::kExpFast, {call(Prim::kNeg, {leaf(0)})})})});
   EXPECT_EQ(to_cuda(sigmoid, {"v0"}), "cg_expert::div_full(1.0f, (1.0f + __expf((-v0))))");
   EXPECT_EQ(to_cuda(call(Prim::kDiv, {leaf(0), constant(6)}), {"v0"}), "(v0 * 0.166666667f)");
   EXPECT_EQ(to_cuda(call(Prim::kDiv, {leaf(0), constant(-0.5)}), {"v0"}), "(v0 * (-2.0f))");
@@ -27,8 +28,9 @@ TEST(ToCuda, DividesWithoutTheIeeeSlowPathAndByConstantsAsProducts) {
 }
 
 TEST(ToCuda, SelectsUnlessASideCallsALibraryFunction) {
-  auto softplus = call(Prim::kSelectGt, {leaf(0), constant(20), leaf(0),
-                                         call(Prim::kLogFast, {call(Prim::kAdd, {constant(1), call(Prim::kExpFast, {leaf(0)})})})});
+  auto softplus =
+      call(Prim::kSelectGt, {leaf(0), constant(20), leaf(0),
+                             call(Prim::kLogFast, {call(Prim::kAdd, {constant(1), call(Prim::kExpFast, {leaf(0)})})})});
   EXPECT_EQ(to_cuda(softplus, {"v0"}), "cg_expert::select_gt(v0, 20.0f, v0, __logf((1.0f + __expf(v0))))");
   auto elu = call(Prim::kSelectGt, {leaf(0), constant(0), leaf(0), call(Prim::kExpm1, {leaf(0)})});
   EXPECT_EQ(to_cuda(elu, {"v0"}), "((v0) > (0.0f) ? (v0) : (expm1f(v0)))");

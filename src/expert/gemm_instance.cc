@@ -30,7 +30,8 @@ Result<std::pair<BatchGroup, BatchGroup>> batch_groups(const GemmRecipe& g) {
       groups.push_back(d);
   }
   if (groups.size() > 2) return error("batch dims whose strides fold into more than two groups");
-  while (groups.size() < 2) groups.insert(groups.begin(), BatchGroup{});
+  while (groups.size() < 2)
+    groups.insert(groups.begin(), BatchGroup{});
   return std::make_pair(groups[0], groups[1]);
 }
 
@@ -54,7 +55,8 @@ bool in_place(const GemmOperand& o, bool is_a, int64_t batch_stride) {
 
 // Bytes of the K-major copy of an fp32 operand the kernel cannot read in place (rows of K padded
 // to 4, as the pre-pass writes them), 0 when it reads the operand in place.
-int64_t copy_bytes(const GemmOperand& o, bool is_a, int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride) {
+int64_t copy_bytes(const GemmOperand& o, bool is_a, int64_t rows, int64_t k, const BatchGroup& batches,
+                   int64_t stride) {
   if (in_place(o, is_a, stride)) return 0;
   return (stride == 0 ? 1 : batches.count) * rows * ((k + 3) / 4 * 4) * 4;
 }
@@ -95,8 +97,9 @@ Result<std::pair<std::string, std::string>> epilogue(const GemmRecipe& g) {
   if (g.triangle != Triangle::kNone)
     expr = "col - row " + std::string(g.triangle == Triangle::kLower ? "<=" : ">=") + " " + n(g.diagonal) + " ? " +
            expr + " : 0.0f";
-  auto text = CUTEGEN_TRY(render_instance("instances/gemm_epilogue.cu.in",
-                                          {{"members", join(members, "\n")}, {"loads", join(loads, "\n")}, {"expr", expr}}));
+  auto text =
+      CUTEGEN_TRY(render_instance("instances/gemm_epilogue.cu.in",
+                                  {{"members", join(members, "\n")}, {"loads", join(loads, "\n")}, {"expr", expr}}));
   return std::make_pair(text, join(args, ""));
 }
 
@@ -114,26 +117,25 @@ Result<std::string> matvec_instance(const Recipe& r, const TaskSpec& spec, const
   const BatchGroup& per = batches;
   const int64_t mat_batch = along_n ? per.b : per.a, vec_batch = along_n ? per.a : per.b;
   const int64_t outputs = along_n ? g.n : g.m;
-  return render_instance("instances/matvec.cu.in",
-                         {{"title", kernel_title(r, p)},
-                          {"epilogue", functor},
-                          {"signature", entry_signature(spec)},
-                          {"launches", n(launches.count)},
-                          {"batches", n(batches.count)},
-                          {"input_type", dtype_info(g.a.dtype).c_type},
-                          {"mat", pointer(mat)},
-                          {"launch_stride_mat", n(along_n ? launches.b : launches.a)},
-                          {"strides_mat", n(mat_i) + ", " + n(mat_k) + ", " + n(mat_batch)},
-                          {"vec", pointer(vec)},
-                          {"launch_stride_vec", n(along_n ? launches.a : launches.b)},
-                          {"strides_vec", n(vec_k) + ", " + n(vec_batch)},
-                          {"outputs", n(outputs)},
-                          {"k", n(g.k)},
-                          {"threads", n(p.threads)},
-                          {"along_n", along_n ? "true" : "false"},
-                          {"out", g.out_c_name},
-                          {"launch_stride_out", n(batches.count * outputs)},
-                          {"epilogue_args", functor_args}});
+  return render_instance("instances/matvec.cu.in", {{"title", kernel_title(r, p)},
+                                                    {"epilogue", functor},
+                                                    {"signature", entry_signature(spec)},
+                                                    {"launches", n(launches.count)},
+                                                    {"batches", n(batches.count)},
+                                                    {"input_type", dtype_info(g.a.dtype).c_type},
+                                                    {"mat", pointer(mat)},
+                                                    {"launch_stride_mat", n(along_n ? launches.b : launches.a)},
+                                                    {"strides_mat", n(mat_i) + ", " + n(mat_k) + ", " + n(mat_batch)},
+                                                    {"vec", pointer(vec)},
+                                                    {"launch_stride_vec", n(along_n ? launches.a : launches.b)},
+                                                    {"strides_vec", n(vec_k) + ", " + n(vec_batch)},
+                                                    {"outputs", n(outputs)},
+                                                    {"k", n(g.k)},
+                                                    {"threads", n(p.threads)},
+                                                    {"along_n", along_n ? "true" : "false"},
+                                                    {"out", g.out_c_name},
+                                                    {"launch_stride_out", n(batches.count * outputs)},
+                                                    {"epilogue_args", functor_args}});
 }
 
 }  // namespace
@@ -152,7 +154,8 @@ std::string gemm_unsupported(const GemmRecipe& g) {
       return "a 16-bit operand is not 16-byte aligned with a unit stride for TMA, and no padded copy is emitted";
     return "";
   }
-  int64_t bytes = copy_bytes(g.a, true, g.m, g.k, batches, batches.a) + copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
+  int64_t bytes =
+      copy_bytes(g.a, true, g.m, g.k, batches, batches.a) + copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
   if (bytes > kMaxScratchBytes)
     return "K-major copies of the fp32 operands take " + n(bytes >> 20) + " MB, over the " + n(kMaxScratchBytes >> 20) +
            " MB static scratch";
@@ -175,44 +178,43 @@ Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const P
     return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
   };
   const bool pipelined = p.strategy == Strategy::kGemmPipelined;
-  return render_instance(
-      "instances/gemm.cu.in",
-      {{"title", kernel_title(r, p)},
-       {"header", std::string(strategy_def(p.strategy).header).substr(5)},
-       {"epilogue", functor},
-       {"element", kernel_element(g.a.dtype)},
-       {"element_c", kernel_element(g.out_dtype)},
-       {"layout_a", layout(g.a, "RowMajor")},
-       {"layout_b", layout(g.b, "ColMajor")},
-       {"tile_m", n(p.tile_m)},
-       {"tile_n", n(p.tile_n)},
-       {"stages", n(p.stages)},
-       {"cluster_m", n(pipelined ? 1 : p.cluster_m)},
-       {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
-       {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
-       {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
-       {"copy_a", float4s(fp32 ? copy_bytes(g.a, true, g.m, g.k, batches, batches.a) : 0)},
-       {"copy_b", float4s(fp32 ? copy_bytes(g.b, false, g.n, g.k, batches, batches.b) : 0)},
-       {"workspace", float4s(split_k_workspace_bytes(r, p))},
-       {"split_k", n(p.split_k)},
-       {"signature", entry_signature(spec)},
-       {"launches", n(launches.count)},
-       {"batches", n(batches.count)},
-       {"m", n(g.m)},
-       {"n", n(g.n)},
-       {"k", n(g.k)},
-       {"out", g.out_c_name},
-       {"launch_stride_c", n(batches.count * g.m * g.n)},
-       {"batch_stride_c", n(g.m * g.n)},
-       {"epilogue_args", functor_args},
-       {"swizzle", n(p.swizzle)},
-       {"input_type", dtype_info(g.a.dtype).c_type},
-       {"a", pointer(g.a)},
-       {"launch_stride_a", n(launches.a)},
-       {"strides_a", strides(g.a, batches.a)},
-       {"b", pointer(g.b)},
-       {"launch_stride_b", n(launches.b)},
-       {"strides_b", strides(g.b, batches.b)}});
+  return render_instance("instances/gemm.cu.in",
+                         {{"title", kernel_title(r, p)},
+                          {"header", std::string(strategy_def(p.strategy).header).substr(5)},
+                          {"epilogue", functor},
+                          {"element", kernel_element(g.a.dtype)},
+                          {"element_c", kernel_element(g.out_dtype)},
+                          {"layout_a", layout(g.a, "RowMajor")},
+                          {"layout_b", layout(g.b, "ColMajor")},
+                          {"tile_m", n(p.tile_m)},
+                          {"tile_n", n(p.tile_n)},
+                          {"stages", n(p.stages)},
+                          {"cluster_m", n(pipelined ? 1 : p.cluster_m)},
+                          {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
+                          {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
+                          {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
+                          {"copy_a", float4s(fp32 ? copy_bytes(g.a, true, g.m, g.k, batches, batches.a) : 0)},
+                          {"copy_b", float4s(fp32 ? copy_bytes(g.b, false, g.n, g.k, batches, batches.b) : 0)},
+                          {"workspace", float4s(split_k_workspace_bytes(r, p))},
+                          {"split_k", n(p.split_k)},
+                          {"signature", entry_signature(spec)},
+                          {"launches", n(launches.count)},
+                          {"batches", n(batches.count)},
+                          {"m", n(g.m)},
+                          {"n", n(g.n)},
+                          {"k", n(g.k)},
+                          {"out", g.out_c_name},
+                          {"launch_stride_c", n(batches.count * g.m * g.n)},
+                          {"batch_stride_c", n(g.m * g.n)},
+                          {"epilogue_args", functor_args},
+                          {"swizzle", n(p.swizzle)},
+                          {"input_type", dtype_info(g.a.dtype).c_type},
+                          {"a", pointer(g.a)},
+                          {"launch_stride_a", n(launches.a)},
+                          {"strides_a", strides(g.a, batches.a)},
+                          {"b", pointer(g.b)},
+                          {"launch_stride_b", n(launches.b)},
+                          {"strides_b", strides(g.b, batches.b)}});
 }
 
 }  // namespace cutegen

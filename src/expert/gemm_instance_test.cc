@@ -66,7 +66,8 @@ TEST(GemmInstance, EveryRecognizedGemmEmitsOrDeclinesWithAReason) {
       ASSERT_TRUE(r.ok()) << name << ": " << r.message();
       if (r->kind != TemplateKind::kGemm) continue;  // diag(a) @ b: an elementwise scaling
       std::vector<Params> points = {default_params(*r)};
-      for (auto& s : strategy_seeds(*r)) points.push_back(s);
+      for (auto& s : strategy_seeds(*r))
+        points.push_back(s);
       for (auto& p : points) {
         auto src = generate_kernel(*r, spec, p);
         ASSERT_TRUE(src.ok()) << name << " [" << to_string(p) << "]: " << src.message();
@@ -97,7 +98,8 @@ TEST(GemmInstance, Fp32OperandsNotReadableInPlaceAreCopiedKMajorToStaticScratch)
 TEST(GemmInstance, EpilogueReadsItsOperandsAtTheElement) {
   // leaky_relu(2 * (acc + bias), 0.1), the bias over N.
   std::string k = emit("kernelbench/level2/12_Gemm_Multiply_LeakyReLU");
-  EXPECT_TRUE(contains(k, "const float x1 = float(in1[0 + row * int64_t(0) + col * int64_t(1)]);")) << k.substr(0, 3000);
+  EXPECT_TRUE(contains(k, "const float x1 = float(in1[0 + row * int64_t(0) + col * int64_t(1)]);"))
+      << k.substr(0, 3000);
   EXPECT_TRUE(contains(k, "args.functor = Epilogue{launch * kBatches, gemm_bias};")) << k.substr(0, 3000);
   // tril(a @ b, -1): zeros above the kept triangle.
   EXPECT_TRUE(contains(emit("gemm_specs/tril_matmul"), "return col - row <= -1 ? acc : 0.0f;"));
@@ -121,14 +123,17 @@ TEST(GemmInstance, FewTilesOverALongKSplitK) {
   EXPECT_TRUE(contains(k, "args.splits = 32;")) << k.substr(0, 3000);
   EXPECT_TRUE(contains(k, "workspace[" + std::to_string(4 * 32 * 128 * 128 * 4 / 16) + "]"));
   EXPECT_EQ(default_params(gemm_recipe("kernelbench/level1/1_Square_matrix_multiplication_")).split_k, 1);
-  EXPECT_NE(invalid_reason(gemm_recipe("kernelbench/level1/3_Batched_matrix_multiplication"),
-                           *parse_params("split_k=2", default_params(gemm_recipe("kernelbench/level1/3_Batched_matrix_multiplication")))),
-            "");
+  EXPECT_NE(
+      invalid_reason(gemm_recipe("kernelbench/level1/3_Batched_matrix_multiplication"),
+                     *parse_params("split_k=2",
+                                   default_params(gemm_recipe("kernelbench/level1/3_Batched_matrix_multiplication")))),
+      "");
 }
 
 TEST(GemmInstance, NativeOperandsGoStraightToTma) {
   std::string k = emit("gemm_specs/mm_nt_fp16");
-  EXPECT_TRUE(contains(k, "cg::GemmConfig<cute::half_t, cute::half_t, cute::half_t, cg::RowMajor, cg::ColMajor,")) << k.substr(0, 3000);
+  EXPECT_TRUE(contains(k, "cg::GemmConfig<cute::half_t, cute::half_t, cute::half_t, cg::RowMajor, cg::ColMajor,"))
+      << k.substr(0, 3000);
   EXPECT_TRUE(contains(k, "copy_a[1], copy_b[1], workspace[1]"));
 }
 
@@ -144,7 +149,9 @@ TEST(GemmInstance, MatrixVectorHasItsOwnKernel) {
 TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
   auto r = gemm_recipe("kernelbench/level1/1_Square_matrix_multiplication_");
   Params p = default_params(r);
-  EXPECT_EQ(to_string(p), "tile_m=128,tile_n=128,stages=5,cluster_m=2,cluster_n=1,swizzle=8,split_k=1,strategy=gemm_warp_specialized");
+  EXPECT_EQ(
+      to_string(p),
+      "tile_m=128,tile_n=128,stages=5,cluster_m=2,cluster_n=1,swizzle=8,split_k=1,strategy=gemm_warp_specialized");
   auto back = parse_params(to_string(p));
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_EQ(*back, p);
@@ -155,7 +162,8 @@ TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
     EXPECT_EQ(invalid_reason(r, q), "") << to_string(q);
     strategies.insert(q.strategy);
   }
-  EXPECT_EQ(strategies, (std::set<Strategy>{Strategy::kGemmWarpSpecialized, Strategy::kGemmPingpong, Strategy::kGemmPipelined}));
+  EXPECT_EQ(strategies,
+            (std::set<Strategy>{Strategy::kGemmWarpSpecialized, Strategy::kGemmPingpong, Strategy::kGemmPipelined}));
   EXPECT_EQ(strategy_seeds(r).size(), 2u);
   // A tile whose accumulators do not fit a thread's registers, stages beyond shared memory.
   EXPECT_NE(invalid_reason(r, *parse_params("tile_m=256,tile_n=256", p)), "");

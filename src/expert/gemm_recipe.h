@@ -27,10 +27,10 @@ enum class GemmMath { kNative, k3xTF32, kTF32 };
 // torch.tril/triu of the product: out keeps (col - row <= diagonal) for kLower, >= for kUpper.
 enum class Triangle { kNone, kLower, kUpper };
 
-const char* to_string(GemmClass c);      // "gemm", "matvec"
-const char* to_string(MatrixLayout l);   // "row-major", "col-major"
-const char* to_string(GemmMath m);       // "native", "3xTF32", "TF32"
-const char* to_string(Triangle t);       // "none", "lower", "upper"
+const char* to_string(GemmClass c);     // "gemm", "matvec"
+const char* to_string(MatrixLayout l);  // "row-major", "col-major"
+const char* to_string(GemmMath m);      // "native", "3xTF32", "TF32"
+const char* to_string(Triangle t);      // "none", "lower", "upper"
 
 // A or B: element (b..., r, c) of the logical matrix (A: r = m, c = k; B: r = k, c = n) is at
 // offset + sum(b_i * batch_strides[i]) + r * row_stride + c * col_stride in the ABI parameter.

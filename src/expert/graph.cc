@@ -13,7 +13,8 @@ using nlohmann::json;
 GraphArg parse_json_arg(const json& j) {
   if (j.is_array()) {
     GraphArg a{.kind = GraphArg::kList};
-    for (auto& item : j) a.items.push_back(parse_json_arg(item));
+    for (auto& item : j)
+      a.items.push_back(parse_json_arg(item));
     return a;
   }
   if (j.is_string()) return parse_graph_arg(j.get<std::string>());
@@ -36,10 +37,11 @@ GraphValue parse_value(const json& j) {
 // Ops that take only a tensor; a spec without a graph can still be read for these.
 const std::set<std::string>& argument_free_ops() {
   static const std::set<std::string> ops = {
-      "aten.relu.default", "aten.sigmoid.default", "aten.tanh.default", "aten.silu.default",
-      "aten.mish.default", "aten.hardswish.default", "aten.hardsigmoid.default", "aten.abs.default",
-      "aten.neg.default", "aten.exp.default", "aten.log.default", "aten.sqrt.default", "aten.rsqrt.default",
-      "aten.erf.default", "aten.sin.default", "aten.cos.default", "aten.reciprocal.default"};
+      "aten.relu.default",      "aten.sigmoid.default",   "aten.tanh.default",        "aten.silu.default",
+      "aten.mish.default",      "aten.hardswish.default", "aten.hardsigmoid.default", "aten.abs.default",
+      "aten.neg.default",       "aten.exp.default",       "aten.log.default",         "aten.sqrt.default",
+      "aten.rsqrt.default",     "aten.erf.default",       "aten.sin.default",         "aten.cos.default",
+      "aten.reciprocal.default"};
   return ops;
 }
 
@@ -73,7 +75,8 @@ GraphArg parse_graph_arg(const std::string& text) {
     return a;
   }
   if (head == "const") {
-    if (rest == "true" || rest == "false") return GraphArg{.kind = GraphArg::kConst, .number = rest == "true" ? 1.0 : 0.0};
+    if (rest == "true" || rest == "false")
+      return GraphArg{.kind = GraphArg::kConst, .number = rest == "true" ? 1.0 : 0.0};
     char* end = nullptr;
     double v = std::strtod(rest.c_str(), &end);
     if (end && *end == '\0' && !rest.empty()) return GraphArg{.kind = GraphArg::kConst, .number = v};
@@ -91,15 +94,18 @@ Result<OpGraph> import_graph(const TaskSpec& spec) {
       // Bound to locals: iterating a temporary's items() would dangle.
       const json raw_args = entry.value("args", json::array()), raw_kwargs = entry.value("kwargs", json::object());
       std::vector<GraphArg> args;
-      for (auto& a : raw_args) args.push_back(parse_json_arg(a));
+      for (auto& a : raw_args)
+        args.push_back(parse_json_arg(a));
       if (entry["op"] == "output") {
         g.outputs = std::move(args);
         continue;
       }
       GraphNode node{.op = entry["op"].get<std::string>(), .args = std::move(args)};
-      for (auto& [k, v] : raw_kwargs.items()) node.kwargs[k] = parse_json_arg(v);
+      for (auto& [k, v] : raw_kwargs.items())
+        node.kwargs[k] = parse_json_arg(v);
       if (auto it = entry.find("results"); it != entry.end() && it->is_array())
-        for (auto& r : *it) node.results.push_back(parse_value(r));
+        for (auto& r : *it)
+          node.results.push_back(parse_value(r));
       g.nodes.push_back(std::move(node));
     }
     if (g.outputs.empty()) return error("graph: no \"output\" entry");

@@ -15,10 +15,10 @@ namespace cutegen {
 struct GraphArg {
   enum Kind { kInput, kParam, kOp, kConst, kString, kNone, kList, kOther };
   Kind kind = kNone;
-  std::string name;   // input or parameter name; string value; other text
-  int op = -1;        // kOp: the producing node
-  int out = -1;       // kOp: which result of a tuple-returning op, -1 for a single tensor
-  double number = 0;  // kConst (bools are 0/1)
+  std::string name;             // input or parameter name; string value; other text
+  int op = -1;                  // kOp: the producing node
+  int out = -1;                 // kOp: which result of a tuple-returning op, -1 for a single tensor
+  double number = 0;            // kConst (bools are 0/1)
   std::vector<GraphArg> items;  // kList
 
   bool is_tensor() const { return kind == kInput || kind == kParam || kind == kOp; }

@@ -19,7 +19,8 @@ Status inline_into(const std::string& text, const std::string& from, std::set<st
         if (kernel_library().count(beside)) path = beside;
       }
       auto it = kernel_library().find(path);
-      if (it == kernel_library().end()) return error(from + ": includes \"" + path + "\", which kernels/ does not hold");
+      if (it == kernel_library().end())
+        return error(from + ": includes \"" + path + "\", which kernels/ does not hold");
       if (seen.insert(path).second) CUTEGEN_TRY(inline_into(it->second, path, seen, out));
       continue;
     }

@@ -37,7 +37,8 @@ TEST(KernelLibrary, EveryHeaderCompilesAlone) {
 }
 
 TEST(KernelLibrary, InliningGivesOneSelfContainedSource) {
-  auto source = inline_library("// an instance\n#include \"rownorm/held.cuh\"\n#include \"rownorm/norms.cuh\"\nint x;\n");
+  auto source =
+      inline_library("// an instance\n#include \"rownorm/held.cuh\"\n#include \"rownorm/norms.cuh\"\nint x;\n");
   ASSERT_TRUE(source.ok()) << source.message();
   EXPECT_EQ(source->find("#include \""), std::string::npos);  // only system includes remain
   EXPECT_EQ(source->find("#pragma once"), std::string::npos);
@@ -57,7 +58,8 @@ TEST(KernelLibrary, InstanceTemplatesRefuseMissingAndUnusedValues) {
   EXPECT_EQ(render_instance("instances/norm_softmax.cu.in", {{"eps", "1e-5"}}).message(),
             "kernels/instances/norm_softmax.cu.in: value 'eps' given but the template has no {{eps}}");
   EXPECT_TRUE(contains(render_instance("instances/norm_layer.cu.in", {{"eps", "1e-5"}}).message(), "no value for {{"));
-  EXPECT_EQ(render_instance("instances/none.cu.in", {}).message(), "kernels/instances/none.cu.in: no such instance template");
+  EXPECT_EQ(render_instance("instances/none.cu.in", {}).message(),
+            "kernels/instances/none.cu.in: no such instance template");
 }
 
 }  // namespace

@@ -45,9 +45,11 @@ Params grid_registers_point(const Recipe& r, Params p, const ArchLimits& hw) {
   p.strategy = Strategy::kNormGridRegisters, p.blocks_per_sm = 0, p.threads = 1024;
   p.vec = 16 / elem_bytes(r.in_type), p.unroll = kMaxGridElementsPerThread / p.vec;
   int max_group = 1;
-  while (max_group * 2 <= hw.sm_count) max_group *= 2;
+  while (max_group * 2 <= hw.sm_count)
+    max_group *= 2;
   p.group = 2;
-  while (int64_t(p.group) * p.threads * kMaxGridElementsPerThread < r.rows.extent && p.group < max_group) p.group *= 2;
+  while (int64_t(p.group) * p.threads * kMaxGridElementsPerThread < r.rows.extent && p.group < max_group)
+    p.group *= 2;
   return canonical(p);
 }
 
@@ -64,7 +66,8 @@ Params row_norm_default(const Recipe& r, Params p, const ArchLimits& hw) {
   if (r.rows.extent <= 32 * kMaxRowElementsPerThread && valid(regs)) return regs;
   // Rows of up to 8192 elements a block each, at most 16 elements per thread (norm-registers).
   regs.threads = 64;
-  while (int64_t(regs.threads) * 16 < r.rows.extent) regs.threads *= 2;
+  while (int64_t(regs.threads) * 16 < r.rows.extent)
+    regs.threads *= 2;
   if (r.rows.extent <= 512 * 16 && valid(regs)) return regs;
   // norm_cluster: a row that fits in one CTA's shared memory (up to 100 KB, two or more CTAs per SM),
   // read from DRAM once (norm-held).
@@ -78,7 +81,8 @@ Params row_norm_default(const Recipe& r, Params p, const ArchLimits& hw) {
   if (r.rows.outer >= 512) {
     Params held = with(Strategy::kNormHeldGrid, p);
     held.group = 2, held.blocks_per_sm = 4, held.unroll = 2, held.vec = vec16;
-    while (r.rows.extent * elem_bytes(r.in_type) / held.group > (64 << 10) && held.group < 1024) held.group *= 2;
+    while (r.rows.extent * elem_bytes(r.in_type) / held.group > (64 << 10) && held.group < 1024)
+      held.group *= 2;
     return valid(held) ? held : in_chunks(r, p, 64 << 10, Strategy::kNormSplitTicket, hw);
   }
   // Fewer rows: the smallest cluster of up to 8 CTAs whose shares fit in 100 KB each (norm-held).
@@ -94,7 +98,8 @@ Params row_norm_default(const Recipe& r, Params p, const ArchLimits& hw) {
   if (grid.group * 2 > hw.sm_count && grid_holds == r.rows.extent && valid(grid)) return grid;
   // norm_streamed, or norm_split where few rows are cut over enough blocks to fill the GPU (about
   // 512) in chunks of at most 2 MB, in two launches (norm-streamed).
-  for (Params q = p; r.rows.outer * p.group < 512 || r.rows.extent * elem_bytes(r.in_type) / p.group > (2 << 20); p = q) {
+  for (Params q = p; r.rows.outer * p.group < 512 || r.rows.extent * elem_bytes(r.in_type) / p.group > (2 << 20);
+       p = q) {
     q.group = p.group * 2, q.strategy = Strategy::kNormSplit;
     if (!valid(q)) break;
   }
@@ -160,7 +165,8 @@ std::string to_string(const Params& p) {
   std::vector<std::string> parts;
   const StrategyDef& s = strategy_def(p.strategy);
   for (auto& d : param_defs())
-    if (is_gemm_strategy(p.strategy) ? reads(s, d.name) : !d.gemm) parts.push_back(std::string(d.name) + "=" + std::to_string(p.*d.field));
+    if (is_gemm_strategy(p.strategy) ? reads(s, d.name) : !d.gemm)
+      parts.push_back(std::string(d.name) + "=" + std::to_string(p.*d.field));
   parts.push_back(std::string("strategy=") + strategy_def(p.strategy).name);
   return join(parts, ",");
 }
@@ -197,7 +203,8 @@ std::string invalid_reason(const Recipe& r, const Params& p, const ArchLimits& h
       return std::string(d.name) + "=" + std::to_string(p.*d.field) + " is not a candidate value";
   const Params defaults;
   for (auto& d : param_defs())
-    if (!reads(s, d.name) && p.*d.field != defaults.*d.field) return std::string(d.name) + " does not apply to " + s.name;
+    if (!reads(s, d.name) && p.*d.field != defaults.*d.field)
+      return std::string(d.name) + " does not apply to " + s.name;
   return s.invalid(r, p, hw);
 }
 
@@ -205,11 +212,13 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
   if (r.kind == TemplateKind::kGemm) return gemm_default(r, hw);
   Params p;
   if (r.kind == TemplateKind::kConv)  // tiles from the shape (conv_instance.cc)
-    return with(r.conv && r.conv->kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise : Strategy::kConvImplicitGemm, p);
+    return with(
+        r.conv && r.conv->kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise : Strategy::kConvImplicitGemm, p);
   if (r.kind == TemplateKind::kElementwise) {
     // One 128-bit access per operand per thread and one block per tile (elementwise-tiles).
     int widest = elem_bytes(r.out_type);
-    for (auto& o : r.operands) widest = std::max(widest, elem_bytes(o.c_type));
+    for (auto& o : r.operands)
+      widest = std::max(widest, elem_bytes(o.c_type));
     p.vec = std::max(4, 16 / widest);
     // Two vectors per thread where erf's long instruction sequence runs per element (elementwise-tiles).
     p.unroll = r.expr && contains(r.expr, Prim::kErf) ? 2 : 1;
@@ -234,8 +243,10 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     // Rows of up to 16 KB get a warp each (reduce-rows-warp).
     if (r.rows.extent * elem_bytes(r.in_type) <= (16 << 10)) p.threads = 32, p.unroll = 8;
     // A tile no longer than the row, so that most loads are batched.
-    while (int64_t(p.threads) * p.vec * p.unroll > r.rows.extent && p.unroll > 1) p.unroll /= 2;
-    while (int64_t(p.threads) * p.vec > r.rows.extent && p.threads > 32) p.threads /= 2;
+    while (int64_t(p.threads) * p.vec * p.unroll > r.rows.extent && p.unroll > 1)
+      p.unroll /= 2;
+    while (int64_t(p.threads) * p.vec > r.rows.extent && p.threads > 32)
+      p.threads /= 2;
     return p;
   }
   return row_norm_default(r, p, hw);
@@ -255,7 +266,8 @@ std::vector<Params> strategy_seeds(const Recipe& r, const ArchLimits& hw) {
   }
   if (r.kind != TemplateKind::kRowNorm || r.rows.inner != 1) return seeds;
   auto add = [&](const Params& q) {
-    bool ok = invalid_reason(r, q, hw).empty() && !(q == first) && std::find(seeds.begin(), seeds.end(), q) == seeds.end();
+    bool ok =
+        invalid_reason(r, q, hw).empty() && !(q == first) && std::find(seeds.begin(), seeds.end(), q) == seeds.end();
     if (ok) seeds.push_back(q);
     return ok;
   };
@@ -280,7 +292,8 @@ std::vector<Params> strategy_seeds(const Recipe& r, const ArchLimits& hw) {
     streamed.vec = v;
     if (add(streamed)) break;
   }
-  for (Strategy chunks : {Strategy::kNormSplitTicket, Strategy::kNormSplit}) add(in_chunks(r, streamed, 64 << 10, chunks, hw));
+  for (Strategy chunks : {Strategy::kNormSplitTicket, Strategy::kNormSplit})
+    add(in_chunks(r, streamed, 64 << 10, chunks, hw));
   Params regs = with(Strategy::kNormRegisters, first);
   for (int t : {32, 64, 128, 256, 512, 1024}) {  // the fewest threads whose registers hold a row
     regs.threads = t;

@@ -106,9 +106,13 @@ Result<E> clamp_op(const Args& a) {
 
 const std::map<std::string, Builder>& table() {
   static const std::map<std::string, Builder> t = {
-      {"aten.relu.default", unary([](E x) { return call(Prim::kMax, {x, c(0)}); })},
-      {"aten.sigmoid.default", unary([](E x) { return dvd(c(1), add(c(1), call(Prim::kExpFast, {call(Prim::kNeg, {x})}))); })},
-      {"aten.silu.default", unary([](E x) { return dvd(x, add(c(1), call(Prim::kExpFast, {call(Prim::kNeg, {x})}))); })},
+      {"aten.relu.default", unary([](E x) {
+         return call(Prim::kMax, {x, c(0)});
+       })},
+      {"aten.sigmoid.default",
+       unary([](E x) { return dvd(c(1), add(c(1), call(Prim::kExpFast, {call(Prim::kNeg, {x})}))); })},
+      {"aten.silu.default",
+       unary([](E x) { return dvd(x, add(c(1), call(Prim::kExpFast, {call(Prim::kNeg, {x})}))); })},
       {"aten.tanh.default", unary([](E x) { return call(Prim::kTanh, {x}); })},
       {"aten.exp.default", unary([](E x) { return call(Prim::kExp, {x}); })},
       {"aten.log.default", unary([](E x) { return call(Prim::kLog, {x}); })},
@@ -154,9 +158,13 @@ const std::map<std::string, Builder>& table() {
       {"aten.clamp.default", clamp_op},
       {"aten.clamp.Tensor", clamp_op},
       {"aten.clamp_min.default",
-       [](const Args& a) -> Result<E> { return call(Prim::kMax, {CUTEGEN_TRY(a.tensor(0)), CUTEGEN_TRY(a.tensor(1))}); }},
+       [](const Args& a) -> Result<E> {
+         return call(Prim::kMax, {CUTEGEN_TRY(a.tensor(0)), CUTEGEN_TRY(a.tensor(1))});
+       }},
       {"aten.clamp_max.default",
-       [](const Args& a) -> Result<E> { return call(Prim::kMin, {CUTEGEN_TRY(a.tensor(0)), CUTEGEN_TRY(a.tensor(1))}); }},
+       [](const Args& a) -> Result<E> {
+         return call(Prim::kMin, {CUTEGEN_TRY(a.tensor(0)), CUTEGEN_TRY(a.tensor(1))});
+       }},
       {"aten.add.Tensor", with_alpha(Prim::kAdd, false)},
       {"aten.add.Scalar", with_alpha(Prim::kAdd, false)},
       {"aten.sub.Tensor", with_alpha(Prim::kSub, false)},

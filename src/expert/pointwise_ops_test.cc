@@ -12,8 +12,10 @@ namespace {
 
 GraphNode node(const std::string& op, std::vector<std::string> args, std::map<std::string, std::string> kwargs = {}) {
   GraphNode n{.op = op};
-  for (auto& a : args) n.args.push_back(parse_graph_arg(a));
-  for (auto& [k, v] : kwargs) n.kwargs[k] = parse_graph_arg(v);
+  for (auto& a : args)
+    n.args.push_back(parse_graph_arg(a));
+  for (auto& [k, v] : kwargs)
+    n.kwargs[k] = parse_graph_arg(v);
   return n;
 }
 
@@ -37,30 +39,37 @@ TEST(PointwiseOps, ActivationsMatchPyTorchFormulas) {
   std::vector<Case> cases = {
       {"relu", node("aten.relu.default", {"in:x"}), [](double x) { return x > 0 ? x : 0; }},
       {"leaky 0.01 default", node("aten.leaky_relu.default", {"in:x"}), [](double x) { return x > 0 ? x : 0.01 * x; }},
-      {"leaky 0.2", node("aten.leaky_relu.default", {"in:x", "const:0.2"}), [](double x) { return x > 0 ? x : 0.2 * x; }},
+      {"leaky 0.2", node("aten.leaky_relu.default", {"in:x", "const:0.2"}),
+       [](double x) { return x > 0 ? x : 0.2 * x; }},
       {"sigmoid", node("aten.sigmoid.default", {"in:x"}), [](double x) { return 1 / (1 + std::exp(-x)); }},
       {"tanh", node("aten.tanh.default", {"in:x"}), [](double x) { return std::tanh(x); }},
       {"silu", node("aten.silu.default", {"in:x"}), [](double x) { return x / (1 + std::exp(-x)); }},
-      {"gelu erf", node("aten.gelu.default", {"in:x"}), [](double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }},
+      {"gelu erf", node("aten.gelu.default", {"in:x"}),
+       [](double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }},
       {"gelu tanh", node("aten.gelu.default", {"in:x"}, {{"approximate", "str:tanh"}}),
        [](double x) { return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x))); }},
       {"selu", node("aten.elu.default", {"in:x", "const:1.6732632423543772", "const:1.0507009873554805"}),
        [&](double x) { return selu_scale * (x > 0 ? x : selu_alpha * (std::exp(x) - 1)); }},
-      {"elu 0.5", node("aten.elu.default", {"in:x", "const:0.5"}), [](double x) { return x > 0 ? x : 0.5 * (std::exp(x) - 1); }},
-      {"hardsigmoid", node("aten.hardsigmoid.default", {"in:x"}), [](double x) { return std::clamp(x / 6 + 0.5, 0.0, 1.0); }},
-      {"hardswish", node("aten.hardswish.default", {"in:x"}), [](double x) { return x * std::clamp(x + 3, 0.0, 6.0) / 6; }},
+      {"elu 0.5", node("aten.elu.default", {"in:x", "const:0.5"}),
+       [](double x) { return x > 0 ? x : 0.5 * (std::exp(x) - 1); }},
+      {"hardsigmoid", node("aten.hardsigmoid.default", {"in:x"}),
+       [](double x) { return std::clamp(x / 6 + 0.5, 0.0, 1.0); }},
+      {"hardswish", node("aten.hardswish.default", {"in:x"}),
+       [](double x) { return x * std::clamp(x + 3, 0.0, 6.0) / 6; }},
       {"softplus", node("aten.softplus.default", {"in:x"}),
        [](double x) { return x > 20 ? x : std::log(1 + std::exp(x)); }},
       {"softplus beta 2", node("aten.softplus.default", {"in:x", "const:2", "const:20"}),
        [](double x) { return 2 * x > 20 ? x : std::log(1 + std::exp(2 * x)) / 2; }},
       {"hardtanh", node("aten.hardtanh.default", {"in:x"}), [](double x) { return std::clamp(x, -1.0, 1.0); }},
-      {"relu6", node("aten.hardtanh.default", {"in:x", "const:0.0", "const:6.0"}), [](double x) { return std::clamp(x, 0.0, 6.0); }},
+      {"relu6", node("aten.hardtanh.default", {"in:x", "const:0.0", "const:6.0"}),
+       [](double x) { return std::clamp(x, 0.0, 6.0); }},
       {"mish", node("aten.mish.default", {"in:x"}), [](double x) { return x * std::tanh(std::log1p(std::exp(x))); }},
       {"celu", node("aten.celu.default", {"in:x", "const:2.0"}),
        [](double x) { return std::max(0.0, x) + std::min(0.0, 2 * (std::exp(x / 2) - 1)); }},
       {"pow 3", node("aten.pow.Tensor_Scalar", {"in:x", "const:3.0"}), [](double x) { return x * x * x; }},
       {"scalar multiply", node("aten.mul.Tensor", {"in:x", "const:3.5"}), [](double x) { return 3.5 * x; }},
-      {"add alpha", node("aten.add.Tensor", {"in:x", "const:2.0"}, {{"alpha", "const:3"}}), [](double x) { return x + 6; }},
+      {"add alpha", node("aten.add.Tensor", {"in:x", "const:2.0"}, {{"alpha", "const:3"}}),
+       [](double x) { return x + 6; }},
       {"rsub", node("aten.rsub.Scalar", {"in:x", "const:1.0"}), [](double x) { return 1 - x; }},
       {"clamp", node("aten.clamp.default", {"in:x", "const:-0.5", "none"}), [](double x) { return std::max(x, -0.5); }},
   };
@@ -74,7 +83,8 @@ TEST(PointwiseOps, UnknownOpsAndArgumentsAreErrors) {
   auto mm = pointwise_expr(node("aten.mm.default", {"in:x", "in:y"}), operand);
   ASSERT_FALSE(mm.ok());
   EXPECT_NE(mm.message().find("aten.mm.default"), std::string::npos);
-  auto floor_div = pointwise_expr(node("aten.div.Tensor_mode", {"in:x", "in:y"}, {{"rounding_mode", "str:floor"}}), operand);
+  auto floor_div =
+      pointwise_expr(node("aten.div.Tensor_mode", {"in:x", "in:y"}, {{"rounding_mode", "str:floor"}}), operand);
   EXPECT_FALSE(floor_div.ok());
   auto gelu = pointwise_expr(node("aten.gelu.default", {"in:x"}, {{"approximate", "str:cubic"}}), operand);
   EXPECT_FALSE(gelu.ok());

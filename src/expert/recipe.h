@@ -54,10 +54,10 @@ struct Recipe {
   ReduceOp reduce = ReduceOp::kSum;  // kReduce, and kScale's statistic (sum/max/min)
 
   NormKind norm = NormKind::kSoftmax;
-  double eps = 0;                       // LayerNorm
-  std::string weight_name, bias_name;   // LayerNorm affine parameters ("" when absent)
-  ExprPtr pre;                          // kScale: value reduced per element (leaf 0 = x)
-  ExprPtr post;                         // kScale: output (leaf 0 = x, leaf 1 = the statistic)
+  double eps = 0;                      // LayerNorm
+  std::string weight_name, bias_name;  // LayerNorm affine parameters ("" when absent)
+  ExprPtr pre;                         // kScale: value reduced per element (leaf 0 = x)
+  ExprPtr post;                        // kScale: output (leaf 0 = x, leaf 1 = the statistic)
 
   std::shared_ptr<const GemmRecipe> gemm;  // kGemm: the product, its operands and epilogue
   std::shared_ptr<const ConvRecipe> conv;  // kConv: the convolution and its epilogue

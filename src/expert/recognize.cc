@@ -91,11 +91,8 @@ RowShape row_shape(const std::vector<int64_t>& shape, int first, int last) {
 Result<Recipe> recognize(const TaskSpec& spec) {
   static const std::vector<std::pair<const char*, std::function<Result<Recipe>(const TaskSpec&, const OpGraph&)>>>
       recognizers = {
-          {"elementwise", recognize_elementwise},
-          {"reduce", recognize_reduce},
-          {"rownorm", recognize_rownorm},
-          {"rownorm (scale)", recognize_scale_norm},
-          {"chain", recognize_chain_kernel},
+          {"elementwise", recognize_elementwise},    {"reduce", recognize_reduce},      {"rownorm", recognize_rownorm},
+          {"rownorm (scale)", recognize_scale_norm}, {"chain", recognize_chain_kernel},
       };
   std::string ops = join(spec.ops, ", ");
   auto graph = import_graph(spec);
@@ -118,9 +115,13 @@ Result<Recipe> recognize(const TaskSpec& spec) {
   else if (auto why = gemm_unsupported(*gemm); !why.empty())
     reasons.insert(reasons.begin(), std::string(kGemmRecognized) + gemm->summary() + kGemmNoKernel + why + ")");
   else
-    return Recipe{.kind = TemplateKind::kGemm, .summary = gemm->summary(), .out_name = gemm->out_c_name,
-                  .out_type = dtype_info(gemm->out_dtype).c_type, .out_numel = spec.outputs.at(0).numel(),
-                  .out_shape = gemm->out_shape, .gemm = std::make_shared<const GemmRecipe>(*gemm)};
+    return Recipe{.kind = TemplateKind::kGemm,
+                  .summary = gemm->summary(),
+                  .out_name = gemm->out_c_name,
+                  .out_type = dtype_info(gemm->out_dtype).c_type,
+                  .out_numel = spec.outputs.at(0).numel(),
+                  .out_shape = gemm->out_shape,
+                  .gemm = std::make_shared<const GemmRecipe>(*gemm)};
   return error("no template for this task; configure an LLM (ops: " + (ops.empty() ? "none" : ops) + "; " +
                join(reasons, "; ") + ")");
 }

@@ -17,10 +17,12 @@
 namespace cutegen {
 namespace {
 
-int64_t product(const std::vector<int64_t>& v) { return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>()); }
+int64_t product(const std::vector<int64_t>& v) {
+  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
+}
 
 bool is_anchor(const std::string& op) {
-  static const std::set<std::string> ops = {"aten.convolution.default", "aten.mm.default",    "aten.addmm.default",
+  static const std::set<std::string> ops = {"aten.convolution.default", "aten.mm.default",      "aten.addmm.default",
                                             "aten.bmm.default",         "aten.baddbmm.default", "aten.mv.default",
                                             "aten.addmv.default"};
   return ops.count(op) > 0;
@@ -99,14 +101,16 @@ Result<std::vector<int>> reduced_dims(const GraphNode& n, size_t i, int rank) {
     for (auto& item : a->kind == GraphArg::kList ? a->items : std::vector<GraphArg>{*a})
       dims.push_back(CUTEGEN_TRY(normalize_dim(&item, rank)));
   if (dims.empty())
-    for (int d = 0; d < rank; ++d) dims.push_back(d);
+    for (int d = 0; d < rank; ++d)
+      dims.push_back(d);
   std::sort(dims.begin(), dims.end());
   return dims;
 }
 
 std::vector<int> trailing(int rank, int count) {
   std::vector<int> dims;
-  for (int d = rank - count; d < rank; ++d) dims.push_back(d);
+  for (int d = rank - count; d < rank; ++d)
+    dims.push_back(d);
   return dims;
 }
 
@@ -118,7 +122,8 @@ class ChainBuilder {
     for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i)
       if (is_anchor(g_.nodes[i].op)) {
         if (anchor_ >= 0)
-          return error("two anchors (" + g_.nodes[anchor_].op + ", " + g_.nodes[i].op + "): one GEMM or convolution per chain");
+          return error("two anchors (" + g_.nodes[anchor_].op + ", " + g_.nodes[i].op +
+                       "): one GEMM or convolution per chain");
         anchor_ = i;
       }
     if (anchor_ < 0) return error("no GEMM or convolution to anchor a chain");
@@ -142,7 +147,8 @@ class ChainBuilder {
       ChainStage stage = CUTEGEN_TRY(read_stage(seg.source));
       stage.after = seg.expr;
       stage.after_shape = seg.shape;
-      for (auto& o : seg.operands) stage.after_operands.push_back({o.name, o.c_name, o.dtype, o.strides});
+      for (auto& o : seg.operands)
+        stage.after_operands.push_back({o.name, o.c_name, o.dtype, o.strides});
       r_.stages.insert(r_.stages.begin(), stage);
       top = g_.nodes[seg.source].args.at(0);
     }
@@ -197,8 +203,13 @@ class ChainBuilder {
     auto* in = n.args.empty() ? nullptr : g_.value(n.args[0]);
     auto* out = g_.value(GraphArg{.kind = GraphArg::kOp, .op = op, .out = 0});
     if (!in || !out) return error(n.op + ": the graph records no shapes");
-    ChainStage s{.kind = kind->kind, .op = n.op, .in_shape = in->shape, .out_shape = out->shape, .reduce = kind->reduce,
-                 .mean = kind->mean, .log_sum_exp = kind->log_sum_exp};
+    ChainStage s{.kind = kind->kind,
+                 .op = n.op,
+                 .in_shape = in->shape,
+                 .out_shape = out->shape,
+                 .reduce = kind->reduce,
+                 .mean = kind->mean,
+                 .log_sum_exp = kind->log_sum_exp};
     int rank = static_cast<int>(in->shape.size());
     auto unsupported = [&](const std::string& why) { return error(n.op + " stops recognition: " + why); };
     switch (s.kind) {
@@ -216,9 +227,7 @@ class ChainBuilder {
         }
         break;
       case StageKind::kSoftmax:
-      case StageKind::kLogSoftmax:
-        s.dims = {CUTEGEN_TRY(normalize_dim(n.arg(1, "dim"), rank))};
-        break;
+      case StageKind::kLogSoftmax: s.dims = {CUTEGEN_TRY(normalize_dim(n.arg(1, "dim"), rank))}; break;
       case StageKind::kGroupNorm:
         s.groups = static_cast<int64_t>(CUTEGEN_TRY(number(n, 6, "group", 0)));
         s.eps = CUTEGEN_TRY(number(n, 7, "eps", 1e-5));
@@ -282,13 +291,14 @@ class ChainBuilder {
 
 std::string stage_text(const ChainStage& s) {
   std::vector<std::string> dims;
-  for (int d : s.dims) dims.push_back(std::to_string(d));
+  for (int d : s.dims)
+    dims.push_back(std::to_string(d));
   std::string t = to_string(s.kind);
-  if (s.kind == StageKind::kReduce)
-    t = s.log_sum_exp ? "logsumexp" : s.mean ? "mean" : to_string(s.reduce);
+  if (s.kind == StageKind::kReduce) t = s.log_sum_exp ? "logsumexp" : s.mean ? "mean" : to_string(s.reduce);
   t += "(" + dims_text(s.in_shape) + " over [" + join(dims, ", ") + "]";
   if (s.kind == StageKind::kGroupNorm) t += ", " + std::to_string(s.groups) + " groups";
-  if (!s.window.empty()) t += ", window " + dims_text(s.window) + " stride " + dims_text(s.stride) + " pad " + dims_text(s.padding);
+  if (!s.window.empty())
+    t += ", window " + dims_text(s.window) + " stride " + dims_text(s.stride) + " pad " + dims_text(s.padding);
   if (s.weight) t += ", weight " + s.weight->name;
   if (s.bias) t += ", bias " + s.bias->name;
   t += ") -> " + dims_text(s.out_shape);
@@ -311,7 +321,8 @@ const char* to_string(StageKind k) {
 
 std::string ChainRecipe::summary() const {
   std::string s = gemm ? gemm->summary() : conv ? conv->summary() : "?";
-  for (auto& st : stages) s += " -> " + stage_text(st);
+  for (auto& st : stages)
+    s += " -> " + stage_text(st);
   return s;
 }
 
@@ -324,8 +335,12 @@ Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g) {
   std::string why = chain->stages.empty() ? conv_unsupported(*chain->conv) : "the stages after the anchor";
   if (!why.empty()) return error(std::string(kChainRecognized) + chain->summary() + kChainNoKernel + ": " + why + ")");
   auto& c = *chain->conv;
-  return Recipe{.kind = TemplateKind::kConv, .summary = c.summary(), .out_name = c.out_c_name,
-                .out_type = dtype_info(c.out_dtype).c_type, .out_numel = spec.outputs.at(0).numel(), .out_shape = c.out_shape,
+  return Recipe{.kind = TemplateKind::kConv,
+                .summary = c.summary(),
+                .out_name = c.out_c_name,
+                .out_type = dtype_info(c.out_dtype).c_type,
+                .out_numel = spec.outputs.at(0).numel(),
+                .out_shape = c.out_shape,
                 .conv = std::make_shared<const ConvRecipe>(c)};
 }
 

@@ -34,7 +34,8 @@ ChainRecipe chain(const std::string& name) {
 
 TEST(RecognizeConv, EveryLevel1ConvolutionButTheSeparableOne) {
   int recognized = 0;
-  for (auto& e : std::filesystem::directory_iterator(std::string(CUTEGEN_SOURCE_DIR) + "/tests/fixtures/kernelbench/level1")) {
+  for (auto& e :
+       std::filesystem::directory_iterator(std::string(CUTEGEN_SOURCE_DIR) + "/tests/fixtures/kernelbench/level1")) {
     std::string name = e.path().stem().string();
     if (!contains(name, "_conv_")) continue;
     auto r = recognize_conv(fixture("level1/" + name));
@@ -263,7 +264,8 @@ TEST(RecognizeChain, KernelBenchLevel2) {
 TEST(RecognizeChain, TheExpertReportsTheChainAndDeclinesToEmit) {
   auto r = recognize(fixture("level2/10_ConvTranspose2d_MaxPool_Hardtanh_Mean_Tanh"));
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(contains(r.message(), std::string(kChainRecognized) + "conv_transpose2d float32 (TF32) implicit-gemm: N=128"))
+  EXPECT_TRUE(
+      contains(r.message(), std::string(kChainRecognized) + "conv_transpose2d float32 (TF32) implicit-gemm: N=128"))
       << r.message();
   auto dropout = recognize(fixture("level2/66_Matmul_Dropout_Softmax"));
   ASSERT_FALSE(dropout.ok());

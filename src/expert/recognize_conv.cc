@@ -14,7 +14,9 @@ namespace {
 
 constexpr const char* kConvOp = "aten.convolution.default";
 
-int64_t product(const std::vector<int64_t>& v) { return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>()); }
+int64_t product(const std::vector<int64_t>& v) {
+  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
+}
 bool is_float(DType d) { return d == DType::kFloat32 || d == DType::kFloat16 || d == DType::kBFloat16; }
 
 // A list argument of `count` numbers (a single number repeats, as torch expands it).
@@ -28,7 +30,8 @@ Result<std::vector<int64_t>> int_list(const GraphNode& n, size_t i, const char* 
     v.push_back(static_cast<int64_t>(item.number));
   }
   if (v.size() == 1) v.assign(count, v[0]);
-  if (v.size() != count) return error(n.op + "'s " + name + " has " + std::to_string(v.size()) + " entries, not " + std::to_string(count));
+  if (v.size() != count)
+    return error(n.op + "'s " + name + " has " + std::to_string(v.size()) + " entries, not " + std::to_string(count));
   return v;
 }
 
@@ -37,16 +40,20 @@ Result<ConvTensor> conv_tensor(const TaskSpec& spec, const OpGraph& g, const Gra
   GraphArg a = skip_identity(g, ref);
   if (a.kind != GraphArg::kInput && a.kind != GraphArg::kParam)
     return error(std::string("the convolution's ") + which + " is computed (" +
-                 (a.kind == GraphArg::kOp ? g.nodes.at(a.op).op : "not a tensor") + "): prologue fusion is not supported");
+                 (a.kind == GraphArg::kOp ? g.nodes.at(a.op).op : "not a tensor") +
+                 "): prologue fusion is not supported");
   auto* t = CUTEGEN_TRY(referenced_arg(spec, a));
-  if (!t->is_tensor() || !is_float(t->dtype)) return error(std::string("the convolution's ") + which + " is not a float tensor");
-  if (!is_contiguous(*t)) return error(std::string("the convolution's ") + which + " (" + t->name + ") is not contiguous");
+  if (!t->is_tensor() || !is_float(t->dtype))
+    return error(std::string("the convolution's ") + which + " is not a float tensor");
+  if (!is_contiguous(*t))
+    return error(std::string("the convolution's ") + which + " (" + t->name + ") is not contiguous");
   return ConvTensor{t->name, abi_name(spec, t), t->dtype, t->shape};
 }
 
 std::string dims_x(const std::vector<int64_t>& v) {
   std::vector<std::string> parts;
-  for (auto x : v) parts.push_back(std::to_string(x));
+  for (auto x : v)
+    parts.push_back(std::to_string(x));
   return join(parts, "x");
 }
 
@@ -62,17 +69,18 @@ int64_t ConvRecipe::gemm_k() const { return in_channels / groups * kernel_volume
 
 std::string ConvRecipe::summary() const {
   std::string s = std::string(transposed ? "conv_transpose" : "conv") + std::to_string(dims) + "d " +
-                  dtype_info(input.dtype).name + " (" + to_string(math) + ") " + to_string(kind) + ": N=" +
-                  std::to_string(batch) + " C=" + std::to_string(in_channels) + "->" + std::to_string(out_channels) +
-                  " in " + dims_x(in_size) + " out " + dims_x(out_size) + " k " + dims_x(kernel) + " s " +
-                  dims_x(stride) + " p " + dims_x(padding) + " d " + dims_x(dilation);
+                  dtype_info(input.dtype).name + " (" + to_string(math) + ") " + to_string(kind) +
+                  ": N=" + std::to_string(batch) + " C=" + std::to_string(in_channels) + "->" +
+                  std::to_string(out_channels) + " in " + dims_x(in_size) + " out " + dims_x(out_size) + " k " +
+                  dims_x(kernel) + " s " + dims_x(stride) + " p " + dims_x(padding) + " d " + dims_x(dilation);
   if (transposed) s += " op " + dims_x(output_padding);
   if (groups != 1) s += " groups " + std::to_string(groups);
   s += bias_name.empty() ? ", no bias" : ", bias " + bias_name;
   s += ", GEMM M=" + std::to_string(gemm_m()) + " N=" + std::to_string(gemm_n()) + " K=" + std::to_string(gemm_k());
   s += ", out (" + out_name + ") " + dims_text(out_shape) + ", epilogue " + describe(epilogue) + " (x0 = conv";
   for (size_t i = 0; i < epilogue_operands.size(); ++i)
-    s += ", x" + std::to_string(i + 1) + " = " + epilogue_operands[i].name + " strides " + dims_text(epilogue_operands[i].strides);
+    s += ", x" + std::to_string(i + 1) + " = " + epilogue_operands[i].name + " strides " +
+         dims_text(epilogue_operands[i].strides);
   return s + ")";
 }
 
@@ -93,7 +101,8 @@ Result<ConvRecipe> recognize_conv(const TaskSpec& spec, const OpGraph& g) {
     r.bias_name = b.name;
     r.bias_c_name = b.c_name;
   }
-  if (r.input.shape.size() < 3 || r.input.shape.size() > 5) return error("a convolution over " + dims_text(r.input.shape) + " is not 1-3-D");
+  if (r.input.shape.size() < 3 || r.input.shape.size() > 5)
+    return error("a convolution over " + dims_text(r.input.shape) + " is not 1-3-D");
   if (r.weight.dtype != r.input.dtype) return error("the convolution's input and weight differ in dtype");
   r.dims = static_cast<int>(r.input.shape.size()) - 2;
   size_t d = r.dims;
@@ -107,15 +116,18 @@ Result<ConvRecipe> recognize_conv(const TaskSpec& spec, const OpGraph& g) {
   if (!groups || groups->kind != GraphArg::kConst) return error(n.op + "'s groups is not a constant");
   r.groups = static_cast<int64_t>(groups->number);
   auto* value = g.value(GraphArg{.kind = GraphArg::kOp, .op = node});
-  if (!value || value->shape.size() != r.input.shape.size()) return error("the graph records no shape for the convolution");
+  if (!value || value->shape.size() != r.input.shape.size())
+    return error("the graph records no shape for the convolution");
   r.batch = r.input.shape[0];
   r.in_channels = r.input.shape[1];
   r.out_channels = value->shape[1];
   r.in_size.assign(r.input.shape.begin() + 2, r.input.shape.end());
   r.out_size.assign(value->shape.begin() + 2, value->shape.end());
   r.kernel.assign(r.weight.shape.begin() + 2, r.weight.shape.end());
-  if (r.groups < 1 || r.in_channels % r.groups || r.out_channels % r.groups) return error("the channels do not divide into groups");
-  r.kind = !r.transposed && r.groups > 1 && r.groups == r.in_channels ? ConvClass::kDepthwise : ConvClass::kImplicitGemm;
+  if (r.groups < 1 || r.in_channels % r.groups || r.out_channels % r.groups)
+    return error("the channels do not divide into groups");
+  r.kind =
+      !r.transposed && r.groups > 1 && r.groups == r.in_channels ? ConvClass::kDepthwise : ConvClass::kImplicitGemm;
   // Depthwise runs exact fp32 multiply-adds (no MMA): native precision.
   r.math = r.input.dtype == DType::kFloat32 && r.kind == ConvClass::kImplicitGemm ? GemmMath::kTF32 : GemmMath::kNative;
 

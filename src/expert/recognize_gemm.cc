@@ -25,9 +25,9 @@ struct ProductOp {
 };
 const std::vector<ProductOp>& product_ops() {
   static const std::vector<ProductOp> ops = {
-      {"aten.mm.default", -1, 0, 1, false, false},     {"aten.addmm.default", 0, 1, 2, false, false},
-      {"aten.bmm.default", -1, 0, 1, true, false},     {"aten.baddbmm.default", 0, 1, 2, true, false},
-      {"aten.mv.default", -1, 0, 1, false, true},      {"aten.addmv.default", 0, 1, 2, false, true},
+      {"aten.mm.default", -1, 0, 1, false, false}, {"aten.addmm.default", 0, 1, 2, false, false},
+      {"aten.bmm.default", -1, 0, 1, true, false}, {"aten.baddbmm.default", 0, 1, 2, true, false},
+      {"aten.mv.default", -1, 0, 1, false, true},  {"aten.addmv.default", 0, 1, 2, false, true},
   };
   return ops;
 }
@@ -39,13 +39,30 @@ const ProductOp* product_op(const std::string& op) {
 
 // Ops that reduce or normalize what they read: after a product they make a reduction epilogue.
 bool is_reduction(const std::string& op) {
-  static const std::set<std::string> ops = {
-      "aten.sum.dim_IntList", "aten.sum.default", "aten.mean.dim", "aten.mean.default", "aten.amax.default",
-      "aten.amin.default", "aten.max.dim", "aten.min.dim", "aten.max.default", "aten.min.default",
-      "aten.logsumexp.default", "aten._softmax.default", "aten._log_softmax.default", "aten.native_group_norm.default",
-      "aten.native_batch_norm.default", "aten.native_layer_norm.default", "aten.avg_pool2d.default",
-      "aten.max_pool2d_with_indices.default", "aten.var.correction", "aten.std.correction", "aten.argmax.default",
-      "aten.argmin.default", "aten.linalg_vector_norm.default", "aten._native_batch_norm_legit_functional.default"};
+  static const std::set<std::string> ops = {"aten.sum.dim_IntList",
+                                            "aten.sum.default",
+                                            "aten.mean.dim",
+                                            "aten.mean.default",
+                                            "aten.amax.default",
+                                            "aten.amin.default",
+                                            "aten.max.dim",
+                                            "aten.min.dim",
+                                            "aten.max.default",
+                                            "aten.min.default",
+                                            "aten.logsumexp.default",
+                                            "aten._softmax.default",
+                                            "aten._log_softmax.default",
+                                            "aten.native_group_norm.default",
+                                            "aten.native_batch_norm.default",
+                                            "aten.native_layer_norm.default",
+                                            "aten.avg_pool2d.default",
+                                            "aten.max_pool2d_with_indices.default",
+                                            "aten.var.correction",
+                                            "aten.std.correction",
+                                            "aten.argmax.default",
+                                            "aten.argmin.default",
+                                            "aten.linalg_vector_norm.default",
+                                            "aten._native_batch_norm_legit_functional.default"};
   return ops.count(op) > 0;
 }
 
@@ -54,22 +71,28 @@ bool is_inplace(const std::string& op) {  // "aten.add_.Tensor"
   auto first = op.find('.'), second = op.find('.', first + 1);
   return first != std::string::npos && second != std::string::npos && op[second - 1] == '_';
 }
-int64_t product(const std::vector<int64_t>& v) { return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>()); }
+int64_t product(const std::vector<int64_t>& v) {
+  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
+}
 std::vector<int64_t> sizes_of(const Modes& m) {
   std::vector<int64_t> s;
-  for (auto& x : m) s.push_back(x.size);
+  for (auto& x : m)
+    s.push_back(x.size);
   return s;
 }
 
 // The op nodes an argument (or a list of them) refers to.
 void referenced_ops(const GraphArg& a, std::vector<int>& ops) {
   if (a.kind == GraphArg::kOp) ops.push_back(a.op);
-  for (auto& item : a.items) referenced_ops(item, ops);
+  for (auto& item : a.items)
+    referenced_ops(item, ops);
 }
 std::vector<int> inputs_of(const GraphNode& n) {
   std::vector<int> ops;
-  for (auto& a : n.args) referenced_ops(a, ops);
-  for (auto& [k, a] : n.kwargs) referenced_ops(a, ops);
+  for (auto& a : n.args)
+    referenced_ops(a, ops);
+  for (auto& [k, a] : n.kwargs)
+    referenced_ops(a, ops);
   return ops;
 }
 
@@ -81,17 +104,20 @@ Reach reach(const OpGraph& g, int from) {
   int n = static_cast<int>(g.nodes.size());
   Reach r{std::vector<bool>(n), std::vector<bool>(n)};
   std::vector<int> todo;
-  for (auto& o : g.outputs) referenced_ops(o, todo);
+  for (auto& o : g.outputs)
+    referenced_ops(o, todo);
   while (!todo.empty()) {
     int i = todo.back();
     todo.pop_back();
     if (i < 0 || i >= n || r.needed[i]) continue;
     r.needed[i] = true;
-    for (int j : inputs_of(g.nodes[i])) todo.push_back(j);
+    for (int j : inputs_of(g.nodes[i]))
+      todo.push_back(j);
   }
   r.after[from] = true;
   for (int i = from + 1; i < n; ++i)  // the graph is in execution order
-    for (int j : inputs_of(g.nodes[i])) r.after[i] = r.after[i] || (j >= 0 && j < n && r.after[j]);
+    for (int j : inputs_of(g.nodes[i]))
+      r.after[i] = r.after[i] || (j >= 0 && j < n && r.after[j]);
   return r;
 }
 
@@ -106,8 +132,12 @@ Result<double> number_arg(const GraphNode& n, size_t i, const char* name, double
 // dim leaves it open: A row-major, B col-major), and the leading dimension.
 Result<GemmOperand> matrix_operand(const TaskSpec& spec, const StridedRead& r, int64_t rows, int64_t cols,
                                    int64_t row_stride, int64_t col_stride, bool is_a) {
-  GemmOperand o{.name = r.base->name, .c_name = abi_name(spec, r.base), .dtype = r.base->dtype,
-                .row_stride = row_stride, .col_stride = col_stride, .offset = r.offset};
+  GemmOperand o{.name = r.base->name,
+                .c_name = abi_name(spec, r.base),
+                .dtype = r.base->dtype,
+                .row_stride = row_stride,
+                .col_stride = col_stride,
+                .offset = r.offset};
   bool row_major = cols == 1 || col_stride == 1, col_major = rows == 1 || row_stride == 1;
   if (!row_major && !col_major)
     return error(std::string(is_a ? "A" : "B") + " (" + o.name + ") has no unit-stride matrix dim");
@@ -157,8 +187,9 @@ class GemmBuilder {
   Status find_product() {
     for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i)
       if (product_op(g_.nodes[i].op)) {
-        if (node_ >= 0) return error("two matrix products (" + g_.nodes[node_].op + ", " + g_.nodes[i].op +
-                                     "): chained GEMMs are not one recipe");
+        if (node_ >= 0)
+          return error("two matrix products (" + g_.nodes[node_].op + ", " + g_.nodes[i].op +
+                       "): chained GEMMs are not one recipe");
         node_ = i;
       }
     if (node_ < 0) return error("no matrix product (mm, bmm, addmm, baddbmm, mv, addmv)");
@@ -176,11 +207,13 @@ class GemmBuilder {
     StridedRead a = CUTEGEN_TRY(with_context("A", strided_read(spec_, g_, n.args[op_->a])));
     StridedRead b = CUTEGEN_TRY(with_context("B", strided_read(spec_, g_, n.args[op_->b])));
     size_t rank = op_->batched ? 3 : 2;
-    if (a.shape.size() != rank || b.shape.size() != (op_->vector ? 1 : rank)) return error(r_.op + ": operand ranks do not match");
+    if (a.shape.size() != rank || b.shape.size() != (op_->vector ? 1 : rank))
+      return error(r_.op + ": operand ranks do not match");
     size_t am = rank - 2;
     r_.m = a.shape[am], r_.k = a.shape[am + 1], r_.n = op_->vector ? 1 : b.shape[rank - 1];
     int64_t a_rm = CUTEGEN_TRY(a.stride(am)), a_rk = CUTEGEN_TRY(a.stride(am + 1));
-    int64_t b_rk = CUTEGEN_TRY(b.stride(op_->vector ? 0 : rank - 2)), b_rn = op_->vector ? 0 : CUTEGEN_TRY(b.stride(rank - 1));
+    int64_t b_rk = CUTEGEN_TRY(b.stride(op_->vector ? 0 : rank - 2)),
+            b_rn = op_->vector ? 0 : CUTEGEN_TRY(b.stride(rank - 1));
     Modes a_batch = op_->batched ? merged(a.dims[0]) : Modes{}, b_batch = op_->batched ? merged(b.dims[0]) : Modes{};
     r_.batch_shape = CUTEGEN_TRY(common_sizes(sizes_of(a_batch), sizes_of(b_batch)));
     auto a_strides = CUTEGEN_TRY(batch_strides(a_batch)), b_strides = CUTEGEN_TRY(batch_strides(b_batch));
@@ -217,7 +250,8 @@ class GemmBuilder {
     std::vector<int64_t> strides;
     if (r_.batch_shape.empty()) return strides;
     auto dims = CUTEGEN_TRY(regroup(modes.empty() ? Modes{Mode{product(r_.batch_shape), 0}} : modes, r_.batch_shape));
-    for (auto& d : dims) strides.push_back(merged(d).empty() ? 0 : merged(d)[0].stride);
+    for (auto& d : dims)
+      strides.push_back(merged(d).empty() ? 0 : merged(d)[0].stride);
     return strides;
   }
 
@@ -253,7 +287,8 @@ class GemmBuilder {
     if (spec_.outputs.size() != 1 || g_.outputs.size() != 1)
       return error("forward returns " + std::to_string(spec_.outputs.size()) + " tensors; a GEMM writes one");
     auto& out = spec_.outputs[0];
-    if (!is_float(out.dtype)) return error(std::string("output dtype ") + dtype_info(out.dtype).name + " is not a float");
+    if (!is_float(out.dtype))
+      return error(std::string("output dtype ") + dtype_info(out.dtype).name + " is not a float");
     if (!is_contiguous(out)) return error("the output is not contiguous");
     if (out.numel() != product(r_.batch_shape) * r_.m * r_.n)
       return error("the output " + dims_text(out.shape) + " is not the product's " + shape_text());
@@ -283,7 +318,8 @@ class GemmBuilder {
     view.strides = CUTEGEN_TRY(read.strides());
     auto strides = CUTEGEN_TRY(broadcast_strides(view, shape));
     Modes modes;
-    for (size_t d = 0; d < shape.size(); ++d) modes.push_back(Mode{shape[d], strides[d]});
+    for (size_t d = 0; d < shape.size(); ++d)
+      modes.push_back(Mode{shape[d], strides[d]});
     std::vector<int64_t> sizes = r_.batch_shape;
     sizes.push_back(r_.m);
     sizes.push_back(r_.n);
@@ -312,7 +348,8 @@ class GemmBuilder {
   // The product as its consumer reads it: alpha * acc (+ beta * self).
   Result<ExprPtr> product_value() {
     const GraphNode& n = g_.nodes[node_];
-    if (auto* v = g_.value(GraphArg{.kind = GraphArg::kOp, .op = node_}); !v || product(consumer_shape()) != product(v->shape))
+    if (auto* v = g_.value(GraphArg{.kind = GraphArg::kOp, .op = node_});
+        !v || product(consumer_shape()) != product(v->shape))
       return error("the epilogue broadcasts the product to a larger shape");
     ExprPtr acc = leaf(0);
     if (op_->self < 0) return acc;
@@ -339,7 +376,8 @@ class GemmBuilder {
       at = g_.nodes[at.op].args.at(0);
     }
     if (at.kind == GraphArg::kOp && at.op == node_) return product_value();
-    if (at.kind == GraphArg::kOp) return error("a view of a computed value (" + g_.nodes[at.op].op + ") in the epilogue");
+    if (at.kind == GraphArg::kOp)
+      return error("a view of a computed value (" + g_.nodes[at.op].op + ") in the epilogue");
     return epilogue_leaf(CUTEGEN_TRY(strided_read(spec_, g_, GraphArg{.kind = GraphArg::kOp, .op = op})));
   }
 
@@ -424,10 +462,12 @@ std::string GemmRecipe::summary() const {
   s += ", epilogue " + describe(epilogue) + " (x0 = A@B";
   for (size_t i = 0; i < epilogue_operands.size(); ++i) {
     auto& o = epilogue_operands[i];
-    s += ", x" + std::to_string(i + 1) + " = " + o.name + " strides " + strides_text(o.batch_strides, o.m_stride, o.n_stride);
+    s += ", x" + std::to_string(i + 1) + " = " + o.name + " strides " +
+         strides_text(o.batch_strides, o.m_stride, o.n_stride);
   }
   s += ")";
-  if (triangle != Triangle::kNone) s += ", " + std::string(to_string(triangle)) + " triangle, diagonal " + std::to_string(diagonal);
+  if (triangle != Triangle::kNone)
+    s += ", " + std::string(to_string(triangle)) + " triangle, diagonal " + std::to_string(diagonal);
   return s;
 }
 

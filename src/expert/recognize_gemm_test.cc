@@ -97,7 +97,8 @@ TEST(RecognizeGemm, LinearWithBiasAndPointwiseEpilogue) {
   EXPECT_EQ(residual.epilogue_operands[1].name, "residual");
   EXPECT_EQ((V{residual.epilogue_operands[1].m_stride, residual.epilogue_operands[1].n_stride}), (V{192, 1}));
   double acc = 0.3, bias = 0.2, res = 5;
-  EXPECT_NEAR(eval_host(residual.epilogue, {acc, bias, res}), (acc + bias) / (1 + std::exp(-(acc + bias))) + res, 1e-12);
+  EXPECT_NEAR(eval_host(residual.epilogue, {acc, bias, res}), (acc + bias) / (1 + std::exp(-(acc + bias))) + res,
+              1e-12);
 
   auto cast = gemm("gemm_specs/linear_sigmoid_clamp_cast");  // fp32 math, stored as bf16
   EXPECT_EQ(cast.a.dtype, DType::kFloat32);
@@ -173,8 +174,9 @@ TEST(RecognizeGemm, TriangularProductIsAFlag) {
 }
 
 TEST(RecognizeGemm, DiagonalTimesMatrixIsAnElementwiseScaling) {
-  for (auto [name, d_strides] : {std::pair{"gemm_specs/diag_matmul", V{1, 0}}, std::pair{"gemm_specs/matmul_diag", V{0, 1}},
-                                 std::pair{"kernelbench/level1/12_Matmul_with_diagonal_matrices_", V{1, 0}}}) {
+  for (auto [name, d_strides] :
+       {std::pair{"gemm_specs/diag_matmul", V{1, 0}}, std::pair{"gemm_specs/matmul_diag", V{0, 1}},
+        std::pair{"kernelbench/level1/12_Matmul_with_diagonal_matrices_", V{1, 0}}}) {
     auto r = recognize(fixture(name));
     ASSERT_TRUE(r.ok()) << name << ": " << r.message();
     EXPECT_EQ(r->kind, TemplateKind::kElementwise) << name;
@@ -190,11 +192,13 @@ TEST(RecognizeGemm, TheExpertTakesAGemmOrSaysWhyItsKernelsCannot) {
   auto r = recognize(fixture("kernelbench/level1/8_Matmul_with_irregular_shapes_"));
   ASSERT_TRUE(r.ok()) << r.message();
   EXPECT_EQ(r->kind, TemplateKind::kGemm);
-  EXPECT_TRUE(r->summary.starts_with("gemm float32 (3xTF32): M=8205 N=5921 K=2949, A (A): row-major ld 2949")) << r->summary;
+  EXPECT_TRUE(r->summary.starts_with("gemm float32 (3xTF32): M=8205 N=5921 K=2949, A (A): row-major ld 2949"))
+      << r->summary;
   auto odd = recognize(fixture("gemm_specs/mm_bf16_odd"));
   ASSERT_FALSE(odd.ok());
-  EXPECT_TRUE(odd.message().starts_with("no template for this task; configure an LLM (ops: aten.mm.default; GEMM "
-                                        "recognized: gemm bfloat16 (native): M=1000 N=777 K=515"))
+  EXPECT_TRUE(
+      odd.message().starts_with("no template for this task; configure an LLM (ops: aten.mm.default; GEMM "
+                                "recognized: gemm bfloat16 (native): M=1000 N=777 K=515"))
       << odd.message();
   EXPECT_TRUE(contains(odd.message(), " (no kernel: a 16-bit operand is not 16-byte aligned")) << odd.message();
 }
@@ -259,7 +263,8 @@ TEST(RecognizeGemm, KernelBenchLevel1Matmuls) {
   for (int i : {1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18}) {
     std::string prefix = std::to_string(i) + "_";
     bool found = false;
-    for (auto& e : std::filesystem::directory_iterator(std::string(CUTEGEN_SOURCE_DIR) + "/tests/fixtures/kernelbench/level1"))
+    for (auto& e :
+         std::filesystem::directory_iterator(std::string(CUTEGEN_SOURCE_DIR) + "/tests/fixtures/kernelbench/level1"))
       if (e.path().filename().string().starts_with(prefix)) {
         found = true;
         auto r = recognize_gemm(fixture("kernelbench/level1/" + e.path().stem().string()));
@@ -276,7 +281,8 @@ TEST(RecognizeGemm, KernelBenchLevel1Matmuls) {
 TEST(RecognizeGemm, DeclinesWithAReason) {
   auto softmax = recognize_gemm(fixture("gemm_specs/linear_softmax"));
   ASSERT_FALSE(softmax.ok());
-  EXPECT_TRUE(contains(softmax.message(), "GEMM (M=128 N=512 K=256) followed by aten._softmax.default")) << softmax.message();
+  EXPECT_TRUE(contains(softmax.message(), "GEMM (M=128 N=512 K=256) followed by aten._softmax.default"))
+      << softmax.message();
   auto relu = recognize_gemm(fixture("specs/relu"));
   ASSERT_FALSE(relu.ok());
   EXPECT_TRUE(contains(relu.message(), "no matrix product")) << relu.message();
@@ -287,7 +293,8 @@ TEST(Strided, RegroupSplitsAndMergesModes) {
   auto dims = regroup({{2, 0}, {3, 1536}, {32, 48}, {48, 1}}, {6, 32, 48});
   ASSERT_TRUE(dims.ok()) << dims.message();
   ASSERT_EQ((*dims)[0].size(), 2u);
-  EXPECT_EQ((V{(*dims)[0][0].size, (*dims)[0][0].stride, (*dims)[0][1].size, (*dims)[0][1].stride}), (V{2, 0, 3, 1536}));
+  EXPECT_EQ((V{(*dims)[0][0].size, (*dims)[0][0].stride, (*dims)[0][1].size, (*dims)[0][1].stride}),
+            (V{2, 0, 3, 1536}));
   EXPECT_EQ(merged((*dims)[1]).at(0).stride, 48);
   EXPECT_FALSE(regroup({{4, 1}}, {3}).ok());
   EXPECT_FALSE(regroup({{6, 1}}, {4}).ok());

@@ -57,7 +57,8 @@ Result<std::vector<int64_t>> broadcast_strides(const TaskArg& a, const std::vect
   for (int d = 0; d < rank; ++d) {
     int ld = d - (rank - lrank);
     if (ld < 0 || a.shape[ld] == 1) continue;
-    if (a.shape[ld] != out[d]) return error(a.name + " " + dims_text(a.shape) + " does not broadcast to " + dims_text(out));
+    if (a.shape[ld] != out[d])
+      return error(a.name + " " + dims_text(a.shape) + " does not broadcast to " + dims_text(out));
     strides[d] = a.strides[ld];
   }
   return strides;
@@ -119,10 +120,10 @@ Result<Recipe> recognize_elementwise(const TaskSpec& spec, const OpGraph& g) {
     return operand(view, abi_name(spec, read.base));
   };
   ExprBuilder build{g, [&](const GraphArg& a) -> Result<ExprPtr> {
-    auto* arg = CUTEGEN_TRY(referenced_arg(spec, a));
-    if (!arg->is_tensor()) return scalar_arg(abi_name(spec, arg));
-    return operand(*arg, abi_name(spec, arg));
-  }};
+                      auto* arg = CUTEGEN_TRY(referenced_arg(spec, a));
+                      if (!arg->is_tensor()) return scalar_arg(abi_name(spec, arg));
+                      return operand(*arg, abi_name(spec, arg));
+                    }};
   build.special = [&](int op) -> Result<ExprPtr> {
     if (is_view_op(g.nodes[op].op))
       return view_operand(CUTEGEN_TRY(strided_read(spec, g, GraphArg{.kind = GraphArg::kOp, .op = op})));
@@ -186,8 +187,8 @@ Result<Recipe> recognize_scale_norm(const TaskSpec& spec, const OpGraph& g) {
   ExprBuilder post_build{g, only_x};
   post_build.special = [&](int op) -> Result<ExprPtr> { return op == stat_node ? stat_value : ExprPtr{}; };
   r.post = CUTEGEN_TRY(post_build(g.outputs[0]));
-  r.summary = std::string("rownorm scale: ") + to_string(r.reduce) + " of " + describe(r.pre) + ", out = " +
-              describe(r.post) + " over rows of " + std::to_string(r.rows.extent);
+  r.summary = std::string("rownorm scale: ") + to_string(r.reduce) + " of " + describe(r.pre) +
+              ", out = " + describe(r.post) + " over rows of " + std::to_string(r.rows.extent);
   return r;
 }
 

@@ -13,12 +13,18 @@ struct ReduceRow {
 
 const std::vector<ReduceRow>& reduce_ops() {
   static const std::vector<ReduceRow> rows = {
-      {"aten.sum.dim_IntList", ReduceOp::kSum, -1}, {"aten.mean.dim", ReduceOp::kMean, -1},
-      {"aten.amax.default", ReduceOp::kMax, -1},    {"aten.amin.default", ReduceOp::kMin, -1},
-      {"aten.max.dim", ReduceOp::kMax, 0},          {"aten.min.dim", ReduceOp::kMin, 0},
-      {"aten.argmax.default", ReduceOp::kArgMax, -1}, {"aten.argmin.default", ReduceOp::kArgMin, -1},
-      {"aten.sum.default", ReduceOp::kSum, -1},     {"aten.mean.default", ReduceOp::kMean, -1},
-      {"aten.max.default", ReduceOp::kMax, -1},     {"aten.min.default", ReduceOp::kMin, -1},
+      {"aten.sum.dim_IntList", ReduceOp::kSum, -1},
+      {"aten.mean.dim", ReduceOp::kMean, -1},
+      {"aten.amax.default", ReduceOp::kMax, -1},
+      {"aten.amin.default", ReduceOp::kMin, -1},
+      {"aten.max.dim", ReduceOp::kMax, 0},
+      {"aten.min.dim", ReduceOp::kMin, 0},
+      {"aten.argmax.default", ReduceOp::kArgMax, -1},
+      {"aten.argmin.default", ReduceOp::kArgMin, -1},
+      {"aten.sum.default", ReduceOp::kSum, -1},
+      {"aten.mean.default", ReduceOp::kMean, -1},
+      {"aten.max.default", ReduceOp::kMax, -1},
+      {"aten.min.default", ReduceOp::kMin, -1},
   };
   return rows;
 }
@@ -29,7 +35,8 @@ Result<std::pair<int, GraphArg>> single_op(const OpGraph& g) {
   GraphArg out = skip_identity(g, g.outputs[0]);
   if (out.kind != GraphArg::kOp) return error("the output is not computed by an op");
   int real = 0;
-  for (auto& n : g.nodes) real += n.op != "aten.clone.default" && n.op != "aten.alias.default" && n.op != "aten.detach.default";
+  for (auto& n : g.nodes)
+    real += n.op != "aten.clone.default" && n.op != "aten.alias.default" && n.op != "aten.detach.default";
   if (real != 1) return error(std::to_string(real) + " ops, not one");
   return std::pair{out.op, out};
 }
@@ -99,9 +106,10 @@ Result<Recipe> recognize_rownorm(const TaskSpec& spec, const OpGraph& g) {
   } else {
     return error(n.op + " is not a row normalization");
   }
-  if (r.out_numel != r.rows.outer * r.rows.extent * r.rows.inner) return error("the output's size differs from the input's");
-  r.summary = std::string("rownorm: ") + to_string(r.norm) + " over rows of " + std::to_string(r.rows.extent) +
-              " ([" + std::to_string(r.rows.outer) + ", " + std::to_string(r.rows.extent) + ", " +
+  if (r.out_numel != r.rows.outer * r.rows.extent * r.rows.inner)
+    return error("the output's size differs from the input's");
+  r.summary = std::string("rownorm: ") + to_string(r.norm) + " over rows of " + std::to_string(r.rows.extent) + " ([" +
+              std::to_string(r.rows.outer) + ", " + std::to_string(r.rows.extent) + ", " +
               std::to_string(r.rows.inner) + "])";
   return r;
 }

@@ -33,7 +33,8 @@ TEST(Recognize, ElementwiseTasks) {
   ASSERT_EQ(gelu.operands.size(), 1u);
   EXPECT_TRUE(gelu.operands[0].dense);
   double x = 0.8;
-  EXPECT_NEAR(eval_host(gelu.expr, {x}), 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x))), 1e-12);
+  EXPECT_NEAR(eval_host(gelu.expr, {x}), 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x))),
+              1e-12);
   auto tanh_gelu = recognized("gelu_tanh");
   EXPECT_NEAR(eval_host(tanh_gelu.expr, {x}), eval_host(gelu.expr, {x}), 1e-12);
   auto selu = recognized("selu");
@@ -101,7 +102,8 @@ TEST(Recognize, MatmulIsAGemm) {
 }
 
 TEST(Recognize, HandWrittenGraphs) {
-  std::string x = tensor_json("x", "[4, 6]", "[6, 1]"), out = tensor_json("out", "[4, 6]", "[6, 1]", "float32", "output");
+  std::string x = tensor_json("x", "[4, 6]", "[6, 1]"),
+              out = tensor_json("out", "[4, 6]", "[6, 1]", "float32", "output");
   auto swish = recognize(hand_spec("[" + x + "]", out, R"(["aten.sigmoid.default", "aten.mul.Tensor"])",
                                    R"([{"op": "aten.sigmoid.default", "args": ["in:x"]},
                                        {"op": "aten.mul.Tensor", "args": ["in:x", "op:0"]},
@@ -109,8 +111,9 @@ TEST(Recognize, HandWrittenGraphs) {
   ASSERT_TRUE(swish.ok()) << swish.message();
   EXPECT_NEAR(eval_host(swish->expr, {1.5}), 1.5 / (1 + std::exp(-1.5)), 1e-12);
 
-  auto softsign = recognize(hand_spec("[" + x + "]", out, R"(["aten.abs.default", "aten.add.Tensor", "aten.div.Tensor"])",
-                                      R"([{"op": "aten.abs.default", "args": ["in:x"]},
+  auto softsign =
+      recognize(hand_spec("[" + x + "]", out, R"(["aten.abs.default", "aten.add.Tensor", "aten.div.Tensor"])",
+                          R"([{"op": "aten.abs.default", "args": ["in:x"]},
                                           {"op": "aten.add.Tensor", "args": ["op:0", "const:1"]},
                                           {"op": "aten.div.Tensor", "args": ["in:x", "op:1"]},
                                           {"op": "output", "args": ["op:2"]}])"));
@@ -125,16 +128,20 @@ TEST(Recognize, HandWrittenGraphs) {
 }
 
 TEST(Recognize, DeclinesZeroSizeAndScalarInputsAndMissingGraphArguments) {
-  std::string z = tensor_json("x", "[0, 6]", "[6, 1]"), zout = tensor_json("out", "[0, 6]", "[6, 1]", "float32", "output");
-  auto zero = recognize(hand_spec("[" + z + "]", zout, R"(["aten.relu.default"])",
-                                  R"([{"op": "aten.relu.default", "args": ["in:x"]}, {"op": "output", "args": ["op:0"]}])"));
+  std::string z = tensor_json("x", "[0, 6]", "[6, 1]"),
+              zout = tensor_json("out", "[0, 6]", "[6, 1]", "float32", "output");
+  auto zero =
+      recognize(hand_spec("[" + z + "]", zout, R"(["aten.relu.default"])",
+                          R"([{"op": "aten.relu.default", "args": ["in:x"]}, {"op": "output", "args": ["op:0"]}])"));
   ASSERT_FALSE(zero.ok());
   EXPECT_NE(zero.message().find("zero elements"), std::string::npos) << zero.message();
 
-  std::string x = tensor_json("x", "[4, 6]", "[6, 1]"), out = tensor_json("out", "[4, 6]", "[6, 1]", "float32", "output");
+  std::string x = tensor_json("x", "[4, 6]", "[6, 1]"),
+              out = tensor_json("out", "[4, 6]", "[6, 1]", "float32", "output");
   std::string s = R"({"name": "s", "kind": "scalar", "ctype": "double", "value": 2.0})";
-  auto scalar = recognize(hand_spec("[" + x + ", " + s + "]", out, R"(["aten.mul.Tensor"])",
-                                    R"([{"op": "aten.mul.Tensor", "args": ["in:x", "const:2.0"]}, {"op": "output", "args": ["op:0"]}])"));
+  auto scalar = recognize(
+      hand_spec("[" + x + ", " + s + "]", out, R"(["aten.mul.Tensor"])",
+                R"([{"op": "aten.mul.Tensor", "args": ["in:x", "const:2.0"]}, {"op": "output", "args": ["op:0"]}])"));
   ASSERT_FALSE(scalar.ok());
   EXPECT_NE(scalar.message().find("scalar `s`"), std::string::npos) << scalar.message();
 

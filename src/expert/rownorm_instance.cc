@@ -25,7 +25,9 @@ Result<std::string> norm_instance(const Recipe& r) {
     }
     case NormKind::kScale:
       return render_instance("instances/norm_scale.cu.in",
-                             {{"op", r.reduce == ReduceOp::kMax ? "kMax" : r.reduce == ReduceOp::kMin ? "kMin" : "kSum"},
+                             {{"op", r.reduce == ReduceOp::kMax   ? "kMax"
+                                     : r.reduce == ReduceOp::kMin ? "kMin"
+                                                                  : "kSum"},
                               {"pre", to_cuda(r.pre, {"x"})},
                               // The columns kernel keeps IEEE division (norm-columns).
                               {"post", to_cuda(r.post, {"x", "st.a"}, {.ieee_div = r.rows.inner > 1})}});
@@ -42,15 +44,17 @@ std::pair<std::string, std::vector<std::string>> launch_of(const Recipe& r, cons
     case Strategy::kNormRegisters: return {"launch_norm_registers", {n(p.threads), n(p.vec), rows, extent}};
     case Strategy::kNormCluster:
     case Strategy::kNormHeldGrid:
-      return {"launch_norm_held", {flag(p.strategy == Strategy::kNormCluster), n(p.threads), n(p.vec), n(p.unroll),
-                                   n(p.group), n(p.blocks_per_sm), rows, extent}};
+      return {"launch_norm_held",
+              {flag(p.strategy == Strategy::kNormCluster), n(p.threads), n(p.vec), n(p.unroll), n(p.group),
+               n(p.blocks_per_sm), rows, extent}};
     case Strategy::kNormGridRegisters:
       return {"launch_norm_grid", {n(p.threads), n(p.vec), n(p.unroll), n(p.group), rows, extent}};
     case Strategy::kNormStreamed:
     case Strategy::kNormSplit:
     case Strategy::kNormSplitTicket:
-      return {"launch_norm_streamed", {n(p.threads), n(p.vec), n(p.unroll), n(p.group),
-                                       flag(p.strategy == Strategy::kNormSplitTicket), rows, extent}};
+      return {"launch_norm_streamed",
+              {n(p.threads), n(p.vec), n(p.unroll), n(p.group), flag(p.strategy == Strategy::kNormSplitTicket), rows,
+               extent}};
     default: return {"launch_norm_columns", {n(p.threads), rows, extent, n(r.rows.inner)}};
   }
 }

@@ -12,7 +12,8 @@ bool tried(const std::vector<Trial>& history, const Params& p) {
 // Parameter order to try: the verdict decides whether parallelism-in-flight comes first.
 std::vector<const ParamDef*> parameter_order(const std::optional<BoundVerdict>& profile) {
   std::vector<const ParamDef*> defs;
-  for (auto& d : param_defs()) defs.push_back(&d);
+  for (auto& d : param_defs())
+    defs.push_back(&d);
   bool starved = profile && (profile->bound == Bound::kLatency ||
                              (profile->bound == Bound::kMemory && profile->percent_of_peak < 80));
   if (starved) {
@@ -37,13 +38,13 @@ std::vector<Params> next_candidates(const std::vector<Trial>& history, const std
                                     const std::vector<Params>& seeds) {
   std::vector<Params> out;
   auto take = [&](const Params& p) {
-    if (static_cast<int>(out.size()) < count && !tried(history, p) &&
-        std::find(out.begin(), out.end(), p) == out.end())
+    if (static_cast<int>(out.size()) < count && !tried(history, p) && std::find(out.begin(), out.end(), p) == out.end())
       out.push_back(p);
   };
   auto best = best_trial(history);
   if (!best) {
-    for (auto& p : space) take(p);
+    for (auto& p : space)
+      take(p);
     return out;
   }
   for (const ParamDef* d : parameter_order(best->profile)) {
@@ -66,7 +67,8 @@ std::vector<Params> next_candidates(const std::vector<Trial>& history, const std
     for (auto* p : up_first ? std::vector{higher, lower} : std::vector{lower, higher})
       if (p) take(*p);
   }
-  for (auto& p : seeds) take(p);
+  for (auto& p : seeds)
+    take(p);
   return out;
 }
 

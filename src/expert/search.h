@@ -14,8 +14,8 @@ namespace cutegen {
 
 struct Trial {
   Params params;
-  bool ok = false;        // built and verified
-  double ms = 0;          // measured time when ok
+  bool ok = false;                      // built and verified
+  double ms = 0;                        // measured time when ok
   std::optional<BoundVerdict> profile;  // what the profile says bounds the kernel, when profiled
 };
 

@@ -29,7 +29,8 @@ std::vector<Trial> evaluate(const std::vector<Params>& batch, int* calls) {
   for (auto& p : batch) {
     bool fails = p.unroll == 8 && p.threads == 1024;
     double ms = fake_ms(p);
-    out.push_back({p, !fails, fails ? 0 : ms, ms > 3 ? BoundVerdict{Bound::kLatency, 20} : BoundVerdict{Bound::kMemory, 100 / ms}});
+    out.push_back({p, !fails, fails ? 0 : ms,
+                   ms > 3 ? BoundVerdict{Bound::kLatency, 20} : BoundVerdict{Bound::kMemory, 100 / ms}});
   }
   return out;
 }
@@ -58,7 +59,8 @@ TEST(Search, FindsTheOptimumOfTheTableDeterministically) {
   int calls2 = 0;
   auto again = climb(space, &calls2, 12, 4);
   ASSERT_EQ(again.size(), history.size());
-  for (size_t i = 0; i < history.size(); ++i) EXPECT_EQ(again[i].params, history[i].params);
+  for (size_t i = 0; i < history.size(); ++i)
+    EXPECT_EQ(again[i].params, history[i].params);
 }
 
 TEST(Search, NeverProposesATriedPointAndStartsFromTheSpace) {
@@ -71,7 +73,8 @@ TEST(Search, NeverProposesATriedPointAndStartsFromTheSpace) {
     EXPECT_FALSE(p == space[0]);
     EXPECT_FALSE(p == space[1]);
     int changed = 0;  // neighbours differ from the best in exactly one parameter
-    for (auto& d : param_defs()) changed += p.*d.field != space[0].*d.field;
+    for (auto& d : param_defs())
+      changed += p.*d.field != space[0].*d.field;
     EXPECT_EQ(changed, 1) << to_string(p);
   }
 }
@@ -97,8 +100,12 @@ TEST(Search, AStarvedVerdictTriesMoreBytesInFlightFirst) {
 // strategies are a cooperative grid holding a row, whole rows streamed, and chunks over one launch or
 // two (the default holds rows in the grid's registers).
 Recipe long_rows() {
-  return Recipe{.kind = TemplateKind::kRowNorm, .out_type = "float", .in_name = "x", .in_type = "float",
-                .rows = {16, 4194304, 1}, .norm = NormKind::kLayerNorm};
+  return Recipe{.kind = TemplateKind::kRowNorm,
+                .out_type = "float",
+                .in_name = "x",
+                .in_type = "float",
+                .rows = {16, 4194304, 1},
+                .norm = NormKind::kLayerNorm};
 }
 
 TEST(Search, StrategySeedsAreValidAndOneMoveAway) {
@@ -108,19 +115,21 @@ TEST(Search, StrategySeedsAreValidAndOneMoveAway) {
     EXPECT_EQ(invalid_reason(long_rows(), p), "") << to_string(p);
     strategies.push_back(p.strategy);
   }
-  EXPECT_EQ(strategies, (std::vector<Strategy>{Strategy::kNormHeldGrid, Strategy::kNormStreamed, Strategy::kNormSplitTicket,
-                                               Strategy::kNormSplit}));
+  EXPECT_EQ(strategies, (std::vector<Strategy>{Strategy::kNormHeldGrid, Strategy::kNormStreamed,
+                                               Strategy::kNormSplitTicket, Strategy::kNormSplit}));
   EXPECT_EQ(default_params(long_rows()).strategy, Strategy::kNormGridRegisters);
   EXPECT_TRUE(strategy_seeds(float_elementwise()).empty());  // one strategy only
 
   // Once every neighbour of the best is tried, the untried seeds follow, in order.
   auto space = search_space(long_rows());
   std::vector<Trial> history = {{space[0], true, 1.0, {}}};
-  for (auto& p : next_candidates(history, space, 1000)) history.push_back({p, true, 2.0, {}});
+  for (auto& p : next_candidates(history, space, 1000))
+    history.push_back({p, true, 2.0, {}});
   auto next = next_candidates(history, space, 1000, seeds);
   std::vector<Params> untried;
   for (auto& p : seeds)
-    if (std::none_of(history.begin(), history.end(), [&](const Trial& t) { return t.params == p; })) untried.push_back(p);
+    if (std::none_of(history.begin(), history.end(), [&](const Trial& t) { return t.params == p; }))
+      untried.push_back(p);
   ASSERT_FALSE(untried.empty());
   EXPECT_EQ(next, untried);
 }
@@ -128,11 +137,16 @@ TEST(Search, StrategySeedsAreValidAndOneMoveAway) {
 TEST(Search, ShortRowReductionsStartFromATileWithinTheRow) {
   // A tile longer than the row left every load to the scalar tail.
   for (int64_t extent : {2048, 1000, 96}) {
-    Recipe r{.kind = TemplateKind::kReduce, .out_type = "int64_t", .in_name = "x", .in_type = "float",
-             .rows = {4096, extent, 1}, .reduce = ReduceOp::kArgMax};
+    Recipe r{.kind = TemplateKind::kReduce,
+             .out_type = "int64_t",
+             .in_name = "x",
+             .in_type = "float",
+             .rows = {4096, extent, 1},
+             .reduce = ReduceOp::kArgMax};
     Params p = default_params(r);
     EXPECT_EQ(invalid_reason(r, p), "") << to_string(p);
-    EXPECT_LE(int64_t(p.threads) * p.vec * p.unroll, std::max<int64_t>(extent, 32 * p.vec)) << extent << ": " << to_string(p);
+    EXPECT_LE(int64_t(p.threads) * p.vec * p.unroll, std::max<int64_t>(extent, 32 * p.vec))
+        << extent << ": " << to_string(p);
     EXPECT_EQ(p.vec, 4) << extent;
     EXPECT_EQ(p.threads, 32) << extent;  // a warp per short row
     EXPECT_EQ(p.strategy, Strategy::kReduceRows);
@@ -140,14 +154,19 @@ TEST(Search, ShortRowReductionsStartFromATileWithinTheRow) {
 }
 
 TEST(Search, ShortRowNormsAreHeldInRegisters) {
-  Recipe r{.kind = TemplateKind::kRowNorm, .out_type = "float", .in_name = "x", .in_type = "float",
-           .rows = {37, 1001, 1}, .norm = NormKind::kSoftmax};
+  Recipe r{.kind = TemplateKind::kRowNorm,
+           .out_type = "float",
+           .in_name = "x",
+           .in_type = "float",
+           .rows = {37, 1001, 1},
+           .norm = NormKind::kSoftmax};
   Params p = default_params(r);
   EXPECT_EQ(p.strategy, Strategy::kNormRegisters) << to_string(p);
   EXPECT_EQ(p.vec, 1);        // 1001 is not a multiple of 4
   EXPECT_EQ(p.threads, 256);  // few rows: more warps each
-  r.rows.outer = 65536;  // many rows: a warp each
-  EXPECT_EQ(to_string(default_params(r)), "threads=32,vec=1,unroll=4,blocks_per_sm=0,split=1,group=1,strategy=norm_registers");
+  r.rows.outer = 65536;       // many rows: a warp each
+  EXPECT_EQ(to_string(default_params(r)),
+            "threads=32,vec=1,unroll=4,blocks_per_sm=0,split=1,group=1,strategy=norm_registers");
   r.rows.extent = 4096;  // 128 registers per lane: too many for a warp
   Params regs{.strategy = Strategy::kNormRegisters, .threads = 32, .vec = 4};
   EXPECT_EQ(invalid_reason(r, regs), "the row does not fit the registers of one block");
@@ -192,13 +211,20 @@ TEST(Search, HeldChunksFitInSharedMemory) {
 
 TEST(Search, RowsBeyondOneCtaAreHeldByAGridWhenManyAndByAClusterWhenFew) {
   // KernelBench's L1 norm: 32768 rows of 65535 floats (256 KB), odd so not a multiple of a vector.
-  Recipe r{.kind = TemplateKind::kRowNorm, .out_type = "float", .in_name = "x", .in_type = "float",
-           .rows = {32768, 65535, 1}, .norm = NormKind::kScale};
-  EXPECT_EQ(to_string(default_params(r)), "threads=256,vec=4,unroll=2,blocks_per_sm=4,split=1,group=4,strategy=norm_held_grid");
+  Recipe r{.kind = TemplateKind::kRowNorm,
+           .out_type = "float",
+           .in_name = "x",
+           .in_type = "float",
+           .rows = {32768, 65535, 1},
+           .norm = NormKind::kScale};
+  EXPECT_EQ(to_string(default_params(r)),
+            "threads=256,vec=4,unroll=2,blocks_per_sm=4,split=1,group=4,strategy=norm_held_grid");
   r.rows.outer = 64;  // too few rows to fill a persistent grid's groups: a 4-CTA cluster of 64 KB each
-  EXPECT_EQ(to_string(default_params(r)), "threads=512,vec=4,unroll=4,blocks_per_sm=0,split=1,group=4,strategy=norm_cluster");
+  EXPECT_EQ(to_string(default_params(r)),
+            "threads=512,vec=4,unroll=4,blocks_per_sm=0,split=1,group=4,strategy=norm_cluster");
   r.rows = {32768, 16384, 1};  // 64 KB rows fit one CTA's shared memory, however many
-  EXPECT_EQ(to_string(default_params(r)), "threads=512,vec=4,unroll=4,blocks_per_sm=0,split=1,group=1,strategy=norm_cluster");
+  EXPECT_EQ(to_string(default_params(r)),
+            "threads=512,vec=4,unroll=4,blocks_per_sm=0,split=1,group=1,strategy=norm_cluster");
 }
 
 TEST(Search, GridRegistersHoldARowInOneCtaPerSm) {
@@ -220,15 +246,15 @@ TEST(Search, GridRegistersHoldARowInOneCtaPerSm) {
   EXPECT_EQ(why([](Params& q) { q.threads = 512, q.vec = 4, q.unroll = 16; }), "unroll=16 is not a candidate value");
   EXPECT_EQ(why([](Params& q) { q.vec = 2, q.unroll = 8, q.threads = 1024; }),
             "a grid's CTAs move 16-byte vectors: vec must fill 16 bytes");
-  EXPECT_EQ(why([](Params& q) { q.blocks_per_sm = 2; }),
-            "blocks_per_sm does not apply to norm_grid_registers");
+  EXPECT_EQ(why([](Params& q) { q.blocks_per_sm = 2; }), "blocks_per_sm does not apply to norm_grid_registers");
   // Rows that no power of two of CTAs divides leave the last CTAs part of a share, or none.
   Recipe ragged = long_rows();
   ragged.rows.extent = 3145732;
   EXPECT_EQ(invalid_reason(ragged, grid), "") << to_string(grid);
   EXPECT_EQ(default_params(ragged).strategy, Strategy::kNormSplit) << "measured slower than two launches";
   // Reductions have no such strategy.
-  Recipe sum{.kind = TemplateKind::kReduce, .out_type = "float", .in_name = "x", .in_type = "float", .rows = {16, 4194304, 1}};
+  Recipe sum{
+      .kind = TemplateKind::kReduce, .out_type = "float", .in_name = "x", .in_type = "float", .rows = {16, 4194304, 1}};
   EXPECT_EQ(invalid_reason(sum, grid), "strategy norm_grid_registers does not compute this recipe");
 }
 
@@ -240,7 +266,8 @@ TEST(Search, PointsReadBackAsWrittenAndStrategiesAreNamed) {
   EXPECT_EQ(to_string(*back), "threads=512,vec=4,unroll=2,blocks_per_sm=0,split=1,group=8,strategy=norm_cluster");
   EXPECT_EQ(parse_params("strategy=rows_in_magic").message(), "params: unknown strategy `rows_in_magic`");
   EXPECT_EQ(parse_params("cluster=1").message(), "params: unknown parameter `cluster`");
-  for (auto& s : strategy_table()) EXPECT_EQ(strategy_named(s.name), s.strategy) << s.name;
+  for (auto& s : strategy_table())
+    EXPECT_EQ(strategy_named(s.name), s.strategy) << s.name;
 }
 
 TEST(Search, AllFailuresFallBackToUntriedSpacePoints) {

@@ -10,7 +10,9 @@
 namespace cutegen {
 namespace {
 
-int64_t product(const std::vector<int64_t>& v) { return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>()); }
+int64_t product(const std::vector<int64_t>& v) {
+  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
+}
 bool is_float(DType d) { return d == DType::kFloat32 || d == DType::kFloat16 || d == DType::kBFloat16; }
 bool all_zero(const std::vector<int64_t>& v) {
   for (auto x : v)
@@ -58,7 +60,8 @@ class SegmentBuilder {
     if (!is_view_op(n.op) || n.args.empty() || n.args[0].kind != GraphArg::kOp) return false;
     auto* v = g_.value(GraphArg{.kind = GraphArg::kOp, .op = op});
     auto* in = g_.value(n.args[0]);
-    return v && in && v->offset == 0 && is_dense_row_major(v->shape, v->strides) && product(v->shape) == product(in->shape);
+    return v && in && v->offset == 0 && is_dense_row_major(v->shape, v->strides) &&
+           product(v->shape) == product(in->shape);
   }
 
   // Strides over the consumer's shape, moved to the segment's: the same shape, or (where no view
@@ -72,7 +75,8 @@ class SegmentBuilder {
     for (int d = 0; broadcasts && d < lrank; ++d)
       broadcasts = shape[d] == 1 || shape[d] == s_.shape[d + rank - lrank];
     if (!broadcasts)
-      return error(what + " meets the value in shape " + dims_text(shape) + ", not the segment's " + dims_text(s_.shape));
+      return error(what + " meets the value in shape " + dims_text(shape) + ", not the segment's " +
+                   dims_text(s_.shape));
     std::vector<int64_t> out(rank, 0);
     for (int d = 0; d < lrank; ++d)
       if (shape[d] != 1) out[d + rank - lrank] = strides[d];

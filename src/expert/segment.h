@@ -26,7 +26,7 @@ struct SegmentOperand {
 struct PointwiseSegment {
   ExprPtr expr;  // leaf 0: the source value; leaf k > 0: operands[k - 1]
   std::vector<SegmentOperand> operands;
-  int source = -1;  // the source's op node (-1: the segment reads only tensors the task passes)
+  int source = -1;                      // the source's op node (-1: the segment reads only tensors the task passes)
   std::vector<int64_t> shape;           // top's shape, the index space of the strides
   std::vector<int64_t> source_strides;  // how leaf 0 (the source's dense result) is read in it
 };

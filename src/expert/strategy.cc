@@ -23,14 +23,16 @@ std::string row_rules(const Recipe& r, const Params& p, bool reads_vec, bool who
 
 // Rules shared by the row norms over the last dim but those in registers.
 std::string norm_rules(const Recipe& r, const Params& p, const char* group_what) {
-  if (p.group > 1 && r.rows.extent / p.group < tile_of(p)) return std::string(group_what) + " leaves chunks smaller than one tile";
+  if (p.group > 1 && r.rows.extent / p.group < tile_of(p))
+    return std::string(group_what) + " leaves chunks smaller than one tile";
   if (r.rows.outer * p.group * 2 >= (int64_t(1) << 31)) return "rows x group exceeds the grid";
   return "";
 }
 
 // Rows held in shared memory by a group of CTAs (a cluster, or CTAs of a cooperative grid).
 std::string held_rules(const Recipe& r, const Params& p, const ArchLimits& hw, bool in_cluster) {
-  if (auto why = row_rules(r, p, true, false); !why.empty()) return why;  // a scalar head and tail: rows need not divide
+  if (auto why = row_rules(r, p, true, false); !why.empty())
+    return why;  // a scalar head and tail: rows need not divide
   if (!in_cluster) {
     if (p.group < 2) return "a cooperative grid's group takes 2 CTAs or more (one CTA: a 1-CTA cluster)";
     if (auto why = norm_rules(r, p, "group"); !why.empty()) return why;
@@ -52,18 +54,22 @@ std::string held_rules(const Recipe& r, const Params& p, const ArchLimits& hw, b
 
 std::string elementwise_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
   int widest = std::max(4, elem_bytes(r.out_type));
-  for (auto& o : r.operands) widest = std::max(widest, elem_bytes(o.c_type));
+  for (auto& o : r.operands)
+    widest = std::max(widest, elem_bytes(o.c_type));
   if (p.vec < 4 || p.vec * widest > 32) return "vec must be 4 or 8 and at most 32 bytes";
   if (p.threads > 1024 || p.threads < 128) return "threads must be 128..1024";
   return "";
 }
 
-std::string reduce_rows_invalid(const Recipe& r, const Params& p, const ArchLimits&) { return row_rules(r, p, true, true); }
+std::string reduce_rows_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
+  return row_rules(r, p, true, true);
+}
 
 std::string reduce_columns_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
   if (auto why = row_rules(r, p, false, false); !why.empty()) return why;
   if (p.threads / p.split < 32) return "fewer than 32 columns per block";
-  if (p.unroll > 1 && r.rows.extent < int64_t(p.split) * p.unroll) return "unroll exceeds each thread's share of the column";
+  if (p.unroll > 1 && r.rows.extent < int64_t(p.split) * p.unroll)
+    return "unroll exceeds each thread's share of the column";
   return "";
 }
 
@@ -77,14 +83,19 @@ std::string norm_registers_invalid(const Recipe& r, const Params& p, const ArchL
   return "";
 }
 
-std::string norm_cluster_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) { return held_rules(r, p, hw, true); }
-std::string norm_held_grid_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) { return held_rules(r, p, hw, false); }
+std::string norm_cluster_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  return held_rules(r, p, hw, true);
+}
+std::string norm_held_grid_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  return held_rules(r, p, hw, false);
+}
 
 std::string norm_grid_registers_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
   if (auto why = row_rules(r, p, true, true); !why.empty()) return why;
   // One CTA per SM: the largest power of two of them the target's GPU holds at once.
   int max_group = 1;
-  while (max_group * 2 <= hw.sm_count) max_group *= 2;
+  while (max_group * 2 <= hw.sm_count)
+    max_group *= 2;
   if (p.group < 2) return "a grid's group takes 2 CTAs or more";
   if (p.group > max_group) return "a row is held in at most " + std::to_string(max_group) + " CTAs, one per SM";
   if (p.threads < 128) return "a grid's CTAs take 128 threads or more";
@@ -105,7 +116,9 @@ std::string norm_split_invalid(const Recipe& r, const Params& p, const ArchLimit
   return norm_streamed_invalid(r, p, hw);
 }
 
-std::string norm_columns_invalid(const Recipe& r, const Params& p, const ArchLimits&) { return row_rules(r, p, false, false); }
+std::string norm_columns_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
+  return row_rules(r, p, false, false);
+}
 
 // A GEMM tile's limits: whole wgmma atoms per consumer warpgroup, at most 128 fp32 registers of
 // accumulators per consumer thread (of the 232 it gets; fp32's 3xTF32 holds a per-k-tile partial
@@ -148,48 +161,130 @@ bool reduce_last(const Recipe& r) { return r.kind == TemplateKind::kReduce && la
 bool reduce_middle(const Recipe& r) { return r.kind == TemplateKind::kReduce && !last_dim(r); }
 bool norm_last(const Recipe& r) { return r.kind == TemplateKind::kRowNorm && last_dim(r); }
 bool norm_middle(const Recipe& r) { return r.kind == TemplateKind::kRowNorm && !last_dim(r); }
-bool conv_gemm(const Recipe& r) { return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kImplicitGemm; }
-bool conv_depthwise(const Recipe& r) { return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kDepthwise; }
+bool conv_gemm(const Recipe& r) {
+  return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kImplicitGemm;
+}
+bool conv_depthwise(const Recipe& r) {
+  return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kDepthwise;
+}
 std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { return conv_unsupported(*r.conv); }
 
 }  // namespace
 
 const std::vector<StrategyDef>& strategy_table() {
   static const std::vector<StrategyDef> table = {
-      {Strategy::kElementwise, "elementwise", "elementwise/tiles.cuh", {"threads", "vec", "unroll", "blocks_per_sm"},
-       is_elementwise, elementwise_invalid, "elementwise-tiles"},
-      {Strategy::kReduceRows, "reduce_rows", "reduce/rows.cuh", {"threads", "vec", "unroll"}, reduce_last,
-       reduce_rows_invalid, "reduce-rows-warp"},
-      {Strategy::kReduceColumns, "reduce_columns", "reduce/columns.cuh", {"threads", "unroll", "split"}, reduce_middle,
-       reduce_columns_invalid, "reduce-columns-split"},
-      {Strategy::kNormRegisters, "norm_registers", "rownorm/registers.cuh", {"threads", "vec"}, norm_last,
-       norm_registers_invalid, "norm-registers"},
-      {Strategy::kNormCluster, "norm_cluster", "rownorm/held.cuh", {"threads", "vec", "unroll", "group", "blocks_per_sm"},
-       norm_last, norm_cluster_invalid, "norm-held"},
-      {Strategy::kNormHeldGrid, "norm_held_grid", "rownorm/held.cuh", {"threads", "vec", "unroll", "group", "blocks_per_sm"},
-       norm_last, norm_held_grid_invalid, "norm-held"},
-      {Strategy::kNormGridRegisters, "norm_grid_registers", "rownorm/grid.cuh", {"threads", "vec", "unroll", "group"},
-       norm_last, norm_grid_registers_invalid, "norm-grid-registers"},
-      {Strategy::kNormStreamed, "norm_streamed", "rownorm/streamed.cuh", {"threads", "vec", "unroll"}, norm_last,
-       norm_streamed_invalid, "norm-streamed"},
-      {Strategy::kNormSplit, "norm_split", "rownorm/streamed.cuh", {"threads", "vec", "unroll", "group"}, norm_last,
-       norm_split_invalid, "norm-streamed"},
-      {Strategy::kNormSplitTicket, "norm_split_ticket", "rownorm/streamed.cuh", {"threads", "vec", "unroll", "group"},
-       norm_last, norm_split_invalid, "norm-streamed"},
-      {Strategy::kNormColumns, "norm_columns", "rownorm/columns.cuh", {"threads"}, norm_middle, norm_columns_invalid,
+      {Strategy::kElementwise,
+       "elementwise",
+       "elementwise/tiles.cuh",
+       {"threads", "vec", "unroll", "blocks_per_sm"},
+       is_elementwise,
+       elementwise_invalid,
+       "elementwise-tiles"},
+      {Strategy::kReduceRows,
+       "reduce_rows",
+       "reduce/rows.cuh",
+       {"threads", "vec", "unroll"},
+       reduce_last,
+       reduce_rows_invalid,
+       "reduce-rows-warp"},
+      {Strategy::kReduceColumns,
+       "reduce_columns",
+       "reduce/columns.cuh",
+       {"threads", "unroll", "split"},
+       reduce_middle,
+       reduce_columns_invalid,
+       "reduce-columns-split"},
+      {Strategy::kNormRegisters,
+       "norm_registers",
+       "rownorm/registers.cuh",
+       {"threads", "vec"},
+       norm_last,
+       norm_registers_invalid,
+       "norm-registers"},
+      {Strategy::kNormCluster,
+       "norm_cluster",
+       "rownorm/held.cuh",
+       {"threads", "vec", "unroll", "group", "blocks_per_sm"},
+       norm_last,
+       norm_cluster_invalid,
+       "norm-held"},
+      {Strategy::kNormHeldGrid,
+       "norm_held_grid",
+       "rownorm/held.cuh",
+       {"threads", "vec", "unroll", "group", "blocks_per_sm"},
+       norm_last,
+       norm_held_grid_invalid,
+       "norm-held"},
+      {Strategy::kNormGridRegisters,
+       "norm_grid_registers",
+       "rownorm/grid.cuh",
+       {"threads", "vec", "unroll", "group"},
+       norm_last,
+       norm_grid_registers_invalid,
+       "norm-grid-registers"},
+      {Strategy::kNormStreamed,
+       "norm_streamed",
+       "rownorm/streamed.cuh",
+       {"threads", "vec", "unroll"},
+       norm_last,
+       norm_streamed_invalid,
+       "norm-streamed"},
+      {Strategy::kNormSplit,
+       "norm_split",
+       "rownorm/streamed.cuh",
+       {"threads", "vec", "unroll", "group"},
+       norm_last,
+       norm_split_invalid,
+       "norm-streamed"},
+      {Strategy::kNormSplitTicket,
+       "norm_split_ticket",
+       "rownorm/streamed.cuh",
+       {"threads", "vec", "unroll", "group"},
+       norm_last,
+       norm_split_invalid,
+       "norm-streamed"},
+      {Strategy::kNormColumns,
+       "norm_columns",
+       "rownorm/columns.cuh",
+       {"threads"},
+       norm_middle,
+       norm_columns_invalid,
        "norm-columns"},
-      {Strategy::kGemmWarpSpecialized, "gemm_warp_specialized", "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k"}, is_gemm, gemm_cooperative_invalid,
+      {Strategy::kGemmWarpSpecialized,
+       "gemm_warp_specialized",
+       "gemm/kernel_warp_specialized.cuh",
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k"},
+       is_gemm,
+       gemm_cooperative_invalid,
        "gemm-warp-specialized"},
-      {Strategy::kGemmPingpong, "gemm_pingpong", "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k"}, is_gemm, gemm_pingpong_invalid,
+      {Strategy::kGemmPingpong,
+       "gemm_pingpong",
+       "gemm/kernel_warp_specialized.cuh",
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k"},
+       is_gemm,
+       gemm_pingpong_invalid,
        "gemm-warp-specialized"},
-      {Strategy::kGemmPipelined, "gemm_pipelined", "gemm/kernel_pipelined.cuh", {"tile_m", "tile_n", "stages", "swizzle", "split_k"},
-       is_gemm, gemm_cooperative_invalid, "gemm-warp-specialized"},
+      {Strategy::kGemmPipelined,
+       "gemm_pipelined",
+       "gemm/kernel_pipelined.cuh",
+       {"tile_m", "tile_n", "stages", "swizzle", "split_k"},
+       is_gemm,
+       gemm_cooperative_invalid,
+       "gemm-warp-specialized"},
       {Strategy::kMatVec, "matvec", "gemm/matvec.cuh", {"threads"}, is_matvec, matvec_invalid, "matvec"},
-      {Strategy::kConvImplicitGemm, "conv_implicit_gemm", "conv/conv_forward.cuh", {}, conv_gemm, conv_invalid,
+      {Strategy::kConvImplicitGemm,
+       "conv_implicit_gemm",
+       "conv/conv_forward.cuh",
+       {},
+       conv_gemm,
+       conv_invalid,
        "conv-implicit-gemm"},
-      {Strategy::kConvDepthwise, "conv_depthwise", "conv/depthwise.cuh", {}, conv_depthwise, conv_invalid,
+      {Strategy::kConvDepthwise,
+       "conv_depthwise",
+       "conv/depthwise.cuh",
+       {},
+       conv_depthwise,
+       conv_invalid,
        "conv-depthwise"},
   };
   return table;

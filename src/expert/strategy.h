@@ -14,35 +14,35 @@
 namespace cutegen {
 
 enum class Strategy {
-  kElementwise,        // out = expr(operands...): 128-bit tiles, a block per tile or a persistent grid
-  kReduceRows,         // a reduction over the last dim: a block (or a warp) per row
-  kReduceColumns,      // a reduction over a middle dim: threads own columns, `split` share one
-  kNormRegisters,      // a short row held in the registers of one block (a warp or more)
-  kNormCluster,        // a row held in the shared memory of a thread-block cluster of `group` CTAs
-  kNormHeldGrid,       // a row held in the shared memory of `group` CTAs of a persistent cooperative grid
-  kNormGridRegisters,  // a long row held in the registers of `group` CTAs of a cooperative grid, one per SM
-  kNormStreamed,       // a row streamed twice by one block
-  kNormSplit,          // a row cut into `group` chunks whose statistics meet in a workspace: two launches
-  kNormSplitTicket,    // the same in one launch, work items ordered by a ticket taken at run time
-  kNormColumns,        // a normalization over a middle dim: a thread per column
+  kElementwise,          // out = expr(operands...): 128-bit tiles, a block per tile or a persistent grid
+  kReduceRows,           // a reduction over the last dim: a block (or a warp) per row
+  kReduceColumns,        // a reduction over a middle dim: threads own columns, `split` share one
+  kNormRegisters,        // a short row held in the registers of one block (a warp or more)
+  kNormCluster,          // a row held in the shared memory of a thread-block cluster of `group` CTAs
+  kNormHeldGrid,         // a row held in the shared memory of `group` CTAs of a persistent cooperative grid
+  kNormGridRegisters,    // a long row held in the registers of `group` CTAs of a cooperative grid, one per SM
+  kNormStreamed,         // a row streamed twice by one block
+  kNormSplit,            // a row cut into `group` chunks whose statistics meet in a workspace: two launches
+  kNormSplitTicket,      // the same in one launch, work items ordered by a ticket taken at run time
+  kNormColumns,          // a normalization over a middle dim: a thread per column
   kGemmWarpSpecialized,  // TMA + wgmma, persistent: a producer warpgroup, two consumers sharing each tile
   kGemmPingpong,         // the same kernel, the two consumers alternating tiles (one's epilogue under the other's MMA)
   kGemmPipelined,        // TMA + wgmma, a CTA per tile, no warp specialization or clusters
   kMatVec,               // N == 1 or M == 1: memory-bound, a block per output or a thread per output
-  kConvImplicitGemm,   // a forward convolution as an implicit GEMM on the Hopper GEMM's kernel (kernels/conv)
-  kConvDepthwise,      // a depthwise convolution: an output tile per CTA from an input patch in shared memory
+  kConvImplicitGemm,     // a forward convolution as an implicit GEMM on the Hopper GEMM's kernel (kernels/conv)
+  kConvDepthwise,        // a depthwise convolution: an output tile per CTA from an input patch in shared memory
 };
 
 struct Params;
 
 struct StrategyDef {
   Strategy strategy;
-  const char* name;    // as --params spells it: "norm_cluster"
-  const char* header;  // its kernel under kernels/
-  std::vector<const char*> params;          // the parameters it reads; the others stay at their defaults
-  bool (*serves)(const Recipe&);            // which recipes (template and shape) it can compute
+  const char* name;                 // as --params spells it: "norm_cluster"
+  const char* header;               // its kernel under kernels/
+  std::vector<const char*> params;  // the parameters it reads; the others stay at their defaults
+  bool (*serves)(const Recipe&);    // which recipes (template and shape) it can compute
   std::string (*invalid)(const Recipe&, const Params&, const ArchLimits&);  // why not ("" when it can)
-  const char* decision;                     // docs/decisions.md entry behind its default rule
+  const char* decision;  // docs/decisions.md entry behind its default rule
 };
 
 // Every strategy, elementwise first, then reductions, row normalizations, GEMMs.

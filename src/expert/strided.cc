@@ -13,11 +13,13 @@ namespace {
 // Views whose result shares the source's storage: the bridge's recorded strides address it.
 const std::set<std::string>& view_ops() {
   static const std::set<std::string> ops = {
-      "aten.t.default",        "aten.transpose.int",    "aten.permute.default", "aten.view.default",
-      "aten._unsafe_view.default", "aten.reshape.default", "aten.unsqueeze.default", "aten.squeeze.dim",
-      "aten.squeeze.default",  "aten.squeeze.dims",     "aten.expand.default",  "aten.alias.default",
-      "aten.detach.default",   "aten.slice.Tensor",     "aten.select.int",      "aten.narrow.default",
-      "aten.as_strided.default", "aten.numpy_T.default", "aten.mT.default",
+      "aten.t.default",         "aten.transpose.int",        "aten.permute.default",
+      "aten.view.default",      "aten._unsafe_view.default", "aten.reshape.default",
+      "aten.unsqueeze.default", "aten.squeeze.dim",          "aten.squeeze.default",
+      "aten.squeeze.dims",      "aten.expand.default",       "aten.alias.default",
+      "aten.detach.default",    "aten.slice.Tensor",         "aten.select.int",
+      "aten.narrow.default",    "aten.as_strided.default",   "aten.numpy_T.default",
+      "aten.mT.default",
   };
   return ops;
 }
@@ -30,14 +32,16 @@ bool is_reshape(const std::string& op) {
 
 Modes flatten(const std::vector<Modes>& dims) {
   Modes all;
-  for (auto& d : dims) all.insert(all.end(), d.begin(), d.end());
+  for (auto& d : dims)
+    all.insert(all.end(), d.begin(), d.end());
   return all;
 }
 
 StridedRead from_strides(const TaskArg* base, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
                          int64_t offset) {
   StridedRead r{.base = base, .shape = shape, .offset = offset};
-  for (size_t d = 0; d < shape.size(); ++d) r.dims.push_back(Modes{{shape[d], strides[d]}});
+  for (size_t d = 0; d < shape.size(); ++d)
+    r.dims.push_back(Modes{{shape[d], strides[d]}});
   return r;
 }
 
@@ -91,7 +95,8 @@ Result<int64_t> StridedRead::stride(size_t d) const {
 
 Result<std::vector<int64_t>> StridedRead::strides() const {
   std::vector<int64_t> s;
-  for (size_t d = 0; d < dims.size(); ++d) s.push_back(CUTEGEN_TRY(stride(d)));
+  for (size_t d = 0; d < dims.size(); ++d)
+    s.push_back(CUTEGEN_TRY(stride(d)));
   return s;
 }
 
@@ -121,7 +126,8 @@ Result<std::vector<Modes>> regroup(const Modes& modes, const std::vector<int64_t
     Modes dim;
     int64_t have = 1;
     while (have < n) {
-      if (rest.empty() || n % have != 0) return error("a reshape to " + dims_text(sizes) + " does not follow the modes");
+      if (rest.empty() || n % have != 0)
+        return error("a reshape to " + dims_text(sizes) + " does not follow the modes");
       Mode m = rest.back();
       int64_t need = n / have;
       if (m.size <= need) {
@@ -147,7 +153,8 @@ Result<std::vector<int64_t>> common_sizes(const std::vector<int64_t>& a, const s
   std::set<int64_t> cuts;
   for (auto* list : {&a, &b}) {
     int64_t p = 1;
-    for (int64_t s : *list) cuts.insert(p *= s);
+    for (int64_t s : *list)
+      cuts.insert(p *= s);
   }
   std::vector<int64_t> sizes;
   int64_t prev = 1;

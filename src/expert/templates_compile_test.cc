@@ -32,8 +32,8 @@ const std::vector<Point>& points() {
       {"relu", ""},
       {"relu", "threads=128,vec=8,unroll=1,blocks_per_sm=0"},
       {"relu", "threads=512,vec=4,unroll=8,blocks_per_sm=16"},
-      {"scale_bias_leaky", ""},                              // bias read with the tiled copy
-      {"scale_bias_leaky", "threads=1024,vec=8,unroll=2"},   // tile > bias row: gathered reads
+      {"scale_bias_leaky", ""},                             // bias read with the tiled copy
+      {"scale_bias_leaky", "threads=1024,vec=8,unroll=2"},  // tile > bias row: gathered reads
       {"new_gelu", "unroll=2"},
       {"selu", ""},
       {"selu", "vec=4,threads=256,unroll=2"},
@@ -52,28 +52,33 @@ const std::vector<Point>& points() {
       {"softmax", "group=16,threads=256,blocks_per_sm=2"},  // non-portable size, named at launch
       {"layernorm", ""},
       {"l1norm_odd_rows", ""},  // held by a cooperative grid, 4 CTAs per row
-      {"l1norm_odd_rows", "strategy=norm_cluster,group=4,threads=512,unroll=4,blocks_per_sm=4"},  // rows off 16 bytes: the next row loads after the chunk
-      {"softmax_small_odd", ""},  // 8 warps per row in registers, scalar loads
+      {"l1norm_odd_rows",
+       "strategy=norm_cluster,group=4,threads=512,unroll=4,blocks_per_sm=4"},  // rows off 16 bytes: the next row loads
+                                                                               // after the chunk
+      {"softmax_small_odd", ""},            // 8 warps per row in registers, scalar loads
       {"softmax_small_odd", "threads=32"},  // a warp per row
       {"softmax_small_odd", "strategy=norm_cluster,threads=512,vec=4,unroll=4,group=1"},
-      {"layernorm_rows_768", ""},  // a warp per row, vectors, weight and bias
+      {"layernorm_rows_768", ""},             // a warp per row, vectors, weight and bias
       {"layernorm_rows_768", "threads=256"},  // 8 warps per row, two reductions through shared memory
-      {"log_softmax_classes", ""},  // rows in registers: max, then the sum of exponentials
-      {"l2norm_embeddings", ""},  // rows in registers: the generic online statistic
-      {"layernorm_long", ""},  // in the registers of 128 CTAs of a cooperative grid
+      {"log_softmax_classes", ""},            // rows in registers: max, then the sum of exponentials
+      {"l2norm_embeddings", ""},              // rows in registers: the generic online statistic
+      {"layernorm_long", ""},                 // in the registers of 128 CTAs of a cooperative grid
       {"layernorm_long", "strategy=norm_split,threads=256,vec=4,unroll=4,group=32"},  // two launches, pass 2 by columns
       {"layernorm_long", "strategy=norm_split_ticket,threads=1024,vec=2,group=16,unroll=1"},
       {"layernorm_long", "strategy=norm_streamed,threads=128,vec=4,unroll=4"},
-      {"layernorm_long", "strategy=norm_held_grid,group=128,blocks_per_sm=2,threads=256,vec=4,unroll=4"},  // held in their shared memory
-      {"log_softmax", "strategy=norm_grid_registers,threads=1024,vec=4,unroll=8,group=8"},  // a statistic without a count
+      {"layernorm_long",
+       "strategy=norm_held_grid,group=128,blocks_per_sm=2,threads=256,vec=4,unroll=4"},  // held in their shared memory
+      {"log_softmax",
+       "strategy=norm_grid_registers,threads=1024,vec=4,unroll=8,group=8"},  // a statistic without a count
       {"l2norm", "strategy=norm_grid_registers,threads=1024,vec=4,unroll=8,group=2"},
-      {"layernorm_long_ragged", "strategy=norm_grid_registers,threads=1024,vec=4,unroll=8,group=128"},  // unequal shares
-      {"layernorm_long_ragged", ""},  // two launches
+      {"layernorm_long_ragged",
+       "strategy=norm_grid_registers,threads=1024,vec=4,unroll=8,group=128"},  // unequal shares
+      {"layernorm_long_ragged", ""},                                           // two launches
       {"rmsnorm", ""},
       {"l2norm", ""},
       {"l2norm", "strategy=norm_cluster,group=4,threads=512,unroll=4,blocks_per_sm=0"},  // a 4-CTA cluster per row
       {"l2norm", "strategy=norm_split,group=4,threads=256,unroll=2"},  // streamed in chunks, two launches
-      {"frobenius_norm", ""},  // two launches, pass 2 a tile per block
+      {"frobenius_norm", ""},                                          // two launches, pass 2 a tile per block
   };
   return p;
 }
@@ -100,7 +105,9 @@ TEST(TemplatesCompile, EveryTemplateAtSeveralPoints) {
       EXPECT_TRUE(std::regex_search((*it)[1].str(), std::regex(R"(,[^,]*,[^,]*,\s*stream\s*$)"))) << it->str();
     EXPECT_NE(source->find("make_tiled_copy"), std::string::npos);
     names.push_back(std::string(pt.task) + " [" + to_string(*params) + "]");
-    requests.push_back({.source = *source, .display_name = std::string(pt.task) + ".cu", .target = Target{9, 0, true},
+    requests.push_back({.source = *source,
+                        .display_name = std::string(pt.task) + ".cu",
+                        .target = Target{9, 0, true},
                         .force_include = abi_header(*spec)});
   }
   auto results = builder.build_all(requests);
@@ -125,7 +132,8 @@ TEST(TemplatesCompile, InvalidPointsAreRefusedWithAReason) {
   EXPECT_FALSE(generate_kernel(*argmax, *testing_support::task_spec("argmax_dim"),
                                Params{.strategy = Strategy::kReduceRows, .vec = 8})
                    .ok());  // 256 bits
-  for (auto& p : search_space(*recipe)) EXPECT_EQ(invalid_reason(*recipe, p), "");
+  for (auto& p : search_space(*recipe))
+    EXPECT_EQ(invalid_reason(*recipe, p), "");
 }
 
 // The spellings the H200 measured best, in the default kernels (BENCHMARKS.md: division, selects,
@@ -155,14 +163,18 @@ TEST(TemplatesCompile, DefaultsSpellDivisionStatisticsAndLoadsAsMeasured) {
   EXPECT_NE(layernorm.find("cg_norm::param_tiles<Norm>(copy_param, weight, bias, extent,"), std::string::npos);
   EXPECT_NE(layernorm.find("constexpr bool kWeight = true, kBias = true;"), std::string::npos);
   // Split rows' pass 2 loads them as vectors too.
-  EXPECT_NE(default_kernel("layernorm_long_ragged").find("cg_norm::param_tiles<Norm>(copy_param, weight, bias, size(mRow),"),
-            std::string::npos);
+  EXPECT_NE(
+      default_kernel("layernorm_long_ragged").find("cg_norm::param_tiles<Norm>(copy_param, weight, bias, size(mRow),"),
+      std::string::npos);
   // Inputs read once are loaded evict_last: rows in registers, elementwise operands.
-  EXPECT_NE(layernorm.find("auto copy_in = cg_expert::evict_last_tiled_copy<TIn, kThreads, kVec>();"), std::string::npos);
-  std::string bias = default_kernel("scale_bias_leaky");
-  EXPECT_NE(bias.find("cg_elementwise::tiled(make_tensor(make_gmem_ptr(in1),"), std::string::npos);  // the broadcast bias too
-  EXPECT_NE(bias.find("auto copy_in = cg_expert::evict_last_tiled_copy<typename TensorT::value_type, kThreads, kVec>();"),
+  EXPECT_NE(layernorm.find("auto copy_in = cg_expert::evict_last_tiled_copy<TIn, kThreads, kVec>();"),
             std::string::npos);
+  std::string bias = default_kernel("scale_bias_leaky");
+  EXPECT_NE(bias.find("cg_elementwise::tiled(make_tensor(make_gmem_ptr(in1),"),
+            std::string::npos);  // the broadcast bias too
+  EXPECT_NE(
+      bias.find("auto copy_in = cg_expert::evict_last_tiled_copy<typename TensorT::value_type, kThreads, kVec>();"),
+      std::string::npos);
   // Rows in a grid's registers publish (mean, squared deviations) in 8 bytes, the count left out.
   std::string grid = default_kernel("layernorm_long");
   EXPECT_NE(grid.find("float2 to_slot(Stat st) { return make_float2(st.b, st.c); }"), std::string::npos);

@@ -65,21 +65,24 @@ class AnthropicModel : public Model {
  private:
   json body(const Request& req) const {
     json msgs = json::array();
-    for (auto& m : req.messages) msgs.push_back({{"role", m.role}, {"content", m.content}});
+    for (auto& m : req.messages)
+      msgs.push_back({{"role", m.role}, {"content", m.content}});
     int budget = thinking_budget(req);
     // max_tokens covers thinking and answer together.
     json b = {{"model", spec_.model}, {"messages", msgs}, {"max_tokens", req.max_output_tokens + budget}};
     if (!req.system.empty()) b["system"] = req.system;
-    if (budget > 0) b["thinking"] = {{"type", "enabled"}, {"budget_tokens", budget}};
-    else if (req.temperature) b["temperature"] = *req.temperature;  // thinking requires the default
+    if (budget > 0)
+      b["thinking"] = {{"type", "enabled"}, {"budget_tokens", budget}};
+    else if (req.temperature)
+      b["temperature"] = *req.temperature;  // thinking requires the default
     if (!req.stop.empty()) b["stop_sequences"] = req.stop;
     if (req.on_text) b["stream"] = true;
     return b;
   }
 
   Attempt attempt(const Request& req) {
-    HttpRequest http{.url = url_, .body = body(req).dump(), .timeout = opt_.timeout,
-                     .connect_timeout = opt_.connect_timeout};
+    HttpRequest http{
+        .url = url_, .body = body(req).dump(), .timeout = opt_.timeout, .connect_timeout = opt_.connect_timeout};
     http.headers = {{"Content-Type", "application/json"}, {"x-api-key", key_}, {"anthropic-version", kApiVersion}};
     Response out;
     out.model = spec_.model;
@@ -124,7 +127,10 @@ class AnthropicModel : public Model {
       }
     });
     BodySink sink;
-    if (req.on_text) sink = [&](int status, std::string_view chunk) { if (status == 200) sse.feed(chunk); };
+    if (req.on_text)
+      sink = [&](int status, std::string_view chunk) {
+        if (status == 200) sse.feed(chunk);
+      };
     auto r = opt_.transport->post(http, sink);
     if (!r) return failed(r.message(), true);
     if (r->status != 200) return http_failure("anthropic", *r);
@@ -132,8 +138,10 @@ class AnthropicModel : public Model {
     if (req.on_text) {
       sse.finish();
       if (!bad.empty()) return failed("anthropic: " + bad, bad_retryable);
-      if (!stopped) return failed("anthropic: the stream ended before message_stop (answer cut off after " +
-                                      std::to_string(out.text.size()) + " characters)", true);
+      if (!stopped)
+        return failed("anthropic: the stream ended before message_stop (answer cut off after " +
+                          std::to_string(out.text.size()) + " characters)",
+                      true);
       if (rid != r->headers.end()) out.request_id = rid->second;
       out.usage = usage.usage();
       return accept_answer(std::move(out), "anthropic");
@@ -144,8 +152,10 @@ class AnthropicModel : public Model {
     out.request_id = rid != r->headers.end() ? rid->second : str_or(j, "id");
     for (auto& block : j["content"]) {
       std::string type = str_or(block, "type");
-      if (type == "text") out.text += str_or(block, "text");
-      else if (type == "thinking") out.reasoning += str_or(block, "thinking");
+      if (type == "text")
+        out.text += str_or(block, "text");
+      else if (type == "thinking")
+        out.reasoning += str_or(block, "thinking");
     }
     out.finish_reason = str_or(j, "stop_reason");
     usage.merge(j.value("usage", json()));
@@ -163,9 +173,11 @@ class AnthropicModel : public Model {
 
 Result<std::unique_ptr<Model>> make_anthropic(const ModelSpec& spec, const BackendOptions& opt) {
   std::string base = !spec.base_url.empty() ? spec.base_url : env_or("ANTHROPIC_BASE_URL", "https://api.anthropic.com");
-  while (!base.empty() && base.back() == '/') base.pop_back();
+  while (!base.empty() && base.back() == '/')
+    base.pop_back();
   if (base.ends_with("/v1")) base.resize(base.size() - 3);
-  std::string key = CUTEGEN_TRY(api_key_from_env(opt.api_key_env.empty() ? "ANTHROPIC_API_KEY" : opt.api_key_env, spec.text));
+  std::string key =
+      CUTEGEN_TRY(api_key_from_env(opt.api_key_env.empty() ? "ANTHROPIC_API_KEY" : opt.api_key_env, spec.text));
   BackendOptions o = opt;
   if (!o.transport) o.transport = make_curl_transport();
   return std::unique_ptr<Model>(new AnthropicModel(spec, std::move(o), base + "/v1/messages", key));

@@ -83,8 +83,10 @@ TEST_F(AnthropicTest, VersionAndKeyHeadersAndNothingElseCarriesTheKey) {
   bool saw_key = false, saw_version = false;
   for (auto& [name, value] : e["headers"].items()) {
     std::string n = lowercase(name), v = value;
-    if (n == "x-api-key") saw_key = v == kKey;
-    else EXPECT_EQ(v.find(kKey), std::string::npos) << name;
+    if (n == "x-api-key")
+      saw_key = v == kKey;
+    else
+      EXPECT_EQ(v.find(kKey), std::string::npos) << name;
     if (n == "anthropic-version") saw_version = v == "2023-06-01";
   }
   EXPECT_TRUE(saw_key);
@@ -148,8 +150,9 @@ TEST_F(AnthropicTest, WrongKeyIsOneErrorAndMissingKeyIsCaughtBeforeSending) {
   unsetenv("ANTHROPIC_API_KEY");
   auto m = make_model("anthropic:claude-sonnet-4-5", test_options(&slept_));
   ASSERT_FALSE(m.ok());
-  EXPECT_EQ(m.message(),
-            "missing API key: environment variable ANTHROPIC_API_KEY is not set (needed by anthropic:claude-sonnet-4-5)");
+  EXPECT_EQ(
+      m.message(),
+      "missing API key: environment variable ANTHROPIC_API_KEY is not set (needed by anthropic:claude-sonnet-4-5)");
 }
 
 TEST_F(AnthropicTest, EmptyAnswerIsOneError) {

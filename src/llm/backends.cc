@@ -47,8 +47,8 @@ std::string env_or(const char* var, const std::string& fallback) {
 
 Result<Response> call_with_retries(const BackendOptions& opt, const std::function<Attempt(int)>& attempt) {
   auto start = std::chrono::steady_clock::now();
-  auto r = with_retries(opt.retry, opt.sleep ? opt.sleep : real_sleeper(),
-                        opt.random01 ? opt.random01 : real_random(), attempt);
+  auto r = with_retries(opt.retry, opt.sleep ? opt.sleep : real_sleeper(), opt.random01 ? opt.random01 : real_random(),
+                        attempt);
   if (r) r->latency_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -21,7 +21,7 @@ struct BackendOptions {
   Random01 random01;  // null: a real random source
   std::chrono::milliseconds timeout{1800 * 1000};
   std::chrono::milliseconds connect_timeout{30 * 1000};
-  std::string api_key_env;                 // "": OPENAI_API_KEY / ANTHROPIC_API_KEY
+  std::string api_key_env;                  // "": OPENAI_API_KEY / ANTHROPIC_API_KEY
   std::string openai_token_field = "auto";  // auto | max_tokens | max_completion_tokens
   std::chrono::milliseconds command_timeout{3600 * 1000};
   bool wait = false;            // file backend: poll for the answer instead of reporting "waiting"

@@ -6,7 +6,8 @@ namespace cutegen {
 
 TEST(Budget, UnlimitedByDefault) {
   Budget b({}, {});
-  for (int i = 0; i < 100; ++i) b.charge(Usage{.input = 1000, .output = 1000}, 1.0);
+  for (int i = 0; i < 100; ++i)
+    b.charge(Usage{.input = 1000, .output = 1000}, 1.0);
   EXPECT_FALSE(b.exhausted().has_value());
 }
 

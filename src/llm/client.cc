@@ -14,8 +14,13 @@ const char* to_string(ResponseStatus s) {
 }
 
 void Client::record(const Request& req, const Response* r, const std::string& outcome, const std::string& err) {
-  CallRecord c{.run_id = opt_.run_id, .task_id = opt_.task_id, .role = opt_.role, .model = model_->name(),
-               .outcome = outcome, .prompt_key = prompt_key(req), .error = err};
+  CallRecord c{.run_id = opt_.run_id,
+               .task_id = opt_.task_id,
+               .role = opt_.role,
+               .model = model_->name(),
+               .outcome = outcome,
+               .prompt_key = prompt_key(req),
+               .error = err};
   if (r) {
     c.usage = r->usage, c.latency_s = r->latency_s, c.request_id = r->request_id;
     c.cost_usd = opt_.price ? cost_usd(*opt_.price, r->usage) : 0;
@@ -38,8 +43,10 @@ Result<Response> Client::call(const Request& req) {
     record(req, nullptr, "error", msg);
     return error(msg);
   }
-  if (r->status == ResponseStatus::waiting) record(req, &*r, "waiting", "");
-  else record(req, &*r, r->truncated() ? "truncated" : "ok", "");
+  if (r->status == ResponseStatus::waiting)
+    record(req, &*r, "waiting", "");
+  else
+    record(req, &*r, r->truncated() ? "truncated" : "ok", "");
   return r;
 }
 
@@ -47,8 +54,9 @@ Result<Response> Client::complete(const Request& req) {
   if (opt_.context_tokens > 0) {
     long need = estimate_input_tokens(req) + req.max_output_tokens;
     if (need > opt_.context_tokens) {
-      std::string msg = "prompt too large for " + model_->name() + ": about " + std::to_string(estimate_input_tokens(req)) +
-                        " input + " + std::to_string(req.max_output_tokens) + " output tokens exceed its context of " +
+      std::string msg = "prompt too large for " + model_->name() + ": about " +
+                        std::to_string(estimate_input_tokens(req)) + " input + " +
+                        std::to_string(req.max_output_tokens) + " output tokens exceed its context of " +
                         std::to_string(opt_.context_tokens) + " (llm.context_tokens)";
       record(req, nullptr, "rejected", msg);
       return error(msg);

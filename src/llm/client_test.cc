@@ -102,8 +102,12 @@ TEST_F(ClientTest, ContextCheckRefusesBeforeSending) {
 
 TEST_F(ClientTest, LedgerRecordsEveryCallWithCost) {
   Ledger l = ledger();
-  Client c(model(), {.role = "repairer", .run_id = "run1", .task_id = "t1",
-                     .price = Price{.input_per_m = 1e6, .output_per_m = 2e6, .cached_per_m = 0}}, &l);
+  Client c(model(),
+           {.role = "repairer",
+            .run_id = "run1",
+            .task_id = "t1",
+            .price = Price{.input_per_m = 1e6, .output_per_m = 2e6, .cached_per_m = 0}},
+           &l);
   ASSERT_TRUE(c.complete(ask("alpha beta", "sys")).ok());
   ASSERT_FALSE(c.complete(ask("FIXTURE:500 broken")).ok());
   auto rows = l.calls("run1");
@@ -162,7 +166,8 @@ TEST_F(ClientTest, ReplayReproducesARecordedSessionByteForByte) {
   {
     TranscriptWriter rec(dir_ / "live.jsonl");
     Client c(model(), {}, nullptr, nullptr, &rec);
-    for (auto& q : session) live.push_back(*c.complete(q));
+    for (auto& q : session)
+      live.push_back(*c.complete(q));
   }
   auto replay = make_model("replay:" + (dir_ / "live.jsonl"), {});
   ASSERT_TRUE(replay.ok()) << replay.message();
@@ -191,8 +196,8 @@ TEST_F(ClientTest, NoKeyReachesTheLedgerTranscriptErrorsOrQueue) {
   TranscriptWriter rec(dir_ / "t.jsonl");
   Client c(model(), {.run_id = "r"}, &l, nullptr, &rec);
   std::string leaky = std::string("my key is ") + kKey;
-  ASSERT_TRUE(c.complete(ask(leaky)).ok());                       // echoed back in the answer
-  auto err = c.complete(ask("FIXTURE:500 " + leaky));             // in the prompt of a failed call
+  ASSERT_TRUE(c.complete(ask(leaky)).ok());            // echoed back in the answer
+  auto err = c.complete(ask("FIXTURE:500 " + leaky));  // in the prompt of a failed call
   ASSERT_FALSE(err.ok());
   EXPECT_EQ(err.message().find(kKey), std::string::npos);
   auto q = make_model("file:" + (dir_ / "queue"), {});

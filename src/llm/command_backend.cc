@@ -16,8 +16,8 @@ class CommandModel : public Model {
   std::string name() const override { return spec_.text; }
 
   Result<Response> complete(const Request& req) override {
-    auto r = run_process({.argv = {"sh", "-c", spec_.target}, .stdin_data = render_prompt(req),
-                          .timeout = opt_.command_timeout});
+    auto r = run_process(
+        {.argv = {"sh", "-c", spec_.target}, .stdin_data = render_prompt(req), .timeout = opt_.command_timeout});
     if (!r) return error(redact("command '" + spec_.target + "': " + r.message()));
     if (!r->success()) {
       std::string tail = trim(r->err);

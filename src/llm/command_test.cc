@@ -9,7 +9,8 @@
 namespace cutegen {
 namespace {
 
-Result<Response> run(const std::string& cmd, const Request& req, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+Result<Response> run(const std::string& cmd, const Request& req,
+                     std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
   BackendOptions opt;
   opt.command_timeout = timeout;
   auto m = make_model("command:" + cmd, opt);

@@ -62,7 +62,8 @@ class CurlTransport : public HttpTransport {
     HttpResponse resp;
     Exchange x{curl, &resp, &sink};
     curl_slist* headers = nullptr;
-    for (auto& [k, v] : req.headers) headers = curl_slist_append(headers, (k + ": " + v).c_str());
+    for (auto& [k, v] : req.headers)
+      headers = curl_slist_append(headers, (k + ": " + v).c_str());
     headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip
     char errbuf[CURL_ERROR_SIZE] = {0};
     curl_easy_setopt(curl, CURLOPT_URL, req.url.c_str());

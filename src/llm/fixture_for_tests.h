@@ -30,7 +30,8 @@ class FixtureServer {
       dup2(in[0], 0), dup2(out[1], 1);
       close(in[0]), close(in[1]), close(out[0]), close(out[1]);
       std::vector<char*> argv = {const_cast<char*>("python3"), script.data()};
-      for (auto& a : args) argv.push_back(a.data());
+      for (auto& a : args)
+        argv.push_back(a.data());
       argv.push_back(nullptr);
       execvp("python3", argv.data());
       _exit(127);

@@ -23,7 +23,7 @@ TEST(KnownPrices, ConfiguredPricesComeFirst) {
   ASSERT_TRUE(p.has_value());
   EXPECT_DOUBLE_EQ(p->output_per_m, 20);
   EXPECT_DOUBLE_EQ(price_for_model("*=0/0", "claude-opus-4-1")->value().output_per_m, 0);  // a catch-all too
-  EXPECT_DOUBLE_EQ(price_for_model("qwen=1/1", "o3")->value().input_per_m, 2);  // others keep the built-in
+  EXPECT_DOUBLE_EQ(price_for_model("qwen=1/1", "o3")->value().input_per_m, 2);             // others keep the built-in
   EXPECT_FALSE(price_for_model("gpt-5=cheap", "gpt-5").ok());
 }
 

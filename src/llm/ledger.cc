@@ -35,7 +35,8 @@ std::string db_error(sqlite3* db, const std::string& path, const char* what) {
 
 Result<Ledger> Ledger::open(const std::string& db_path) {
   sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(db_path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  int rc = sqlite3_open_v2(db_path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                           nullptr);
   std::shared_ptr<sqlite3> db(raw, sqlite3_close);
   if (rc != SQLITE_OK) return error(db_error(raw, db_path, "cannot open ledger"));
   sqlite3_busy_timeout(raw, 5000);
@@ -58,21 +59,25 @@ Status Ledger::record(const CallRecord& c) {
   if (sqlite3_prepare_v2(db_.get(), sql, -1, &st.s, nullptr) != SQLITE_OK)
     return error(db_error(db_.get(), path_, "cannot record a call"));
   std::string texts[] = {redact(c.run_id), redact(c.task_id), redact(c.role), redact(c.model)};
-  for (int i = 0; i < 4; ++i) sqlite3_bind_text(st.s, i + 1, texts[i].c_str(), -1, SQLITE_TRANSIENT);
+  for (int i = 0; i < 4; ++i)
+    sqlite3_bind_text(st.s, i + 1, texts[i].c_str(), -1, SQLITE_TRANSIENT);
   long nums[] = {c.usage.input, c.usage.output, c.usage.cached, c.usage.reasoning};
-  for (int i = 0; i < 4; ++i) sqlite3_bind_int64(st.s, i + 5, nums[i]);
+  for (int i = 0; i < 4; ++i)
+    sqlite3_bind_int64(st.s, i + 5, nums[i]);
   sqlite3_bind_double(st.s, 9, c.latency_s);
   sqlite3_bind_double(st.s, 10, c.cost_usd);
   std::string tail[] = {redact(c.outcome), redact(c.request_id), redact(c.prompt_key), redact(c.error)};
-  for (int i = 0; i < 4; ++i) sqlite3_bind_text(st.s, i + 11, tail[i].c_str(), -1, SQLITE_TRANSIENT);
+  for (int i = 0; i < 4; ++i)
+    sqlite3_bind_text(st.s, i + 11, tail[i].c_str(), -1, SQLITE_TRANSIENT);
   if (sqlite3_step(st.s) != SQLITE_DONE) return error(db_error(db_.get(), path_, "cannot record a call"));
   return Ok{};
 }
 
 Result<Spend> Ledger::spent(const std::string& run_id, const std::string& task_id) const {
   Stmt st;
-  std::string sql = std::string("SELECT COUNT(*), COALESCE(SUM(input_tokens + output_tokens), 0), "
-                                "COALESCE(SUM(cost_usd), 0) FROM llm_calls WHERE outcome IN ") +
+  std::string sql = std::string(
+                        "SELECT COUNT(*), COALESCE(SUM(input_tokens + output_tokens), 0), "
+                        "COALESCE(SUM(cost_usd), 0) FROM llm_calls WHERE outcome IN ") +
                     kSpendingOutcomes + " AND run_id = ?" + (task_id.empty() ? "" : " AND task_id = ?");
   if (sqlite3_prepare_v2(db_.get(), sql.c_str(), -1, &st.s, nullptr) != SQLITE_OK)
     return error(db_error(db_.get(), path_, "cannot read the ledger"));
@@ -90,7 +95,10 @@ Result<std::vector<CallRecord>> Ledger::calls(const std::string& run_id) const {
   if (sqlite3_prepare_v2(db_.get(), sql, -1, &st.s, nullptr) != SQLITE_OK)
     return error(db_error(db_.get(), path_, "cannot read the ledger"));
   sqlite3_bind_text(st.s, 1, run_id.c_str(), -1, SQLITE_TRANSIENT);
-  auto text = [&](int i) -> std::string { auto p = sqlite3_column_text(st.s, i); return p ? std::string(reinterpret_cast<const char*>(p)) : ""; };
+  auto text = [&](int i) -> std::string {
+    auto p = sqlite3_column_text(st.s, i);
+    return p ? std::string(reinterpret_cast<const char*>(p)) : "";
+  };
   std::vector<CallRecord> out;
   while (sqlite3_step(st.s) == SQLITE_ROW) {
     CallRecord c{text(0), text(1), text(2), text(3)};

@@ -55,16 +55,21 @@ TEST(Ledger, SharesADatabaseWithOtherTablesInWalMode) {
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
   std::string mode;
-  sqlite3_exec(raw, "PRAGMA journal_mode", [](void* out, int, char** v, char**) {
-    *static_cast<std::string*>(out) = v[0];
-    return 0;
-  }, &mode, nullptr);
+  sqlite3_exec(
+      raw, "PRAGMA journal_mode",
+      [](void* out, int, char** v, char**) {
+        *static_cast<std::string*>(out) = v[0];
+        return 0;
+      },
+      &mode, nullptr);
   int tables = 0;
-  sqlite3_exec(raw, "SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name IN ('runs','llm_calls')",
-               [](void* out, int, char** v, char**) {
-                 *static_cast<int*>(out) = std::stoi(v[0]);
-                 return 0;
-               }, &tables, nullptr);
+  sqlite3_exec(
+      raw, "SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name IN ('runs','llm_calls')",
+      [](void* out, int, char** v, char**) {
+        *static_cast<int*>(out) = std::stoi(v[0]);
+        return 0;
+      },
+      &tables, nullptr);
   sqlite3_close(raw);
   EXPECT_EQ(mode, "wal");
   EXPECT_EQ(tables, 2);

@@ -35,7 +35,8 @@ Result<std::map<std::string, Price>> parse_price_table(std::string_view text) {
   for (auto& [model, value] : CUTEGEN_TRY(parse_model_table(text, "llm.prices"))) {
     auto parts = split(value, '/');
     if (parts.size() < 2 || parts.size() > 3)
-      return error("llm.prices: '" + model + "=" + value + "' must be input/output[/cached] dollars per million tokens");
+      return error("llm.prices: '" + model + "=" + value +
+                   "' must be input/output[/cached] dollars per million tokens");
     Price p;
     p.input_per_m = CUTEGEN_TRY(parse_number(trim(parts[0]), "llm.prices"));
     p.output_per_m = CUTEGEN_TRY(parse_number(trim(parts[1]), "llm.prices"));
@@ -62,7 +63,8 @@ double cost_usd(const Price& p, const Usage& u) {
 
 long estimate_input_tokens(const Request& req) {
   size_t bytes = req.system.size();
-  for (auto& m : req.messages) bytes += m.content.size() + 8;
+  for (auto& m : req.messages)
+    bytes += m.content.size() + 8;
   return static_cast<long>(bytes * 2 / 7) + 16;
 }
 

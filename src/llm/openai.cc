@@ -51,7 +51,7 @@ class OpenAiModel : public Model {
   OpenAiModel(ModelSpec spec, BackendOptions opt, std::string url, std::string key)
       : spec_(std::move(spec)), opt_(std::move(opt)), url_(std::move(url)), key_(std::move(key)) {
     use_completion_tokens_ = opt_.openai_token_field == "auto" ? wants_completion_tokens(spec_.model, url_)
-                                                                : opt_.openai_token_field == "max_completion_tokens";
+                                                               : opt_.openai_token_field == "max_completion_tokens";
   }
 
   std::string name() const override { return spec_.text; }
@@ -64,7 +64,8 @@ class OpenAiModel : public Model {
   json body(const Request& req) const {
     json msgs = json::array();
     if (!req.system.empty()) msgs.push_back({{"role", "system"}, {"content", req.system}});
-    for (auto& m : req.messages) msgs.push_back({{"role", m.role}, {"content", m.content}});
+    for (auto& m : req.messages)
+      msgs.push_back({{"role", m.role}, {"content", m.content}});
     json b = {{"model", spec_.model}, {"messages", msgs}};
     b[use_completion_tokens_ ? "max_completion_tokens" : "max_tokens"] = req.max_output_tokens;
     if (req.temperature) b["temperature"] = *req.temperature;
@@ -78,8 +79,8 @@ class OpenAiModel : public Model {
   }
 
   Attempt attempt(const Request& req) {
-    HttpRequest http{.url = url_, .body = body(req).dump(), .timeout = opt_.timeout,
-                     .connect_timeout = opt_.connect_timeout};
+    HttpRequest http{
+        .url = url_, .body = body(req).dump(), .timeout = opt_.timeout, .connect_timeout = opt_.connect_timeout};
     http.headers = {{"Content-Type", "application/json"}};
     if (!key_.empty()) http.headers.push_back({"Authorization", "Bearer " + key_});
     Response out;
@@ -117,7 +118,10 @@ class OpenAiModel : public Model {
       }
     });
     BodySink sink;
-    if (req.on_text) sink = [&](int status, std::string_view chunk) { if (status == 200) sse.feed(chunk); };
+    if (req.on_text)
+      sink = [&](int status, std::string_view chunk) {
+        if (status == 200) sse.feed(chunk);
+      };
     auto r = opt_.transport->post(http, sink);
     if (!r) return failed(r.message(), true);
     if (r->status == 400 && flip_token_field(r->body)) return retry_now();
@@ -126,8 +130,10 @@ class OpenAiModel : public Model {
     if (req.on_text) {
       sse.finish();
       if (!bad.empty()) return failed("openai: " + bad, true);
-      if (!done) return failed("openai: the stream ended before [DONE] (answer cut off after " +
-                                   std::to_string(out.text.size()) + " characters)", true);
+      if (!done)
+        return failed("openai: the stream ended before [DONE] (answer cut off after " +
+                          std::to_string(out.text.size()) + " characters)",
+                      true);
       return accept_answer(std::move(out), "openai");
     }
     return parse(r->body, std::move(out));
@@ -178,14 +184,17 @@ class OpenAiModel : public Model {
 
 Result<std::unique_ptr<Model>> make_openai(const ModelSpec& spec, const BackendOptions& opt) {
   std::string base = !spec.base_url.empty() ? spec.base_url : env_or("OPENAI_BASE_URL", "https://api.openai.com/v1");
-  while (!base.empty() && base.back() == '/') base.pop_back();
+  while (!base.empty() && base.back() == '/')
+    base.pop_back();
   // Self-hosted servers (vLLM, llama.cpp, Ollama) usually need no key; the hosted API and any
   // explicitly configured variable do.
   std::string var = !opt.api_key_env.empty() ? opt.api_key_env : "OPENAI_API_KEY";
   bool required = !opt.api_key_env.empty() || contains(base, "api.openai.com");
   std::string key;
-  if (auto k = api_key_from_env(var, spec.text); k) key = *k;
-  else if (required) return error(k.message());
+  if (auto k = api_key_from_env(var, spec.text); k)
+    key = *k;
+  else if (required)
+    return error(k.message());
   BackendOptions o = opt;
   if (!o.transport) o.transport = make_curl_transport();
   return std::unique_ptr<Model>(new OpenAiModel(spec, std::move(o), base + "/chat/completions", key));

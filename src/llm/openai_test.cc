@@ -96,8 +96,10 @@ TEST_F(OpenAiTest, KeyTravelsOnlyInTheAuthorizationHeader) {
     EXPECT_EQ(std::string(e["path"]).find(kKey), std::string::npos);
     EXPECT_EQ(std::string(e["body"]).find(kKey), std::string::npos);
     for (auto& [name, value] : e["headers"].items()) {
-      if (lowercase(name) == "authorization") EXPECT_EQ(value, std::string("Bearer ") + kKey);
-      else EXPECT_EQ(std::string(value).find(kKey), std::string::npos) << name;
+      if (lowercase(name) == "authorization")
+        EXPECT_EQ(value, std::string("Bearer ") + kKey);
+      else
+        EXPECT_EQ(std::string(value).find(kKey), std::string::npos) << name;
     }
   }
 }
@@ -118,8 +120,9 @@ TEST_F(OpenAiTest, ServerErrorIsRetriedWithBackoff) {
 TEST_F(OpenAiTest, PersistentServerErrorGivesUpWithTheApiMessage) {
   auto r = model()->complete(ask("FIXTURE:500 down"));
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.message(),
-            "gave up after 3 attempts: openai answered HTTP 500: The server had an error while processing your request.");
+  EXPECT_EQ(
+      r.message(),
+      "gave up after 3 attempts: openai answered HTTP 500: The server had an error while processing your request.");
 }
 
 TEST_F(OpenAiTest, MalformedJsonIsRetriedThenReported) {

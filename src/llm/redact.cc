@@ -37,13 +37,15 @@ void register_secret(const std::string& value) {
 std::string redact(std::string_view s) {
   std::string out(s);
   std::lock_guard lock(secrets_mutex());
-  for (auto& secret : secrets()) out = replace_all(std::move(out), secret, "[REDACTED]");
+  for (auto& secret : secrets())
+    out = replace_all(std::move(out), secret, "[REDACTED]");
   return out;
 }
 
 Result<std::string> api_key_from_env(const std::string& var, const std::string& needed_by) {
   const char* v = std::getenv(var.c_str());
-  if (!v || !*v) return error("missing API key: environment variable " + var + " is not set (needed by " + needed_by + ")");
+  if (!v || !*v)
+    return error("missing API key: environment variable " + var + " is not set (needed by " + needed_by + ")");
   std::string key = trim(v);
   register_secret(key);
   return key;

@@ -9,8 +9,7 @@ namespace cutegen {
 TEST(Redact, ScrubsEveryRegisteredSecretEverywhere) {
   register_secret("sk-abc-123456");
   register_secret("sk-abc-123456-longer");
-  EXPECT_EQ(redact("a sk-abc-123456 b sk-abc-123456-longer c sk-abc-123456"),
-            "a [REDACTED] b [REDACTED] c [REDACTED]");
+  EXPECT_EQ(redact("a sk-abc-123456 b sk-abc-123456-longer c sk-abc-123456"), "a [REDACTED] b [REDACTED] c [REDACTED]");
   EXPECT_EQ(redact("nothing here"), "nothing here");
 }
 

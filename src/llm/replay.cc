@@ -14,8 +14,10 @@ namespace {
 
 class ReplayModel : public Model {
  public:
-  ReplayModel(ModelSpec spec, std::vector<TranscriptEntry> entries) : spec_(std::move(spec)), entries_(std::move(entries)) {
-    for (auto& e : entries_) answers_[e.key].push_back(e.response);
+  ReplayModel(ModelSpec spec, std::vector<TranscriptEntry> entries)
+      : spec_(std::move(spec)), entries_(std::move(entries)) {
+    for (auto& e : entries_)
+      answers_[e.key].push_back(e.response);
   }
 
   std::string name() const override { return spec_.text; }

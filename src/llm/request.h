@@ -52,9 +52,9 @@ struct Response {
   double latency_s = 0;
   std::string request_id;
   std::string model;
-  int continuations = 0;     // extra calls made to finish a truncated answer
-  std::string waiting_on;    // status == waiting: the file whose appearance resumes the call
-  std::string detail;        // status == budget_exhausted: which limit was hit
+  int continuations = 0;   // extra calls made to finish a truncated answer
+  std::string waiting_on;  // status == waiting: the file whose appearance resumes the call
+  std::string detail;      // status == budget_exhausted: which limit was hit
 
   // The answer stopped because it ran out of output tokens.
   bool truncated() const { return finish_reason == "length" || finish_reason == "max_tokens"; }

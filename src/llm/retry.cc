@@ -76,8 +76,10 @@ Attempt http_failure(const std::string& api, const HttpResponse& r) {
   auto j = nlohmann::json::parse(r.body, nullptr, false);
   if (!j.is_discarded() && j.is_object() && j.contains("error")) {
     auto& e = j["error"];
-    if (e.is_object() && e.contains("message") && e["message"].is_string()) detail = e["message"];
-    else if (e.is_string()) detail = e;
+    if (e.is_object() && e.contains("message") && e["message"].is_string())
+      detail = e["message"];
+    else if (e.is_string())
+      detail = e;
   }
   if (detail.empty()) detail = truncate_middle(trim(r.body), 300);
   detail = replace_all(detail, "\n", " ");

@@ -13,10 +13,12 @@ struct Script {
   int calls = 0;
 
   Result<Response> run(const RetryPolicy& p) {
-    return with_retries(p, [&](double s) { slept.push_back(s); }, [] { return 0.5; }, [&](int n) {
-      EXPECT_EQ(n, calls);
-      return attempts[calls++];
-    });
+    return with_retries(
+        p, [&](double s) { slept.push_back(s); }, [] { return 0.5; },
+        [&](int n) {
+          EXPECT_EQ(n, calls);
+          return attempts[calls++];
+        });
   }
 };
 
@@ -86,9 +88,12 @@ TEST(Retry, RetryAfterHeaderForms) {
 }
 
 TEST(Retry, StatusTableAndHttpFailureMessage) {
-  for (int s : {429, 500, 502, 503, 504, 529}) EXPECT_TRUE(retryable_status(s)) << s;
-  for (int s : {400, 401, 403, 404, 422}) EXPECT_FALSE(retryable_status(s)) << s;
-  HttpResponse r{.status = 429, .headers = {{"retry-after", "2"}},
+  for (int s : {429, 500, 502, 503, 504, 529})
+    EXPECT_TRUE(retryable_status(s)) << s;
+  for (int s : {400, 401, 403, 404, 422})
+    EXPECT_FALSE(retryable_status(s)) << s;
+  HttpResponse r{.status = 429,
+                 .headers = {{"retry-after", "2"}},
                  .body = R"({"error":{"message":"Rate limit reached","type":"requests"}})"};
   Attempt a = http_failure("openai", r);
   EXPECT_TRUE(a.retryable);

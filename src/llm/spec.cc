@@ -27,7 +27,8 @@ const BackendInfo* find_backend(std::string_view name) {
 
 std::string known_backends() {
   std::vector<std::string> names;
-  for (auto& b : model_backends()) names.push_back(b.name);
+  for (auto& b : model_backends())
+    names.push_back(b.name);
   return join(names, ", ");
 }
 
@@ -39,17 +40,20 @@ Result<std::pair<std::string, std::string>> split_url_model(std::string_view s, 
   if (scheme == std::string_view::npos)
     return error("model spec '" + std::string(spec) + "': expected a URL like http://host:port/v1 after '@'");
   size_t i = scheme + 3;
-  while (i < s.size() && s[i] != ':' && s[i] != '/') ++i;  // host
+  while (i < s.size() && s[i] != ':' && s[i] != '/')
+    ++i;  // host
   if (i < s.size() && s[i] == ':') {
     size_t j = i + 1;
-    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j])))
+      ++j;
     if (j > i + 1 && (j == s.size() || s[j] == ':' || s[j] == '/')) i = j;  // a port
   }
   if (i < s.size() && s[i] == '/') i = s.find(':', i);  // path, up to the model's colon
   if (i == std::string_view::npos || i >= s.size() || s[i] != ':' || i + 1 >= s.size())
     return error("model spec '" + std::string(spec) + "': no model name after the URL (expected URL:model)");
   std::string url(s.substr(0, i));
-  while (!url.empty() && url.back() == '/') url.pop_back();
+  while (!url.empty() && url.back() == '/')
+    url.pop_back();
   return std::pair{url, std::string(s.substr(i + 1))};
 }
 
@@ -62,8 +66,8 @@ Result<ModelSpec> parse_model_spec(std::string_view text) {
   auto at = spec.find('@');
   size_t name_end = std::min(colon, at);
   if (name_end == std::string::npos)
-    return error("model spec '" + spec + "' names no backend (expected e.g. openai:" + spec + "; backends: " +
-                 known_backends() + ")");
+    return error("model spec '" + spec + "' names no backend (expected e.g. openai:" + spec +
+                 "; backends: " + known_backends() + ")");
   std::string name = spec.substr(0, name_end);
   auto* info = find_backend(name);
   if (!info)
@@ -83,8 +87,9 @@ Result<ModelSpec> parse_model_spec(std::string_view text) {
   }
   if (spec[name_end] == '@') return error("model spec '" + spec + "': backend '" + name + "' takes no @URL");
   m.target = trim(rest);
-  if (m.target.empty()) return error("model spec '" + spec + "': backend '" + name + "' needs a " +
-                                     (name == "command" ? "command" : "path") + " after the colon");
+  if (m.target.empty())
+    return error("model spec '" + spec + "': backend '" + name + "' needs a " +
+                 (name == "command" ? "command" : "path") + " after the colon");
   return m;
 }
 

@@ -13,7 +13,8 @@ using json = nlohmann::json;
 
 json request_to_json(const Request& req) {
   json msgs = json::array();
-  for (auto& m : req.messages) msgs.push_back({{"role", m.role}, {"content", m.content}});
+  for (auto& m : req.messages)
+    msgs.push_back({{"role", m.role}, {"content", m.content}});
   json j = {{"system", req.system}, {"messages", msgs}, {"max_output_tokens", req.max_output_tokens}};
   if (req.temperature) j["temperature"] = *req.temperature;
   if (!req.stop.empty()) j["stop"] = req.stop;
@@ -26,8 +27,11 @@ json response_to_json(const Response& r) {
   return {{"text", r.text},
           {"reasoning", r.reasoning},
           {"finish_reason", r.finish_reason},
-          {"usage", {{"input", r.usage.input}, {"output", r.usage.output}, {"cached", r.usage.cached},
-                     {"reasoning", r.usage.reasoning}}},
+          {"usage",
+           {{"input", r.usage.input},
+            {"output", r.usage.output},
+            {"cached", r.usage.cached},
+            {"reasoning", r.usage.reasoning}}},
           {"latency_s", r.latency_s},
           {"request_id", r.request_id},
           {"model", r.model},
@@ -51,21 +55,21 @@ Response response_from_json(const json& j) {
 std::string prompt_key(const Request& req) { return hash_hex(request_to_json(req).dump()); }
 
 std::string render_prompt(const Request& req) {
-  if (req.system.empty() && req.messages.size() == 1 && req.messages[0].role == "user")
-    return req.messages[0].content;
+  if (req.system.empty() && req.messages.size() == 1 && req.messages[0].role == "user") return req.messages[0].content;
   std::string out;
   if (!req.system.empty()) out += "=== system ===\n" + req.system + "\n\n";
-  for (auto& m : req.messages) out += "=== " + m.role + " ===\n" + m.content + "\n\n";
+  for (auto& m : req.messages)
+    out += "=== " + m.role + " ===\n" + m.content + "\n\n";
   return out;
 }
 
 Status TranscriptWriter::append(const Request& req, const Response& r) {
   if (r.status != ResponseStatus::answer) return Ok{};
-  json line = {{"key", prompt_key(req)}, {"request", request_to_json(req)},
-               {"response", response_to_json(r)}};
+  json line = {{"key", prompt_key(req)}, {"request", request_to_json(req)}, {"response", response_to_json(r)}};
   std::string text = redact(line.dump()) + "\n";
   std::lock_guard lock(mu_);
-  if (auto slash = path_.rfind('/'); slash != std::string::npos && slash > 0) CUTEGEN_TRY(make_dirs(path_.substr(0, slash)));
+  if (auto slash = path_.rfind('/'); slash != std::string::npos && slash > 0)
+    CUTEGEN_TRY(make_dirs(path_.substr(0, slash)));
   FILE* f = std::fopen(path_.c_str(), "ab");
   if (!f) return error(path_ + ": cannot append to transcript");
   bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
@@ -84,8 +88,7 @@ Result<std::vector<TranscriptEntry>> read_transcript(const std::string& path) {
     auto j = json::parse(l, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j.contains("response"))
       return error(path + ":" + std::to_string(n) + ": not a transcript line");
-    out.push_back({j.value("key", ""), j.value("request", json()),
-                   response_from_json(j["response"])});
+    out.push_back({j.value("key", ""), j.value("request", json()), response_from_json(j["response"])});
   }
   return out;
 }

@@ -21,14 +21,20 @@ TEST(Transcript, PromptKeyCoversContentButNotTheStreamCallback) {
   variants[3].stop.push_back("x");
   variants[4].reasoning_effort.push_back('l');
   variants[5].messages[0].content.push_back('!');
-  for (auto& v : variants) EXPECT_NE(prompt_key(v), prompt_key(a));
+  for (auto& v : variants)
+    EXPECT_NE(prompt_key(v), prompt_key(a));
 }
 
 TEST(Transcript, RoundTripsResponsesAndRecordsOnlyAnswers) {
   TempDir dir;
   TranscriptWriter w(dir / "sub/t.jsonl");
-  Response r{.text = "t", .reasoning = "r", .finish_reason = "length", .usage = {1, 2, 3, 4}, .latency_s = 0.125,
-             .request_id = "id", .model = "m"};
+  Response r{.text = "t",
+             .reasoning = "r",
+             .finish_reason = "length",
+             .usage = {1, 2, 3, 4},
+             .latency_s = 0.125,
+             .request_id = "id",
+             .model = "m"};
   ASSERT_TRUE(w.append(ask("q"), r).ok());
   ASSERT_TRUE(w.append(ask("q"), Response{.status = ResponseStatus::waiting}).ok());
   auto entries = read_transcript(dir / "sub/t.jsonl");

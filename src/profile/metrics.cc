@@ -46,10 +46,9 @@ const std::vector<MetricField>& metric_fields() {
 const std::vector<std::string>& stall_reasons() {
   // "selected" and "not_selected" are not stalls: they mean the scheduler had work to pick.
   static const std::vector<std::string> reasons = {
-      "barrier",  "branch_resolving", "dispatch_stall",     "drain",   "gmma",
-      "imc_miss", "lg_throttle",      "long_scoreboard",    "math_pipe_throttle",
-      "membar",   "mio_throttle",     "misc",               "no_instruction",
-      "short_scoreboard", "sleeping", "tex_throttle",       "wait",
+      "barrier",        "branch_resolving", "dispatch_stall",     "drain",        "gmma",         "imc_miss",
+      "lg_throttle",    "long_scoreboard",  "math_pipe_throttle", "membar",       "mio_throttle", "misc",
+      "no_instruction", "short_scoreboard", "sleeping",           "tex_throttle", "wait",
   };
   return reasons;
 }
@@ -62,7 +61,8 @@ std::string curated_metric_list(bool extended) {
   std::vector<std::string> names;
   for (auto& f : metric_fields())
     if (extended || !f.extended) names.push_back(f.metric);
-  for (auto& r : stall_reasons()) names.push_back(stall_metric(r));
+  for (auto& r : stall_reasons())
+    names.push_back(stall_metric(r));
   return join(names, ",");
 }
 
@@ -78,9 +78,8 @@ namespace {
 // scale them. Durations are kept in ns, byte counts and rates in bytes.
 double to_base_unit(const Measure& m) {
   static const std::vector<std::pair<const char*, double>> scales = {
-      {"usecond", 1e3}, {"us", 1e3},   {"msecond", 1e6}, {"ms", 1e6},  {"second", 1e9},
-      {"Kbyte", 1e3},   {"Mbyte", 1e6}, {"Gbyte", 1e9},   {"Tbyte", 1e12}, {"KB", 1e3},
-      {"MB", 1e6},      {"GB", 1e9},   {"TB", 1e12},
+      {"usecond", 1e3}, {"us", 1e3},     {"msecond", 1e6}, {"ms", 1e6}, {"second", 1e9}, {"Kbyte", 1e3}, {"Mbyte", 1e6},
+      {"Gbyte", 1e9},   {"Tbyte", 1e12}, {"KB", 1e3},      {"MB", 1e6}, {"GB", 1e9},     {"TB", 1e12},
   };
   for (auto& [unit, factor] : scales)
     if (m.unit == unit || m.unit == std::string(unit) + "/s" || m.unit == std::string(unit) + "/second")
@@ -104,7 +103,8 @@ KernelCounters counters_from_row(const NcuKernelRow& row) {
   };
   k.grid = text("Grid Size");
   k.block = text("Block Size");
-  for (auto& f : metric_fields()) k.*f.field = number(f.metric);
+  for (auto& f : metric_fields())
+    k.*f.field = number(f.metric);
   for (auto& r : stall_reasons())
     if (double v = number(stall_metric(r)); is_reported(v)) k.stalls.push_back({r, v});
   std::stable_sort(k.stalls.begin(), k.stalls.end(),

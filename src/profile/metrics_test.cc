@@ -19,7 +19,8 @@ TEST(Metrics, CuratedListIsReadAndWasSeenOnTheH200) {
   auto header = table("ncu_matmul.csv").kernels[0].metrics;
   auto names = split(curated_metric_list(false), ',');
   EXPECT_GT(names.size(), 30u);
-  for (auto& n : names) EXPECT_TRUE(header.count(n)) << n << " is asked for but not in the H200 capture";
+  for (auto& n : names)
+    EXPECT_TRUE(header.count(n)) << n << " is asked for but not in the H200 capture";
   for (auto& f : metric_fields())
     EXPECT_EQ(contains(curated_metric_list(false), f.metric), !f.extended) << f.metric;
   EXPECT_GT(split(curated_metric_list(true), ',').size(), names.size());
@@ -46,7 +47,8 @@ TEST(Metrics, MatmulCounters) {
 TEST(Metrics, EveryKernelOfTheForwardHasItsOwnCounters) {
   auto t = table("ncu_linear_relu.csv");
   std::vector<double> durations;
-  for (auto& row : t.kernels) durations.push_back(counters_from_row(row).duration_ns);
+  for (auto& row : t.kernels)
+    durations.push_back(counters_from_row(row).duration_ns);
   EXPECT_EQ(durations, (std::vector<double>{1356704, 16352, 28960}));
 }
 

@@ -56,8 +56,10 @@ Result<NcuTable> parse_ncu_csv(const std::string& output) {
   NcuTable table;
   std::vector<std::vector<std::string>> rows;
   for (auto& line : split_lines(output)) {
-    if (is_message(line)) table.messages.push_back(trim(line));
-    else if (line.rfind("\"", 0) == 0) rows.push_back(split_csv_line(line));
+    if (is_message(line))
+      table.messages.push_back(trim(line));
+    else if (line.rfind("\"", 0) == 0)
+      rows.push_back(split_csv_line(line));
     // Anything else is the target's own stdout, which ncu passes through.
   }
   if (rows.empty()) return table;

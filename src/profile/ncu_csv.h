@@ -23,8 +23,8 @@ struct NcuKernelRow {
 };
 
 struct NcuTable {
-  std::vector<NcuKernelRow> kernels;   // in launch order
-  std::vector<std::string> messages;   // the ==PROF==, ==WARNING==, ==ERROR== lines
+  std::vector<NcuKernelRow> kernels;  // in launch order
+  std::vector<std::string> messages;  // the ==PROF==, ==WARNING==, ==ERROR== lines
 };
 
 // Errors only when a CSV is there but malformed (no "Kernel Name" column, ragged rows).

@@ -65,8 +65,7 @@ const std::vector<Signature>& signatures() {
        "module with NVreg_RestrictProfilingToAdminUsers=0 (containers also need CAP_SYS_ADMIN)"},
       {"Failed to find metric", NcuOutcome::kBadOutput,
        "this ncu does not know a requested metric (turn profile.extended_metrics off)"},
-      {"No kernels were profiled", NcuOutcome::kNoKernels,
-       "no kernel launch matched the NVTX range and kernel filter"},
+      {"No kernels were profiled", NcuOutcome::kNoKernels, "no kernel launch matched the NVTX range and kernel filter"},
       {"==ERROR==", NcuOutcome::kTargetFailed, "the profiled program failed under ncu"},
   };
   return table;
@@ -106,7 +105,8 @@ std::map<std::string, std::string> child_environment(const WorkerCommand& worker
     auto eq = kv.find('=');
     if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
-  for (auto& [k, v] : worker.env) env[k] = v;
+  for (auto& [k, v] : worker.env)
+    env[k] = v;
   return env;
 }
 
@@ -149,10 +149,11 @@ NcuRun interpret_ncu_output(const std::string& output, int exit_code, bool timed
     run.message = "ncu profiled no kernel launch";
     return run;
   }
-  for (auto& row : table->kernels) run.kernels.push_back(counters_from_row(row));
+  for (auto& row : table->kernels)
+    run.kernels.push_back(counters_from_row(row));
   run.outcome = NcuOutcome::kProfiled;
-  run.message = "profiled " + std::to_string(run.kernels.size()) + " kernel launch" +
-                (run.kernels.size() == 1 ? "" : "es");
+  run.message =
+      "profiled " + std::to_string(run.kernels.size()) + " kernel launch" + (run.kernels.size() == 1 ? "" : "es");
   return run;
 }
 
@@ -191,7 +192,8 @@ Result<NcuRun> run_ncu(const NcuOptions& opt, const WorkerCommand& worker, const
     return run;
   }
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-  ProcessSpec spec{.argv = ncu_argv(ncu, opt, worker), .env = child_environment(worker),
+  ProcessSpec spec{.argv = ncu_argv(ncu, opt, worker),
+                   .env = child_environment(worker),
                    .timeout = std::max(left, std::chrono::milliseconds(1))};
   auto proc = CUTEGEN_TRY(run_process(spec));
   std::string output = proc.out + "\n" + proc.err;

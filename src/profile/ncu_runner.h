@@ -21,15 +21,15 @@ struct WorkerCommand {
 };
 
 struct NcuOptions {
-  std::string ncu;                    // executable; "" finds one (find_ncu)
-  std::string clock_control = "none";  // --clock-control: none leaves the card's clocks alone
+  std::string ncu;                             // executable; "" finds one (find_ncu)
+  std::string clock_control = "none";          // --clock-control: none leaves the card's clocks alone
   std::string nvtx_range = "cutegen_profile";  // "" profiles every launch (then use skip/count)
-  std::string kernel_filter;          // --kernel-name regex:<filter>, "" for all
+  std::string kernel_filter;                   // --kernel-name regex:<filter>, "" for all
   int launch_skip = 0;
-  int launch_count = 0;               // 0: every launch that passes the filters
-  bool extended_metrics = true;       // also ask for the read/write split and bank conflicts (metrics.h)
+  int launch_count = 0;          // 0: every launch that passes the filters
+  bool extended_metrics = true;  // also ask for the read/write split and bank conflicts (metrics.h)
   std::chrono::seconds timeout{300};
-  std::string cache_dir;              // raw tables, cached results and the per-GPU lock files
+  std::string cache_dir;  // raw tables, cached results and the per-GPU lock files
   int gpu = 0;
 };
 

@@ -16,7 +16,9 @@
 namespace cutegen {
 namespace {
 
-std::string testdata(const std::string& name) { return std::string(CUTEGEN_SOURCE_DIR) + "/src/profile/testdata/" + name; }
+std::string testdata(const std::string& name) {
+  return std::string(CUTEGEN_SOURCE_DIR) + "/src/profile/testdata/" + name;
+}
 
 class NcuRunnerTest : public ::testing::Test {
  protected:

@@ -37,7 +37,8 @@ ProfileReport Profiler::profile(const ProfileRequest& req) {
   }
   RuntimeProfile rt;
   rt.kernels = run->kernels;
-  for (auto& k : rt.kernels) rt.verdicts.push_back(classify(k, ceilings_));
+  for (auto& k : rt.kernels)
+    rt.verdicts.push_back(classify(k, ceilings_));
   rt.forward = analyze_forward(rt.kernels, req.cost, ceilings_);
   rt.raw_path = run->raw_path;
   rt.cache_hit = run->cache_hit;

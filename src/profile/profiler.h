@@ -23,11 +23,11 @@ struct RuntimeProfile {
 };
 
 struct ProfileRequest {
-  BuildResult build;             // a built candidate (library_path and ptxas kernels)
-  WorkerCommand worker;          // empty argv: no runtime profile, for `no_runtime_reason`
+  BuildResult build;              // a built candidate (library_path and ptxas kernels)
+  WorkerCommand worker;           // empty argv: no runtime profile, for `no_runtime_reason`
   std::string no_runtime_reason;  // why `worker` is empty ("no GPU on this machine", ...)
   TaskCost cost;
-  std::string salt;               // task identity for the cache (its hash, shapes)
+  std::string salt;                 // task identity for the cache (its hash, shapes)
   std::optional<double> timing_ms;  // the evaluator's timing, reported when counters are missing
 };
 

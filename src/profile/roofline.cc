@@ -10,7 +10,7 @@ namespace cutegen {
 
 namespace {
 
-constexpr double kBoundPct = 60;        // ncu's own rule of thumb for "this unit is the limit"
+constexpr double kBoundPct = 60;         // ncu's own rule of thumb for "this unit is the limit"
 constexpr double kLaunchBoundNs = 5000;  // a kernel this short is mostly launch overhead
 constexpr double kFewWaves = 0.5;        // a grid this small leaves most SMs idle
 
@@ -56,7 +56,8 @@ KernelVerdict classify(const KernelCounters& k, const RooflineCeilings& c) {
   double sm = is_reported(k.sm_throughput_pct) ? k.sm_throughput_pct : 0;
   double mem = is_reported(k.memory_throughput_pct) ? k.memory_throughput_pct : 0;
   double bytes = k.dram_bytes();
-  if (c.known() && is_reported(bytes) && k.duration_ns > 0) v.dram_fraction = bytes / (k.duration_ns * 1e-9) / c.dram_bytes_per_s;
+  if (c.known() && is_reported(bytes) && k.duration_ns > 0)
+    v.dram_fraction = bytes / (k.duration_ns * 1e-9) / c.dram_bytes_per_s;
   if (std::max(sm, mem) >= kBoundPct) {
     v.bound = mem >= sm ? Bound::kMemory : Bound::kCompute;
     v.bound_pct = std::max(sm, mem);
@@ -75,7 +76,8 @@ KernelVerdict classify(const KernelCounters& k, const RooflineCeilings& c) {
   return v;
 }
 
-ForwardVerdict analyze_forward(const std::vector<KernelCounters>& kernels, const TaskCost& cost, const RooflineCeilings& c) {
+ForwardVerdict analyze_forward(const std::vector<KernelCounters>& kernels, const TaskCost& cost,
+                               const RooflineCeilings& c) {
   ForwardVerdict f;
   double longest = -1;
   for (auto& k : kernels) {

@@ -45,11 +45,11 @@ KernelVerdict classify(const KernelCounters& k, const RooflineCeilings& c);
 struct ForwardVerdict {
   double total_ns = 0;
   double dram_bytes = 0;
-  double excess_traffic = -1;      // measured DRAM bytes / the task's minimum; -1 when unknown
-  double ideal_ns = -1;            // max(min_bytes / bandwidth, flops / compute ceiling)
-  double ceiling_fraction = -1;    // ideal_ns / total_ns: 1.0 is at the achievable roofline
+  double excess_traffic = -1;                // measured DRAM bytes / the task's minimum; -1 when unknown
+  double ideal_ns = -1;                      // max(min_bytes / bandwidth, flops / compute ceiling)
+  double ceiling_fraction = -1;              // ideal_ns / total_ns: 1.0 is at the achievable roofline
   std::optional<RooflineLimit> ideal_limit;  // which term sets ideal_ns; none when ideal_ns is unknown
-  Bound dominant = Bound::kLatency;  // the bound of the kernel that takes the most time
+  Bound dominant = Bound::kLatency;          // the bound of the kernel that takes the most time
 };
 
 ForwardVerdict analyze_forward(const std::vector<KernelCounters>& kernels, const TaskCost& cost,

@@ -9,12 +9,15 @@
 namespace cutegen {
 namespace {
 
-std::string testdata(const std::string& name) { return std::string(CUTEGEN_SOURCE_DIR) + "/src/profile/testdata/" + name; }
+std::string testdata(const std::string& name) {
+  return std::string(CUTEGEN_SOURCE_DIR) + "/src/profile/testdata/" + name;
+}
 
 std::vector<KernelCounters> kernels(const std::string& name) {
   std::vector<KernelCounters> out;
   auto table = parse_ncu_csv(*read_file(testdata(name)));
-  for (auto& row : table->kernels) out.push_back(counters_from_row(row));
+  for (auto& row : table->kernels)
+    out.push_back(counters_from_row(row));
   return out;
 }
 

@@ -38,7 +38,8 @@ std::string opcode_of(const std::string& line) {
   if (close == std::string::npos || line.find_first_not_of("0123456789abcdef", open + 2) != close) return "";
   auto words = split(trim(line.substr(close + 2)), ' ');
   size_t w = 0;
-  while (w < words.size() && (words[w].empty() || words[w][0] == '@')) ++w;
+  while (w < words.size() && (words[w].empty() || words[w][0] == '@'))
+    ++w;
   if (w >= words.size()) return "";
   std::string op = words[w];
   if (!op.empty() && op.back() == ';') op.pop_back();
@@ -91,7 +92,8 @@ std::string find_cuobjdump(const std::string& nvcc) {
 
 StaticProfile static_profile(const BuildResult& build, const std::string& cuobjdump) {
   StaticProfile p;
-  for (auto& k : build.kernels) p.kernels.push_back({k, std::nullopt});
+  for (auto& k : build.kernels)
+    p.kernels.push_back({k, std::nullopt});
   if (cuobjdump.empty()) {
     p.sass_note = "no cuobjdump found (CUDA toolkit bin/ or Triton's bundled copy): instruction mix unavailable";
     return p;

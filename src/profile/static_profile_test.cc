@@ -45,7 +45,8 @@ TEST(StaticProfile, KernelsCompiledHere) {
   auto p = static_profile(*build, cuobjdump);
   ASSERT_EQ(p.kernels.size(), 4u);
   std::map<std::string, const StaticKernel*> by_name;
-  for (auto& k : p.kernels) by_name[k.resources.name.substr(0, k.resources.name.find('('))] = &k;
+  for (auto& k : p.kernels)
+    by_name[k.resources.name.substr(0, k.resources.name.find('('))] = &k;
   ASSERT_TRUE(by_name.count("local_array"));
   EXPECT_GE(by_name["local_array"]->resources.stack_bytes, 256);
   EXPECT_GT(by_name["vec4_copy"]->resources.registers, 0);
@@ -58,7 +59,8 @@ TEST(StaticProfile, KernelsCompiledHere) {
   }
   EXPECT_TRUE(p.sass_note.empty()) << p.sass_note;
   auto count = [&](const char* kernel, const char* label) { return by_name[kernel]->mix->count(label); };
-  for (auto& [name, k] : by_name) ASSERT_TRUE(k->mix) << name;
+  for (auto& [name, k] : by_name)
+    ASSERT_TRUE(k->mix) << name;
   EXPECT_GE(count("wgmma_tma", "HGMMA"), 1);
   EXPECT_GE(count("wgmma_tma", "UTMALDG"), 1);
   EXPECT_GE(count("cp_async_mma", "LDGSTS"), 1);

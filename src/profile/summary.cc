@@ -16,14 +16,18 @@ struct Lever {
 
 const std::vector<Lever>& bound_levers() {
   static const std::vector<Lever> t = {
-      {"memory-bound", "cut DRAM bytes: fuse so intermediates stay on chip, reuse tiles from shared memory; "
-                       "at excess traffic ~1.0 it is already at the bandwidth roof"},
-      {"compute-bound", "move math onto tensor cores (wgmma on sm_90a), bigger warpgroup tiles, keep "
-                        "non-MMA work out of the main loop"},
-      {"tensor-saturated", "the tensor pipe is nearly always busy: this is the roof; only less math (reuse, "
-                           "skipping zeros) or a lower precision the tolerance admits moves it"},
-      {"latency-bound", "put more work in flight: more blocks or deeper cp.async/TMA pipelines, higher "
-                        "occupancy; if launch-bound, fuse kernels or give each block more work"},
+      {"memory-bound",
+       "cut DRAM bytes: fuse so intermediates stay on chip, reuse tiles from shared memory; "
+       "at excess traffic ~1.0 it is already at the bandwidth roof"},
+      {"compute-bound",
+       "move math onto tensor cores (wgmma on sm_90a), bigger warpgroup tiles, keep "
+       "non-MMA work out of the main loop"},
+      {"tensor-saturated",
+       "the tensor pipe is nearly always busy: this is the roof; only less math (reuse, "
+       "skipping zeros) or a lower precision the tolerance admits moves it"},
+      {"latency-bound",
+       "put more work in flight: more blocks or deeper cp.async/TMA pipelines, higher "
+       "occupancy; if launch-bound, fuse kernels or give each block more work"},
   };
   return t;
 }
@@ -59,8 +63,10 @@ struct Limiter {
 
 const std::vector<Limiter>& limiters() {
   static const std::vector<Limiter> t = {
-      {"registers", &KernelCounters::limit_registers, "fewer live registers: __launch_bounds__, smaller per-thread tiles"},
-      {"shared memory", &KernelCounters::limit_shared_mem, "fewer pipeline stages or smaller tiles, unless latency is hidden"},
+      {"registers", &KernelCounters::limit_registers,
+       "fewer live registers: __launch_bounds__, smaller per-thread tiles"},
+      {"shared memory", &KernelCounters::limit_shared_mem,
+       "fewer pipeline stages or smaller tiles, unless latency is hidden"},
       {"block size", &KernelCounters::limit_warps, "the warp limit per SM: it is the block size times blocks per SM"},
       {"block count", &KernelCounters::limit_blocks, "at most this many blocks per SM: use larger blocks"},
       {"barriers", &KernelCounters::limit_barriers, "too many named barriers per block"},
@@ -100,7 +106,8 @@ const StaticKernel* static_for(const ProfileReport& r, const std::string& runtim
 
 std::string mix_text(const SassMix& m) {
   std::string s;
-  for (auto& c : instruction_classes()) s += std::string(s.empty() ? "" : ", ") + c.label + " " + std::to_string(m.count(c.label));
+  for (auto& c : instruction_classes())
+    s += std::string(s.empty() ? "" : ", ") + c.label + " " + std::to_string(m.count(c.label));
   return s + " of " + std::to_string(m.total);
 }
 
@@ -125,11 +132,13 @@ void render_kernel(std::string& out, const ProfileReport& r, size_t i) {
   line(out, "  verdict        %s: %s", name(v.bound), v.why.c_str());
   line(out, "  throughput     SM %s, memory %s, DRAM %s of peak", pct(k.sm_throughput_pct).c_str(),
        pct(k.memory_throughput_pct).c_str(), pct(k.dram_throughput_pct).c_str());
-  std::string rw = is_reported(k.dram_read_bytes) ? " (read " + std::to_string(static_cast<long long>(k.dram_read_bytes / 1e6)) +
-                                                " MB, written " + std::to_string(static_cast<long long>(k.dram_write_bytes / 1e6)) + " MB)"
-                                          : "";
+  std::string rw = is_reported(k.dram_read_bytes)
+                       ? " (read " + std::to_string(static_cast<long long>(k.dram_read_bytes / 1e6)) + " MB, written " +
+                             std::to_string(static_cast<long long>(k.dram_write_bytes / 1e6)) + " MB)"
+                       : "";
   line(out, "  DRAM           %.1f MB at %.2f TB/s%s%s", k.dram_bytes() / 1e6, k.dram_bytes_per_s / 1e12,
-       v.dram_fraction >= 0 ? (" = " + pct(100 * v.dram_fraction) + " of the measured ceiling").c_str() : "", rw.c_str());
+       v.dram_fraction >= 0 ? (" = " + pct(100 * v.dram_fraction) + " of the measured ceiling").c_str() : "",
+       rw.c_str());
   std::string lim = occupancy_limiter(k);
   line(out, "  occupancy      achieved %s of theoretical %s; limiter: %s", pct(k.achieved_occupancy_pct).c_str(),
        pct(k.theoretical_occupancy_pct).c_str(), lim.empty() ? "none" : lim.c_str());
@@ -151,8 +160,8 @@ void render_kernel(std::string& out, const ProfileReport& r, size_t i) {
   line(out, "  tensor pipe    %s active", pct(k.tensor_pipe_pct).c_str());
   if (auto* s = static_for(r, k.name)) render_static(out, *s, "  ");
   bool tensor_busy = v.bound == Bound::kCompute && is_reported(k.tensor_pipe_pct) && k.tensor_pipe_pct >= 60;
-  line(out, "  lever          %s", tensor_busy ? find_lever(bound_levers(), "tensor-saturated").c_str()
-                                               : lever_for(v.bound).c_str());
+  line(out, "  lever          %s",
+       tensor_busy ? find_lever(bound_levers(), "tensor-saturated").c_str() : lever_for(v.bound).c_str());
   if (!k.stalls.empty()) line(out, "  top stall      %s", lever_for_stall(k.stalls[0].reason).c_str());
   for (auto& l : limiters())
     if (lim.rfind(l.name, 0) == 0) line(out, "  occupancy      %s", l.lever);
@@ -171,7 +180,8 @@ std::string occupancy_limiter(const KernelCounters& k) {
   if (!best) return "";
   std::string names = best->name;  // ties are all named: each must move to gain a block
   for (auto& l : limiters())
-    if (&l != best && is_reported(k.*l.blocks) && k.*l.blocks == k.*best->blocks) names += " and " + std::string(l.name);
+    if (&l != best && is_reported(k.*l.blocks) && k.*l.blocks == k.*best->blocks)
+      names += " and " + std::string(l.name);
   return names;
 }
 
@@ -193,20 +203,26 @@ std::string render_summary(const ProfileReport& r) {
       line(out, "  DRAM traffic   %.1f MB vs the task's minimum %.1f MB: excess-traffic ratio %.2f", f.dram_bytes / 1e6,
            r.cost.min_bytes / 1e6, f.excess_traffic);
     if (f.ceiling_fraction >= 0)
-      line(out, "  roofline       ideal %.2f us (%s-limited by the measured ceilings): %.0f%% of the achievable ceiling",
+      line(out,
+           "  roofline       ideal %.2f us (%s-limited by the measured ceilings): %.0f%% of the achievable ceiling",
            f.ideal_ns / 1e3, name(*f.ideal_limit), 100 * f.ceiling_fraction);
     else if (!r.ceilings.known())
       line(out, "  roofline       n/a: no measured ceilings for this GPU (profile.ceilings)");
     line(out, "  dominant       %s (the longest kernel)", name(f.dominant));
-    for (size_t i = 0; i < r.runtime->kernels.size(); ++i) render_kernel(out, r, i);
+    for (size_t i = 0; i < r.runtime->kernels.size(); ++i)
+      render_kernel(out, r, i);
     line(out, "raw table: %s", r.runtime->raw_path.c_str());
     return out;
   }
-  if (r.first_notice) line(out, "runtime counters unavailable: %s", r.runtime_missing.c_str());
-  else line(out, "runtime counters unavailable (said above); static profile and timing only");
+  if (r.first_notice)
+    line(out, "runtime counters unavailable: %s", r.runtime_missing.c_str());
+  else
+    line(out, "runtime counters unavailable (said above); static profile and timing only");
   line(out, "  falling back to timing plus the static profile");
-  if (r.timing_ms) line(out, "  timing         %.4f ms per forward (evaluator)", *r.timing_ms);
-  else line(out, "  timing         not measured here (cutegen eval times a candidate)");
+  if (r.timing_ms)
+    line(out, "  timing         %.4f ms per forward (evaluator)", *r.timing_ms);
+  else
+    line(out, "  timing         not measured here (cutegen eval times a candidate)");
   for (auto& k : r.statics.kernels) {
     line(out, "kernel %s", truncate_middle(k.resources.name, 120).c_str());
     render_static(out, k, "  ");

@@ -14,7 +14,9 @@
 namespace cutegen {
 namespace {
 
-std::string testdata(const std::string& name) { return std::string(CUTEGEN_SOURCE_DIR) + "/src/profile/testdata/" + name; }
+std::string testdata(const std::string& name) {
+  return std::string(CUTEGEN_SOURCE_DIR) + "/src/profile/testdata/" + name;
+}
 
 class ProfilerTest : public ::testing::Test {
  protected:
@@ -24,13 +26,15 @@ class ProfilerTest : public ::testing::Test {
     opt_.ncu = testdata("fake_ncu.sh");
     opt_.cache_dir = (dir_ / "cache").string();
     req_.build.library_path = (dir_ / "kernel.so").string();
-    req_.build.kernels = {{.name = "void at::vectorized_elementwise_kernel<4>(int)", .mangled = "_Zk", .registers = 28}};
+    req_.build.kernels = {
+        {.name = "void at::vectorized_elementwise_kernel<4>(int)", .mangled = "_Zk", .registers = 28}};
     ASSERT_TRUE(write_file_atomic(req_.build.library_path, "machine code").ok());
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   WorkerCommand worker(const std::string& mode, const std::string& capture) {
-    return {{"python3", "worker"},
-            {{"FAKE_NCU_MODE", mode}, {"FAKE_NCU_CAPTURE", testdata(capture)}, {"FAKE_NCU_LOG", (dir_ / "log").string()}}};
+    return {
+        {"python3", "worker"},
+        {{"FAKE_NCU_MODE", mode}, {"FAKE_NCU_CAPTURE", testdata(capture)}, {"FAKE_NCU_LOG", (dir_ / "log").string()}}};
   }
   std::filesystem::path dir_;
   NcuOptions opt_;
@@ -66,7 +70,8 @@ TEST_F(ProfilerTest, ReluSummaryNamesTheBoundAndTheLever) {
   ASSERT_TRUE(summary.verdict);
   EXPECT_EQ(summary.verdict->bound, Bound::kMemory);
   char stated[64];
-  std::snprintf(stated, sizeof stated, "verdict        memory-bound: memory at %.1f%% of peak", summary.verdict->percent_of_peak);
+  std::snprintf(stated, sizeof stated, "verdict        memory-bound: memory at %.1f%% of peak",
+                summary.verdict->percent_of_peak);
   EXPECT_NE(text.find(stated), std::string::npos) << stated << "\n" << text;
   EXPECT_GT(summary.verdict->percent_of_peak, 60);
   EXPECT_NE(text.find("memory-bound"), std::string::npos) << text;
@@ -104,9 +109,12 @@ TEST_F(ProfilerTest, NoWorkerSaysWhy) {
 }
 
 TEST(Levers, TablesCoverEveryVerdictAndStall) {
-  for (auto b : {Bound::kMemory, Bound::kCompute, Bound::kLatency}) EXPECT_FALSE(lever_for(b).empty());
-  for (auto& s : stall_reasons()) EXPECT_FALSE(lever_for_stall(s).empty()) << s;
-  EXPECT_EQ(kernel_base_name("void at::native::vectorized_elementwise_kernel<4, F>(int, F)"), "vectorized_elementwise_kernel");
+  for (auto b : {Bound::kMemory, Bound::kCompute, Bound::kLatency})
+    EXPECT_FALSE(lever_for(b).empty());
+  for (auto& s : stall_reasons())
+    EXPECT_FALSE(lever_for_stall(s).empty()) << s;
+  EXPECT_EQ(kernel_base_name("void at::native::vectorized_elementwise_kernel<4, F>(int, F)"),
+            "vectorized_elementwise_kernel");
   EXPECT_EQ(kernel_base_name("nvjet_sm90_tst_256x128"), "nvjet_sm90_tst_256x128");
 }
 

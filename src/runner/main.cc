@@ -16,8 +16,9 @@
 //   flush BYTES           allocate the buffer that each call's L2 flush writes
 //   batch SEQ\nCALL...    replies "ok queued", waits on the host until go >= SEQ, then issues per call:
 //                         event, flush, event, candidate, event; then done = SEQ on the stream. Replies
-//                         "ok done F0 C0 F1 C1 ..." (ms of each flush and call) once the stream is idle. CALL: space-separated 64-bit argument
-//                         slots in ABI order, "pID" for buffer ID's address or "xHEX" for a raw value.
+//                         "ok done F0 C0 F1 C1 ..." (ms of each flush and call) once the stream is idle. CALL:
+//                         space-separated 64-bit argument slots in ABI order, "pID" for buffer ID's address or "xHEX"
+//                         for a raw value.
 //   quit
 #include <dlfcn.h>
 #include <poll.h>
@@ -94,7 +95,8 @@ class Runner {
  private:
   std::string sandbox(std::istringstream& in) {
     SandboxPlan plan{{}, candidate_};
-    for (std::string d; in >> d;) plan.mask_dirs.push_back(d);
+    for (std::string d; in >> d;)
+      plan.mask_dirs.push_back(d);
     SandboxResult r = enter_sandbox(plan);
     if (!r.ok) return "err sandbox " + r.note;
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // a change of uid clears it
@@ -264,7 +266,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: cutegen-runner CANDIDATE.so  (fd 0: the judge's SOCK_SEQPACKET socket)\n");
     return 2;
   }
-  close_range(3, ~0U, 0);  // nothing of the judge's but the socket and the standard streams
+  close_range(3, ~0U, 0);            // nothing of the judge's but the socket and the standard streams
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // gone with the judge (set again after the sandbox's uid change)
   Runner runner(argv[1]);
   Message m;

@@ -35,9 +35,13 @@ bool write_text(const char* path, const std::string& text) {
 
 // Where libraries are found by default, plus LD_LIBRARY_PATH; the judge adds its own (torch's) folders.
 std::vector<std::string> library_dirs(const std::vector<std::string>& extra) {
-  std::vector<std::string> dirs = {"/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib",
-                                   "/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64",
-                                   "/usr/local/lib", "/usr/lib"};
+  std::vector<std::string> dirs = {"/usr/local/cuda/lib64",
+                                   "/usr/local/cuda/targets/x86_64-linux/lib",
+                                   "/usr/lib/x86_64-linux-gnu",
+                                   "/lib/x86_64-linux-gnu",
+                                   "/usr/lib64",
+                                   "/usr/local/lib",
+                                   "/usr/lib"};
   if (const char* ld = std::getenv("LD_LIBRARY_PATH")) {
     std::stringstream in(ld);
     for (std::string d; std::getline(in, d, ':');)
@@ -84,16 +88,15 @@ int mount_setattr_flags(const char* path, bool recursive, uint64_t set, uint64_t
   mount_attr attr{};
   attr.attr_set = set;
   attr.attr_clr = clear;
-  return static_cast<int>(
-      syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &attr, sizeof attr));
+  return static_cast<int>(syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &attr, sizeof attr));
 }
 
 }  // namespace
 
 bool is_vendor_library(const std::string& name) {
-  static const char* stems[] = {"cublas", "cudnn",  "cufft", "curand", "cusolver", "cusparse", "nccl",
-                                "nvblas", "nvrtc",  "nvJitLink", "torch", "c10", "mkl", "openblas",
-                                "blas",   "cblas",  "lapack", "cutlass"};
+  static const char* stems[] = {"cublas", "cudnn",    "cufft", "curand",    "cusolver", "cusparse",
+                                "nccl",   "nvblas",   "nvrtc", "nvJitLink", "torch",    "c10",
+                                "mkl",    "openblas", "blas",  "cblas",     "lapack",   "cutlass"};
   if (name.rfind("lib", 0) != 0 || name.find(".so") == std::string::npos) return false;
   for (const char* s : stems)
     if (name.compare(3, std::strlen(s), s) == 0) return true;

@@ -90,12 +90,17 @@ Result<std::shared_ptr<int>> take_lock(const std::string& dir) {
     ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
     ::close(fd);
     std::string pid = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "?";
-    while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+    while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' '))
+      pid.pop_back();
     return error("run " + dir + " is in use by another cutegen process (pid " + pid + "); wait for it or stop it");
   }
   std::string pid = std::to_string(getpid()) + "\n";
-  if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) < 0) { /* the pid is only a courtesy */ }
-  return std::shared_ptr<int>(new int(fd), [](int* p) { ::close(*p); delete p; });
+  if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) < 0) { /* the pid is only a courtesy */
+  }
+  return std::shared_ptr<int>(new int(fd), [](int* p) {
+    ::close(*p);
+    delete p;
+  });
 }
 
 // A name read back from the file as its enum; an unknown name is a damaged or foreign row.
@@ -169,12 +174,15 @@ Result<RunStore> RunStore::open_db(const std::string& dir, bool create, bool loc
 Status RunStore::migrate_from_1() const {
   // Schema 1 to 2: the expert's point gets its column, filled from the edits; profiles get the
   // verdict's columns, NULL (never recorded) in the rows schema 1 wrote.
-  std::string sql = "BEGIN IMMEDIATE;"
-                    "ALTER TABLE candidates ADD COLUMN point TEXT NOT NULL DEFAULT '';"
-                    "UPDATE candidates SET point = " + std::string(kSchema1Point) + ";"
-                    "ALTER TABLE profiles ADD COLUMN bound TEXT;"
-                    "ALTER TABLE profiles ADD COLUMN percent_of_peak REAL NOT NULL DEFAULT 0;"
-                    "PRAGMA user_version=2; COMMIT;";
+  std::string sql =
+      "BEGIN IMMEDIATE;"
+      "ALTER TABLE candidates ADD COLUMN point TEXT NOT NULL DEFAULT '';"
+      "UPDATE candidates SET point = " +
+      std::string(kSchema1Point) +
+      ";"
+      "ALTER TABLE profiles ADD COLUMN bound TEXT;"
+      "ALTER TABLE profiles ADD COLUMN percent_of_peak REAL NOT NULL DEFAULT 0;"
+      "PRAGMA user_version=2; COMMIT;";
   if (auto st = exec(sql); !st) {
     (void)exec("ROLLBACK");
     return error(st.message() + " (migrating the run from schema 1)");
@@ -193,8 +201,10 @@ Result<RunStore> RunStore::create(const std::string& dir, const RunMeta& meta, c
     auto s = CUTEGEN_TRY(open_db(side, true, false));
     CUTEGEN_TRY(s.exec("BEGIN IMMEDIATE;"));
     Stmt st(s.db_.get(), "INSERT INTO runs (id, config, llm) VALUES (?,?,?)");
-    if (st.bind(meta.id, meta.config, meta.llm).step() != SQLITE_DONE) return error(s.db_path() + ": cannot record the run");
-    for (auto& t : tasks) CUTEGEN_TRY(s.add_task(t));
+    if (st.bind(meta.id, meta.config, meta.llm).step() != SQLITE_DONE)
+      return error(s.db_path() + ": cannot record the run");
+    for (auto& t : tasks)
+      CUTEGEN_TRY(s.add_task(t));
     CUTEGEN_TRY(s.exec("COMMIT;"));
   }
   std::filesystem::rename(side, dir, ec);
@@ -223,7 +233,8 @@ Status RunStore::add_task(const TaskRow& t) {
 
 Result<std::vector<TaskRow>> RunStore::tasks() const {
   Stmt st(db_.get(),
-          "SELECT name, path, position, status, spec_json, stop_reason, best_step, final_json FROM tasks ORDER BY position");
+          "SELECT name, path, position, status, spec_json, stop_reason, best_step, final_json FROM tasks ORDER BY "
+          "position");
   std::vector<TaskRow> out;
   while (st.step() == SQLITE_ROW) {
     auto status = CUTEGEN_TRY(parse_stored<TaskStatus>(st.text(3), db_path() + ": task " + st.text(0) + ": status"));
@@ -234,8 +245,7 @@ Result<std::vector<TaskRow>> RunStore::tasks() const {
 }
 
 Status RunStore::update_task(const TaskRow& t) {
-  Stmt st(db_.get(),
-          "UPDATE tasks SET status=?, spec_json=?, stop_reason=?, best_step=?, final_json=? WHERE name=?");
+  Stmt st(db_.get(), "UPDATE tasks SET status=?, spec_json=?, stop_reason=?, best_step=?, final_json=? WHERE name=?");
   if (st.bind(name(t.status), t.spec_json, t.stop_reason, t.best_step, t.final_json, t.name).step() != SQLITE_DONE)
     return error(db_path() + ": cannot update task " + t.name + ": " + sqlite3_errmsg(db_.get()));
   return Ok{};
@@ -243,23 +253,24 @@ Status RunStore::update_task(const TaskRow& t) {
 
 Status RunStore::commit_step(const StepRecord& s) {
   CUTEGEN_TRY(exec("BEGIN IMMEDIATE"));
-  Stmt c(db_.get(),
-         "INSERT OR IGNORE INTO candidates (task, step, stage, parent, source, edit, edit_how, profiled, tokens, point) "
-         "VALUES (?,?,?,?,?,?,?,?,?,?)");
+  Stmt c(
+      db_.get(),
+      "INSERT OR IGNORE INTO candidates (task, step, stage, parent, source, edit, edit_how, profiled, tokens, point) "
+      "VALUES (?,?,?,?,?,?,?,?,?,?)");
   Stmt e(db_.get(),
          "INSERT OR IGNORE INTO evaluations (task, step, verdict, summary, report, speedup, speedup_low, speedup_high, "
          "roofline_fraction, fingerprint, statics, outcome, note) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
   Stmt ev(db_.get(), "INSERT INTO events (task, step, kind, detail) VALUES (?,?,?,?)");
   const char* verdict = step_verdict_name(s);
   const char* outcome = name(s.outcome);
-  bool ok = c.bind(s.task, s.step, name(s.stage), s.parent, s.source, s.edit, name(s.edit_how), s.profiled, s.tokens,
-                   s.point)
-                    .step() == SQLITE_DONE &&
-            e.bind(s.task, s.step, verdict, s.summary, s.report, s.speedup, s.speedup_low, s.speedup_high,
-                   s.roofline_fraction, s.fingerprint, s.statics, outcome, s.note)
-                    .step() == SQLITE_DONE &&
-            ev.bind(s.task, s.step, name(EventKind::kStep), name(s.stage) + (": " + std::string(verdict)) + ", " + outcome)
-                    .step() == SQLITE_DONE;
+  bool ok =
+      c.bind(s.task, s.step, name(s.stage), s.parent, s.source, s.edit, name(s.edit_how), s.profiled, s.tokens, s.point)
+              .step() == SQLITE_DONE &&
+      e.bind(s.task, s.step, verdict, s.summary, s.report, s.speedup, s.speedup_low, s.speedup_high,
+             s.roofline_fraction, s.fingerprint, s.statics, outcome, s.note)
+              .step() == SQLITE_DONE &&
+      ev.bind(s.task, s.step, name(EventKind::kStep), name(s.stage) + (": " + std::string(verdict)) + ", " + outcome)
+              .step() == SQLITE_DONE;
   if (!ok) {
     std::string why = sqlite3_errmsg(db_.get());
     (void)exec("ROLLBACK");
@@ -272,7 +283,8 @@ Result<std::vector<StepRecord>> RunStore::steps(const std::string& task) const {
   std::string sql =
       "SELECT c.step, c.stage, c.parent, c.source, c.edit, c.edit_how, e.verdict, e.summary, e.report, e.speedup, "
       "e.speedup_low, e.speedup_high, e.roofline_fraction, e.fingerprint, e.statics, e.outcome, e.note, c.profiled, "
-      "c.tokens, " + std::string(version_ >= 2 ? "c.point" : kSchema1Point) +
+      "c.tokens, " +
+      std::string(version_ >= 2 ? "c.point" : kSchema1Point) +
       " FROM candidates c JOIN evaluations e ON c.task = e.task AND c.step = e.step WHERE c.task = ? ORDER BY c.step";
   Stmt st(db_.get(), sql.c_str());
   st.bind(task);
@@ -290,7 +302,8 @@ Result<std::vector<StepRecord>> RunStore::steps(const std::string& task) const {
     if (st.text(6) != kNoCandidate) r.verdict = CUTEGEN_TRY(parse_stored<Verdict>(st.text(6), what + "verdict"));
     r.outcome = CUTEGEN_TRY(parse_stored<StepOutcome>(st.text(15), what + "outcome"));
     r.summary = st.text(7), r.report = st.text(8);
-    r.speedup = st.real(9), r.speedup_low = st.real(10), r.speedup_high = st.real(11), r.roofline_fraction = st.real(12);
+    r.speedup = st.real(9), r.speedup_low = st.real(10), r.speedup_high = st.real(11),
+    r.roofline_fraction = st.real(12);
     r.fingerprint = st.text(13), r.statics = st.text(14), r.note = st.text(16);
     r.profiled = st.integer(17) != 0, r.tokens = st.integer(18), r.point = st.text(19);
     out.push_back(std::move(r));

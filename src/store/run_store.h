@@ -35,7 +35,7 @@ struct TaskRow {
   std::string path;  // the task file
   int position = 0;
   TaskStatus status = TaskStatus::kPending;
-  std::string spec_json;           // the TaskSpec as the bridge described it (saved once)
+  std::string spec_json;  // the TaskSpec as the bridge described it (saved once)
   std::string stop_reason;
   int best_step = -1;
   std::string final_json;  // the winner re-measured in a fresh process
@@ -48,19 +48,19 @@ struct StepRecord {
   Stage stage = Stage::kGenerate;
   int parent = -1;  // the step whose source this one edited (-1: none)
   std::string source;
-  std::string edit;        // the model's edit text (blocks) or "" for a whole file
+  std::string edit;  // the model's edit text (blocks) or "" for a whole file
   EditHow edit_how = EditHow::kNone;
-  std::string point;       // an expert step's parameter point as params.h writes it ("threads=256,..."); "" otherwise
+  std::string point;  // an expert step's parameter point as params.h writes it ("threads=256,..."); "" otherwise
   std::optional<Verdict> verdict;  // none: no candidate to evaluate (stored as "no_candidate")
-  std::string summary;     // one line
-  std::string report;      // failure report (diagnostics or localized mismatch)
+  std::string summary;             // one line
+  std::string report;              // failure report (diagnostics or localized mismatch)
   double speedup = 0, speedup_low = 0, speedup_high = 0;
   double roofline_fraction = 0;
   std::string fingerprint;
-  std::string statics;     // static facts for the prompt
+  std::string statics;  // static facts for the prompt
   StepOutcome outcome = StepOutcome::kFailed;
-  std::string note;        // why (for the memory)
-  bool profiled = false;   // the prompt for this step carried the profile summary
+  std::string note;       // why (for the memory)
+  bool profiled = false;  // the prompt for this step carried the profile summary
   long tokens = 0;
 };
 

@@ -172,7 +172,8 @@ void expect_schema1_steps(const RunStore& s, size_t more = 0) {
   EXPECT_EQ(steps->at(0).outcome, StepOutcome::kAccepted);
   EXPECT_EQ(steps->at(0).stage, Stage::kGenerate);
   EXPECT_EQ(steps->at(1).stage, Stage::kOptimize);
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(steps->at(i).edit_how, EditHow::kExpert) << i;
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(steps->at(i).edit_how, EditHow::kExpert) << i;
   EXPECT_EQ(steps->at(1).outcome, StepOutcome::kReverted);
   EXPECT_EQ(steps->at(4).outcome, StepOutcome::kAccepted);
 }

@@ -21,8 +21,8 @@ Result<std::vector<TaskRow>> RunView::tasks() const {
     auto it = shards_.find(row.name);
     if (it == shards_.end()) continue;
     for (auto& s : CUTEGEN_TRY(it->second.tasks()))
-      if (s.name == row.name) row = TaskRow{s.name, row.path, row.position, s.status, s.spec_json, s.stop_reason,
-                                            s.best_step, s.final_json};
+      if (s.name == row.name)
+        row = TaskRow{s.name, row.path, row.position, s.status, s.spec_json, s.stop_reason, s.best_step, s.final_json};
   }
   return rows;
 }

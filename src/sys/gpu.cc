@@ -30,9 +30,9 @@ std::vector<GpuInfo> parse_gpu_query(const std::string& csv) {
 Result<std::vector<GpuInfo>> query_gpus() {
   std::string smi = find_executable("nvidia-smi");
   if (smi.empty()) return std::vector<GpuInfo>{};
-  auto r = run_process({.argv = {smi, "--query-gpu=index,name,compute_cap,memory.total,driver_version",
-                                 "--format=csv,noheader,nounits"},
-                        .timeout = std::chrono::seconds(30)});
+  auto r = run_process(
+      {.argv = {smi, "--query-gpu=index,name,compute_cap,memory.total,driver_version", "--format=csv,noheader,nounits"},
+       .timeout = std::chrono::seconds(30)});
   if (!r) return r.err();
   if (!r->success()) {
     // nvidia-smi without a driver or device answers with an error; that means "no GPU here".

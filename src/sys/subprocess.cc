@@ -40,13 +40,16 @@ void append_capped(std::string& dst, const char* data, size_t n, size_t cap) {
     _exit(127);
   }
   std::vector<char*> argv;
-  for (auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  for (auto& a : spec.argv)
+    argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   std::vector<std::string> env_strings;
   std::vector<char*> envp;
   if (spec.env) {
-    for (auto& [k, v] : *spec.env) env_strings.push_back(k + "=" + v);
-    for (auto& s : env_strings) envp.push_back(s.data());
+    for (auto& [k, v] : *spec.env)
+      env_strings.push_back(k + "=" + v);
+    for (auto& s : env_strings)
+      envp.push_back(s.data());
     envp.push_back(nullptr);
     environ = envp.data();
   }
@@ -180,7 +183,8 @@ std::map<std::string, std::string> allowlisted_environment(const std::vector<std
   std::map<std::string, std::string> env;
   for (auto& k : keep)
     if (const char* v = std::getenv(k.c_str())) env[k] = v;
-  for (auto& [k, v] : extra) env[k] = v;
+  for (auto& [k, v] : extra)
+    env[k] = v;
   return env;
 }
 

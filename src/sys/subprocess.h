@@ -14,11 +14,11 @@ namespace cutegen {
 
 struct ProcessSpec {
   std::vector<std::string> argv;
-  std::string cwd;                  // empty: inherit
+  std::string cwd;                                        // empty: inherit
   std::optional<std::map<std::string, std::string>> env;  // nullopt: inherit everything
   std::string stdin_data;
   std::chrono::milliseconds timeout{0};  // 0: none
-  size_t max_output_bytes = 64 << 20;   // per stream; beyond this the tail is dropped
+  size_t max_output_bytes = 64 << 20;    // per stream; beyond this the tail is dropped
   // The child gets SIGKILL when the thread that started it dies (Linux PR_SET_PDEATHSIG): a
   // parent killed outright takes its workers with it, though they run in groups of their own.
   bool die_with_parent = false;
@@ -28,8 +28,8 @@ struct ProcessSpec {
 };
 
 struct ProcessResult {
-  int exit_code = -1;   // valid when !signaled
-  int signal = 0;       // the signal that ended the child, if any
+  int exit_code = -1;  // valid when !signaled
+  int signal = 0;      // the signal that ended the child, if any
   bool timed_out = false;
   std::string out;
   std::string err;

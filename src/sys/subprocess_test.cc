@@ -80,9 +80,10 @@ TEST(Subprocess, AChildThatDiesWithItsParentGoesWhenTheParentIsKilled) {
   pid_t parent = fork();
   ASSERT_GE(parent, 0);
   if (parent == 0) {  // a parent that starts its worker and is then killed outright
-    (void)run_process({.argv = {"sh", "-c", "echo $$ > " + pidfile + ".tmp && mv " + pidfile + ".tmp " + pidfile +
-                                                " && exec sleep 30"},
-                       .die_with_parent = true});
+    (void)run_process(
+        {.argv = {"sh", "-c",
+                  "echo $$ > " + pidfile + ".tmp && mv " + pidfile + ".tmp " + pidfile + " && exec sleep 30"},
+         .die_with_parent = true});
     _exit(0);
   }
   pid_t child = 0;

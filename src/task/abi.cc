@@ -12,14 +12,31 @@ namespace {
 // Valid Python names that cannot name a C++ parameter, plus names the ABI uses itself.
 const std::set<std::string>& reserved_names() {
   static const std::set<std::string> names = {
-      "alignas", "alignof", "asm", "auto", "bool", "case", "catch", "char", "char8_t", "char16_t", "char32_t",
-      "concept", "const", "consteval", "constexpr", "constinit", "const_cast", "co_await", "co_return",
-      "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "enum", "explicit", "export",
-      "extern", "false", "float", "friend", "goto", "inline", "int", "long", "mutable", "namespace", "new",
-      "noexcept", "nullptr", "operator", "private", "protected", "public", "register", "reinterpret_cast",
-      "requires", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch",
-      "template", "this", "thread_local", "throw", "true", "typedef", "typeid", "typename", "union", "unsigned",
-      "using", "virtual", "void", "volatile", "wchar_t", "NULL", "stream", "cutegen_forward",
+      "alignas",     "alignof",      "asm",
+      "auto",        "bool",         "case",
+      "catch",       "char",         "char8_t",
+      "char16_t",    "char32_t",     "concept",
+      "const",       "consteval",    "constexpr",
+      "constinit",   "const_cast",   "co_await",
+      "co_return",   "co_yield",     "decltype",
+      "default",     "delete",       "do",
+      "double",      "dynamic_cast", "enum",
+      "explicit",    "export",       "extern",
+      "false",       "float",        "friend",
+      "goto",        "inline",       "int",
+      "long",        "mutable",      "namespace",
+      "new",         "noexcept",     "nullptr",
+      "operator",    "private",      "protected",
+      "public",      "register",     "reinterpret_cast",
+      "requires",    "short",        "signed",
+      "sizeof",      "static",       "static_assert",
+      "static_cast", "struct",       "switch",
+      "template",    "this",         "thread_local",
+      "throw",       "true",         "typedef",
+      "typeid",      "typename",     "union",
+      "unsigned",    "using",        "virtual",
+      "void",        "volatile",     "wchar_t",
+      "NULL",        "stream",       "cutegen_forward",
   };
   return names;
 }
@@ -36,7 +53,8 @@ std::string describe(const TaskArg& a) {
 // A comment line that cannot continue onto the next line (a trailing backslash would splice it).
 std::string comment(const std::string& text) {
   std::string line = "// " + text;
-  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
+    line.pop_back();
   if (!line.empty() && line.back() == '\\') line += " (end)";
   return line + "\n";
 }
@@ -52,7 +70,8 @@ std::string cpp_literal(const std::string& c_type, const std::string& value) {
 
 std::string guard_name(const std::string& task) {
   std::string g = "CUTEGEN_ABI_" + c_identifier(task) + "_H_";
-  for (auto& c : g) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (auto& c : g)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return g;
 }
 
@@ -60,7 +79,8 @@ std::string guard_name(const std::string& task) {
 
 std::string c_identifier(const std::string& name) {
   std::string id;
-  for (char c : name) id += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  for (char c : name)
+    id += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
   if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "_" + id;
   if (reserved_names().count(id)) id += "_";
   return id;
@@ -71,15 +91,17 @@ std::vector<AbiParam> abi_params(const TaskSpec& spec) {
   std::set<std::string> used;
   auto add = [&](const TaskArg& a) {
     std::string id = c_identifier(a.name);
-    for (int n = 2; used.count(id); ++n) id = c_identifier(a.name) + "_" + std::to_string(n);
+    for (int n = 2; used.count(id); ++n)
+      id = c_identifier(a.name) + "_" + std::to_string(n);
     used.insert(id);
-    std::string decl = !a.is_tensor()                 ? c_type(a) + " " + id
+    std::string decl = !a.is_tensor()               ? c_type(a) + " " + id
                        : a.kind == ArgKind::kOutput ? c_type(a) + "* " + id
                                                     : "const " + c_type(a) + "* " + id;
     params.push_back({id, decl, &a});
   };
   for (auto* group : {&spec.inputs, &spec.params, &spec.outputs})
-    for (auto& a : *group) add(a);
+    for (auto& a : *group)
+      add(a);
   return params;
 }
 
@@ -88,7 +110,8 @@ std::vector<AbiConstant> abi_constants(const TaskSpec& spec) {
   std::set<std::string> used;
   auto add = [&](std::string id, std::string c_type, std::string value, std::string origin) {
     std::string unique = id;
-    for (int n = 2; used.count(unique); ++n) unique = id + "_" + std::to_string(n);
+    for (int n = 2; used.count(unique); ++n)
+      unique = id + "_" + std::to_string(n);
     used.insert(unique);
     out.push_back({unique, c_type, value, cpp_literal(c_type, value), std::move(origin)});
   };
@@ -103,8 +126,7 @@ std::vector<AbiConstant> abi_constants(const TaskSpec& spec) {
     if (!p.arg->is_tensor() && p.arg->fixed)
       add(p.c_name, p.arg->ctype, p.arg->value, "scalar input " + p.arg->name + " (also passed by value)");
   for (auto& c : spec.constants)
-    add(c_identifier(c.name), c.ctype, c.value,
-        (c.source == "init" ? "constructor argument " : "attribute ") + c.name);
+    add(c_identifier(c.name), c.ctype, c.value, (c.source == "init" ? "constructor argument " : "attribute ") + c.name);
   return out;
 }
 
@@ -127,7 +149,8 @@ std::string abi_header(const TaskSpec& spec) {
   h += "#ifndef " + guard + "\n#define " + guard + "\n\n";
   h += "#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n#include <cstdint>\n\n";
   h += "extern \"C\" void cutegen_forward(\n";
-  for (auto& p : abi_params(spec)) h += "    " + p.c_decl + ",  " + comment(describe(*p.arg));
+  for (auto& p : abi_params(spec))
+    h += "    " + p.c_decl + ",  " + comment(describe(*p.arg));
   h += "    cudaStream_t stream);\n\n";
   // The sizes as constants, so a kernel never restates them by hand (and a task resized in its
   // file stays consistent with the kernel after a rebuild).

@@ -31,7 +31,9 @@ class AbiCompileTest : public ::testing::Test {
   BuildResult build(const std::string& file) {
     auto source = read_file(std::string(CUTEGEN_SOURCE_DIR) + "/src/task/testdata/abi/" + file);
     EXPECT_TRUE(source.ok()) << source.message();
-    BuildRequest req{.source = source.ok() ? *source : "", .display_name = "candidate.cu", .target = Target{9, 0, true},
+    BuildRequest req{.source = source.ok() ? *source : "",
+                     .display_name = "candidate.cu",
+                     .target = Target{9, 0, true},
                      .force_include = header_};
     auto r = builder_->build(req);
     EXPECT_TRUE(r.ok()) << r.message();

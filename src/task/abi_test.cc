@@ -18,7 +18,8 @@ TaskSpec fixture(const std::string& name) {
 
 std::vector<std::string> decls(const TaskSpec& s) {
   std::vector<std::string> out;
-  for (auto& p : abi_params(s)) out.push_back(p.c_decl);
+  for (auto& p : abi_params(s))
+    out.push_back(p.c_decl);
   return out;
 }
 
@@ -50,8 +51,9 @@ TEST(AbiTest, CollidingNamesAreMadeUnique) {
 TEST(AbiTest, HeaderDeclaresAnnotatedForward) {
   auto h = abi_header(fixture("linear_bias_relu.json"));
   for (auto needle :
-       {"#ifndef CUTEGEN_ABI_LINEAR_BIAS_RELU_H_", "#define CUTEGEN_ABI_LINEAR_BIAS_RELU_H_", "#include <cuda_runtime.h>",
-        "#include <cuda_fp16.h>", "#include <cuda_bf16.h>", "#include <cstdint>", "extern \"C\" void cutegen_forward(",
+       {"#ifndef CUTEGEN_ABI_LINEAR_BIAS_RELU_H_", "#define CUTEGEN_ABI_LINEAR_BIAS_RELU_H_",
+        "#include <cuda_runtime.h>", "#include <cuda_fp16.h>", "#include <cuda_bf16.h>", "#include <cstdint>",
+        "extern \"C\" void cutegen_forward(",
         "    const float* x,  // input x: float32 [4096, 4096] strides [4096, 1]\n",
         "    const float* linear_weight,  // parameter linear.weight: float32 [4096, 4096] strides [4096, 1]\n",
         "    float* out,  // output out: float32 [4096, 4096] strides [4096, 1]\n", "    cudaStream_t stream);\n",
@@ -65,7 +67,8 @@ TEST(AbiTest, ScalarsAndInitArgsStayInsideComments) {
   EXPECT_NE(h.find("//   [0] tensor([[1., 2.],\n//               [3., 4.]])\n"), std::string::npos) << h;
   EXPECT_NE(h.find("buffer a.b: float64 [5] strides [1]"), std::string::npos) << h;
   // A comment must never end in a backslash: the next line would be swallowed into it.
-  for (auto& line : split_lines(h)) EXPECT_FALSE(line.ends_with('\\')) << line;
+  for (auto& line : split_lines(h))
+    EXPECT_FALSE(line.ends_with('\\')) << line;
   EXPECT_NE(h.find("#ifndef CUTEGEN_ABI_ODD_NAMES_H_"), std::string::npos);
 }
 
@@ -87,7 +90,8 @@ TEST(AbiTest, ConstructorScalarsAreNamedConstants) {
 TEST(AbiTest, FixedScalarInputsAreConstantsToo) {
   auto h = abi_header(fixture("mixed_io.json"));
   EXPECT_NE(h.find("constexpr double stream_ = 0.5;  // scalar input stream (also passed by value)\n"),
-            std::string::npos) << h;
+            std::string::npos)
+      << h;
   EXPECT_NE(h.find("constexpr bool use_mean = true;"), std::string::npos) << h;
   EXPECT_NE(h.find("constexpr double momentum = 0.1;"), std::string::npos) << h;
   // A scalar input the spec does not call fixed stays a run-time argument only.
@@ -97,11 +101,12 @@ TEST(AbiTest, FixedScalarInputsAreConstantsToo) {
 
 TEST(AbiTest, ConstantNamesNeverClashAndNonFiniteValuesAreConstantExpressions) {
   std::vector<std::string> names;
-  for (auto& c : abi_constants(fixture("odd_names.json"))) names.push_back(c.c_name);
+  for (auto& c : abi_constants(fixture("odd_names.json")))
+    names.push_back(c.c_name);
   EXPECT_EQ(names, (std::vector<std::string>{"int__numel", "int__dim0", "int__dim1", "a_b_numel", "a_b_2_numel",
                                              "a_b_2_dim0", "blocks_0_weight_numel", "blocks_0_weight_dim0",
-                                             "blocks_0_weight_dim1", "out_numel", "out_dim0", "out_dim1",
-                                             "a_b_numel_2", "limit", "act_double", "act_inplace"}));
+                                             "blocks_0_weight_dim1", "out_numel", "out_dim0", "out_dim1", "a_b_numel_2",
+                                             "limit", "act_double", "act_inplace"}));
   auto h = abi_header(fixture("odd_names.json"));
   EXPECT_NE(h.find("constexpr double limit = -__builtin_huge_val();"), std::string::npos) << h;
   EXPECT_NE(h.find("constexpr double act_double = __builtin_nan(\"\");"), std::string::npos) << h;

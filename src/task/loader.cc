@@ -67,8 +67,8 @@ Result<TaskSpec> load_task_spec(const std::string& task_path, const std::string&
   if (dir.empty()) return error("cannot find the Python bridge (" + std::string(kBridgeMarker) + ")");
   TempJson out;
   if (out.path.empty()) return error("cannot create a temporary file for the task spec");
-  auto r = run_process({.argv = {python, "-m", "cutegen_bridge", "spec", "--task", absolute_path(task_path),
-                                 "--seed", std::to_string(seed), "--out", out.path},
+  auto r = run_process({.argv = {python, "-m", "cutegen_bridge", "spec", "--task", absolute_path(task_path), "--seed",
+                                 std::to_string(seed), "--out", out.path},
                         .env = bridge_environment(dir),
                         .timeout = timeout});
   if (!r) return error("cannot run Python '" + python + "': " + r.message());

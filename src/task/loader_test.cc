@@ -41,8 +41,13 @@ TEST(LoaderTest, DescribesEveryExampleTask) {
   const Expected table[] = {
       {"matmul_fp32", {{K4, K4}, {K4, K4}}, "float32", {K4, K4}, "aten.mm", 2 * K4 * K4 * K4, 0},
       {"matmul_bf16", {{8192, 8192}, {8192, 8192}}, "bfloat16", {8192, 8192}, "aten.mm", 2LL * 8192 * 8192 * 8192, 0},
-      {"batched_matmul", {{64, 1024, 1024}, {64, 1024, 1024}}, "float32", {64, 1024, 1024}, "aten.bmm",
-       2LL * 64 * 1024 * 1024 * 1024, 0},
+      {"batched_matmul",
+       {{64, 1024, 1024}, {64, 1024, 1024}},
+       "float32",
+       {64, 1024, 1024},
+       "aten.bmm",
+       2LL * 64 * 1024 * 1024 * 1024,
+       0},
       {"relu", {{K4, 65536}}, "float32", {K4, 65536}, "aten.relu", 0, 0},
       {"gelu_tanh", {{K4, 65536}}, "float32", {K4, 65536}, "aten.gelu", 0, 0},
       {"softmax", {{16384, 16384}}, "float32", {16384, 16384}, "aten._softmax", 0, 0},
@@ -92,7 +97,8 @@ TEST(LoaderTest, DescribesEveryExampleTask) {
     EXPECT_EQ(s->params.size(), e.params);
     int64_t bytes = 0;
     for (auto* group : {&s->inputs, &s->params, &s->outputs})
-      for (auto& a : *group) bytes += a.bytes();
+      for (auto& a : *group)
+        bytes += a.bytes();
     EXPECT_EQ(s->min_bytes, bytes);
   }
   // Every file under tasks/ is in the table above.
@@ -119,7 +125,8 @@ TEST(LoaderTest, ConstructorScalarsBecomeAbiConstants) {
   auto s = load(kRoot + "/tasks/linear_multiply_leaky.py");
   ASSERT_TRUE(s.ok()) << s.message();
   std::vector<std::string> got;
-  for (auto& c : s->constants) got.push_back(c.source + " " + c.ctype + " " + c.name + " = " + c.value);
+  for (auto& c : s->constants)
+    got.push_back(c.source + " " + c.ctype + " " + c.name + " = " + c.value);
   // The constructor's arguments by name; then the attributes that say something new (the root's
   // `multiplier` only repeats the argument, so it is left out).
   EXPECT_EQ(got, (std::vector<std::string>{
@@ -151,7 +158,8 @@ TEST(LoaderTest, ScalarsStarArgsBuffersAndTwoOutputs) {
   auto s = load(kRoot + "/src/task/testdata/mixed_io.py");
   ASSERT_TRUE(s.ok()) << s.message();
   std::vector<std::string> names;
-  for (auto& a : s->inputs) names.push_back(a.name);
+  for (auto& a : s->inputs)
+    names.push_back(a.name);
   EXPECT_EQ(names, (std::vector<std::string>{"x", "stream", "use_mean", "arg3", "arg4"}));
   EXPECT_EQ(s->inputs[2].ctype, "bool");
   EXPECT_EQ(s->params[0].kind, ArgKind::kBuffer);

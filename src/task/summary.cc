@@ -20,16 +20,16 @@ std::string arg_line(const TaskArg& a) {
     return buf;
   }
   std::string kind = a.kind == ArgKind::kBuffer ? " (buffer)" : "";
-  std::snprintf(buf, sizeof buf, "  %-24s %-9s %-20s strides %-16s %s%s\n", a.name.c_str(),
-                dtype_info(a.dtype).name, dims_text(a.shape).c_str(), dims_text(a.strides).c_str(),
-                human_bytes(a.bytes()).c_str(), kind.c_str());
+  std::snprintf(buf, sizeof buf, "  %-24s %-9s %-20s strides %-16s %s%s\n", a.name.c_str(), dtype_info(a.dtype).name,
+                dims_text(a.shape).c_str(), dims_text(a.strides).c_str(), human_bytes(a.bytes()).c_str(), kind.c_str());
   return buf;
 }
 
 std::string section(const char* title, const std::vector<TaskArg>& args) {
   if (args.empty()) return std::string(title) + ": none\n";
   std::string s = std::string(title) + ":\n";
-  for (auto& a : args) s += arg_line(a);
+  for (auto& a : args)
+    s += arg_line(a);
   return s;
 }
 
@@ -38,7 +38,8 @@ std::string op_list(const std::vector<std::string>& ops) {
   std::vector<std::string> parts;
   for (size_t i = 0; i < ops.size();) {
     size_t j = i;
-    while (j < ops.size() && ops[j] == ops[i]) ++j;
+    while (j < ops.size() && ops[j] == ops[i])
+      ++j;
     parts.push_back(j - i > 1 ? ops[i] + " x" + std::to_string(j - i) : ops[i]);
     i = j;
   }
@@ -51,7 +52,8 @@ std::string human_bytes(int64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = static_cast<double>(bytes);
   int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  while (v >= 1024 && u < 4)
+    v /= 1024, ++u;
   return u == 0 ? std::to_string(bytes) + " B" : format("%.2f %s", v, units[u]);
 }
 
@@ -60,7 +62,8 @@ std::string human_flops(int64_t flops) {
   if (flops == 0) return "0";
   double v = static_cast<double>(flops);
   int u = 0;
-  while (v >= 1000 && u < 5) v /= 1000, ++u;
+  while (v >= 1000 && u < 5)
+    v /= 1000, ++u;
   return format("%.1f %s", v, units[u]);
 }
 
@@ -72,8 +75,10 @@ std::string task_summary(const TaskSpec& spec) {
   s += section("params", spec.params);
   s += section("outputs", spec.outputs);
   s += "ops: " + op_list(spec.ops) + "\n";
-  s += "flops: " + (spec.flops == 0 ? std::string("0 (only matmul/conv-class ops are counted)")
-                                    : std::to_string(spec.flops) + " (" + human_flops(spec.flops) + ")") + "\n";
+  s += "flops: " +
+       (spec.flops == 0 ? std::string("0 (only matmul/conv-class ops are counted)")
+                        : std::to_string(spec.flops) + " (" + human_flops(spec.flops) + ")") +
+       "\n";
   s += "min bytes: " + std::to_string(spec.min_bytes) + " (" + human_bytes(spec.min_bytes) + ")";
   if (spec.flops > 0 && spec.min_bytes > 0)
     s += format(", %.1f FLOP/byte", static_cast<double>(spec.flops) / static_cast<double>(spec.min_bytes), "");

@@ -13,8 +13,10 @@ struct KindName {
   ArgKind kind;
   const char* name;
 };
-constexpr KindName kKindNames[] = {{ArgKind::kTensor, "tensor"},       {ArgKind::kScalar, "scalar"},
-                                   {ArgKind::kParameter, "parameter"}, {ArgKind::kBuffer, "buffer"},
+constexpr KindName kKindNames[] = {{ArgKind::kTensor, "tensor"},
+                                   {ArgKind::kScalar, "scalar"},
+                                   {ArgKind::kParameter, "parameter"},
+                                   {ArgKind::kBuffer, "buffer"},
                                    {ArgKind::kOutput, "output"}};
 constexpr const char* kScalarCTypes[] = {"int64_t", "double", "bool"};
 
@@ -102,13 +104,15 @@ const char* to_string(ArgKind k) {
 
 std::string dims_text(const std::vector<int64_t>& dims) {
   std::string s = "[";
-  for (size_t i = 0; i < dims.size(); ++i) s.append(i ? ", " : "").append(std::to_string(dims[i]));
+  for (size_t i = 0; i < dims.size(); ++i)
+    s.append(i ? ", " : "").append(std::to_string(dims[i]));
   return s + "]";
 }
 
 int64_t TaskArg::numel() const {
   int64_t n = 1;
-  for (auto d : shape) n *= d;
+  for (auto d : shape)
+    n *= d;
   return n;
 }
 

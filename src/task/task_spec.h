@@ -43,16 +43,16 @@ struct TaskSpec {
   std::string name;  // the file's stem: "relu"
   std::string path;  // absolute path of the task file
   int64_t seed = 0;
-  std::vector<std::string> init_args;  // repr() of each get_init_inputs() value
-  std::vector<TaskArg> inputs;         // forward's arguments, in order
-  std::vector<TaskArg> params;         // parameters and buffers, in state_dict order
-  std::vector<TaskArg> outputs;        // "out", or "out0", "out1", ...
-  std::vector<TaskConstant> constants; // the model's Python numbers (optional in the schema)
-  std::vector<std::string> ops;        // aten ops forward dispatched, in order
+  std::vector<std::string> init_args;   // repr() of each get_init_inputs() value
+  std::vector<TaskArg> inputs;          // forward's arguments, in order
+  std::vector<TaskArg> params;          // parameters and buffers, in state_dict order
+  std::vector<TaskArg> outputs;         // "out", or "out0", "out1", ...
+  std::vector<TaskConstant> constants;  // the model's Python numbers (optional in the schema)
+  std::vector<std::string> ops;         // aten ops forward dispatched, in order
   int64_t flops = 0;
-  int64_t min_bytes = 0;   // every input, parameter and output byte once
-  std::string traced_on;   // "meta" or "cpu" (optional in the schema)
-  std::string json;        // the document as parsed
+  int64_t min_bytes = 0;  // every input, parameter and output byte once
+  std::string traced_on;  // "meta" or "cpu" (optional in the schema)
+  std::string json;       // the document as parsed
 };
 
 // "[4096, 65536]"; "[]" for a 0-dim tensor.

@@ -147,9 +147,15 @@ TEST(TaskSpecTest, MalformedDocumentsNameTheField) {
 }
 
 TEST(TaskSpecTest, DtypeTableCoversTheContract) {
-  for (auto [name, c_type] : {std::pair{"float32", "float"}, {"float16", "__half"}, {"bfloat16", "__nv_bfloat16"},
-                              {"float64", "double"}, {"int64", "int64_t"}, {"int32", "int32_t"}, {"int8", "int8_t"},
-                              {"uint8", "uint8_t"}, {"bool", "bool"}}) {
+  for (auto [name, c_type] : {std::pair{"float32", "float"},
+                              {"float16", "__half"},
+                              {"bfloat16", "__nv_bfloat16"},
+                              {"float64", "double"},
+                              {"int64", "int64_t"},
+                              {"int32", "int32_t"},
+                              {"int8", "int8_t"},
+                              {"uint8", "uint8_t"},
+                              {"bool", "bool"}}) {
     auto d = parse_dtype(name);
     ASSERT_TRUE(d.ok()) << name;
     EXPECT_STREQ(dtype_info(*d).c_type, c_type);

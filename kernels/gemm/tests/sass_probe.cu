@@ -16,7 +16,9 @@ template <class LayoutA, class LayoutB>
 using Bf16 = GemmConfig<bfloat16_t, bfloat16_t, bfloat16_t, LayoutA, LayoutB, 128, 256, 4>;
 
 template <class Kernel>
-cudaError_t launch(typename Kernel::Arguments const& args) { return launch_gemm<Kernel>(args, nullptr); }
+cudaError_t launch(typename Kernel::Arguments const& args) {
+  return launch_gemm<Kernel>(args, nullptr);
+}
 
 // The four operand layouts, warp-specialized and persistent.
 template cudaError_t launch<GemmWarpSpecialized<Bf16<RowMajor, RowMajor>, IdentityEpilogue>>(
@@ -47,12 +49,16 @@ template cudaError_t launch<GemmPipelined<Bf16<RowMajor, RowMajor>, IdentityEpil
 using Fp32 = GemmConfig<float, float, float, RowMajor, ColMajor, 128, 128, 4>;
 template cudaError_t launch<GemmWarpSpecialized<Fp32, IdentityEpilogue>>(
     GemmWarpSpecialized<Fp32, IdentityEpilogue>::Arguments const&);
-cudaError_t k_major_b(float const* b, float* out) { return split_tf32<SplitParts::Whole>(b, 1, 1, 1, 1, 1, 1, out, nullptr); }
+cudaError_t k_major_b(float const* b, float* out) {
+  return split_tf32<SplitParts::Whole>(b, 1, 1, 1, 1, 1, 1, out, nullptr);
+}
 
 // The old 3xTF32 (the benchmark's comparison): tf32 GEMM over K-concatenated split operands, and that split.
 using Tf32 = GemmConfig<tfloat32_t, tfloat32_t, float, RowMajor, ColMajor, 128, 256, 4>;
 template cudaError_t launch<GemmWarpSpecialized<Tf32, IdentityEpilogue>>(
     GemmWarpSpecialized<Tf32, IdentityEpilogue>::Arguments const&);
-cudaError_t split_a(float const* a, float* out) { return split_tf32<SplitParts::HiHiLo>(a, 1, 1, 1, 1, 1, 1, out, nullptr); }
+cudaError_t split_a(float const* a, float* out) {
+  return split_tf32<SplitParts::HiHiLo>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
+}
 
 }  // namespace cutegen::gemm::probe

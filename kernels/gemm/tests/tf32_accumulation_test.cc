@@ -42,7 +42,8 @@ float tensor_core_step(TensorCoreModel model, float acc, double const* products,
     if (products[i] != 0.0) top = std::max(top, std::ilogb(products[i]) + 1);
   if (top == -1000) return 0.0f;
   double sum = truncate_to_bits(acc, top, 24 + model.guard);
-  for (int i = 0; i < count; ++i) sum += truncate_to_bits(products[i], top, 24 + model.guard);
+  for (int i = 0; i < count; ++i)
+    sum += truncate_to_bits(products[i], top, 24 + model.guard);
   if (sum == 0.0) return 0.0f;
   return float(truncate_to_bits(sum, std::ilogb(sum) + 1, 24));
 }
@@ -56,7 +57,8 @@ float tensor_core_sum(TensorCoreModel model, float acc, std::vector<double> cons
 
 enum class Term { HiHi, HiLo, LoHi };
 
-std::vector<double> products(std::vector<float> const& a, std::vector<float> const& b, Term term, size_t begin, size_t end) {
+std::vector<double> products(std::vector<float> const& a, std::vector<float> const& b, Term term, size_t begin,
+                             size_t end) {
   std::vector<double> out;
   for (size_t k = begin; k < end; ++k) {
     Tf32Pair x = split_tf32(a[k]), y = split_tf32(b[k]);
@@ -68,13 +70,15 @@ std::vector<double> products(std::vector<float> const& a, std::vector<float> con
 
 float eager_fp32(std::vector<float> const& a, std::vector<float> const& b) {
   float acc = 0.0f;
-  for (size_t k = 0; k < a.size(); ++k) acc = std::fma(a[k], b[k], acc);
+  for (size_t k = 0; k < a.size(); ++k)
+    acc = std::fma(a[k], b[k], acc);
   return acc;
 }
 
 float old_3xtf32(TensorCoreModel model, std::vector<float> const& a, std::vector<float> const& b) {
   float acc = 0.0f;
-  for (Term term : {Term::HiHi, Term::HiLo, Term::LoHi}) acc = tensor_core_sum(model, acc, products(a, b, term, 0, a.size()));
+  for (Term term : {Term::HiHi, Term::HiLo, Term::LoHi})
+    acc = tensor_core_sum(model, acc, products(a, b, term, 0, a.size()));
   return acc;
 }
 
@@ -84,7 +88,8 @@ float new_3xtf32(TensorCoreModel model, std::vector<float> const& a, std::vector
   for (size_t k0 = 0; k0 < a.size(); k0 += kTile) {
     size_t k1 = std::min(a.size(), k0 + kTile);
     float partial = 0.0f;
-    for (Term term : {Term::HiLo, Term::LoHi, Term::HiHi}) partial = tensor_core_sum(model, partial, products(a, b, term, k0, k1));
+    for (Term term : {Term::HiLo, Term::LoHi, Term::HiHi})
+      partial = tensor_core_sum(model, partial, products(a, b, term, k0, k1));
     acc += partial;  // an ordinary fp32 add, rounded to nearest
   }
   return acc;
@@ -101,12 +106,16 @@ Errors relative_errors(TensorCoreModel model, int k, int outputs) {
   double worst[3] = {0, 0, 0}, largest = 0;
   for (int o = 0; o < outputs; ++o) {
     std::vector<float> a(static_cast<size_t>(k)), b(static_cast<size_t>(k));
-    for (auto& x : a) x = normal(rng);
-    for (auto& x : b) x = normal(rng);
+    for (auto& x : a)
+      x = normal(rng);
+    for (auto& x : b)
+      x = normal(rng);
     double exact = 0;
-    for (int i = 0; i < k; ++i) exact += double(a[size_t(i)]) * b[size_t(i)];
+    for (int i = 0; i < k; ++i)
+      exact += double(a[size_t(i)]) * b[size_t(i)];
     float got[3] = {eager_fp32(a, b), old_3xtf32(model, a, b), new_3xtf32(model, a, b)};
-    for (int s = 0; s < 3; ++s) worst[s] = std::max(worst[s], std::fabs(double(got[s]) - exact));
+    for (int s = 0; s < 3; ++s)
+      worst[s] = std::max(worst[s], std::fabs(double(got[s]) - exact));
     largest = std::max(largest, std::fabs(exact));
   }
   return {worst[0] / largest, worst[1] / largest, worst[2] / largest};
@@ -128,9 +137,10 @@ TEST_P(Tf32Accumulation, PromotedPerKTileStaysWellWithinEagerFp32WhereOneAccumul
 }
 
 INSTANTIATE_TEST_SUITE_P(BlockAndGuardBits, Tf32Accumulation,
-                         ::testing::Values(TensorCoreModel{4, 0}, TensorCoreModel{8, 3}),
-                         [](auto const& info) { return "block" + std::to_string(info.param.block) + "_guard" +
-                                                       std::to_string(info.param.guard); });
+                         ::testing::Values(TensorCoreModel{4, 0}, TensorCoreModel{8, 3}), [](auto const& info) {
+                           return "block" + std::to_string(info.param.block) + "_guard" +
+                                  std::to_string(info.param.guard);
+                         });
 
 TEST(Tf32Accumulation, TruncatingStepDropsBitsBelowTheLargestTerm) {
   TensorCoreModel model{4, 0};

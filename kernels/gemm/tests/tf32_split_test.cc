@@ -54,8 +54,8 @@ TEST(Tf32Split, RoundsToNearestEven) {
   float one = 1.0f, ulp = 0x1p-10f;  // tf32's spacing just above 1
   EXPECT_EQ(round_to_tf32(one + ulp * 0.49f), one);
   EXPECT_EQ(round_to_tf32(one + ulp * 0.51f), one + ulp);
-  EXPECT_EQ(round_to_tf32(one + ulp * 0.5f), one);                 // tie: 1 is even
-  EXPECT_EQ(round_to_tf32(one + ulp * 1.5f), one + 2 * ulp);       // tie: 1 + 2 ulp is even
+  EXPECT_EQ(round_to_tf32(one + ulp * 0.5f), one);            // tie: 1 is even
+  EXPECT_EQ(round_to_tf32(one + ulp * 1.5f), one + 2 * ulp);  // tie: 1 + 2 ulp is even
   EXPECT_EQ(round_to_tf32(-(one + ulp * 0.51f)), -(one + ulp));
 }
 

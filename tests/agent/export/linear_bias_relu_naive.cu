@@ -11,7 +11,8 @@ __global__ void linear_bias_relu(const float* x, const float* w, const float* b,
   const int64_t row = blockIdx.y, col = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (col >= linear_weight_dim0) return;
   float acc = b[col];
-  for (int64_t k = 0; k < x_dim1; ++k) acc += x[row * x_dim1 + k] * w[col * linear_weight_dim1 + k];
+  for (int64_t k = 0; k < x_dim1; ++k)
+    acc += x[row * x_dim1 + k] * w[col * linear_weight_dim1 + k];
   out[row * out_dim1 + col] = acc > 0.f ? acc : 0.f;
 }
 

@@ -41,7 +41,8 @@ std::string worker_arg(const std::string& flag) {
 
 std::string repeated(const std::string& item, int count) {
   std::string out;
-  for (int i = 0; i < count; ++i) out += (i ? ", " : "") + item;
+  for (int i = 0; i < count; ++i)
+    out += (i ? ", " : "") + item;
   return out;
 }
 
@@ -53,9 +54,11 @@ std::string device_object(const std::string& answer) {
 }
 
 std::string forged_answer(const std::string& device) {
-  std::string clean = "\"bad\": 0, \"nan\": 0, \"max_abs\": 0.0, \"mean_abs\": 0.0, \"first_bad\": -1, "
-                      "\"last_bad\": -1, \"all_zero\": false, \"eager_all_zero\": false, \"bad_stride\": 0, "
-                      "\"transposed\": false, \"numel\": " + std::to_string(kN);
+  std::string clean =
+      "\"bad\": 0, \"nan\": 0, \"max_abs\": 0.0, \"mean_abs\": 0.0, \"first_bad\": -1, "
+      "\"last_bad\": -1, \"all_zero\": false, \"eager_all_zero\": false, \"bad_stride\": 0, "
+      "\"transposed\": false, \"numel\": " +
+      std::to_string(kN);
   std::string trial = "{\"seed\": 0, \"mutated_inputs\": [], \"ref64\": true, \"outputs\": [{\"name\": \"out\", " +
                       clean + ", \"rel_err\": 0.0, \"eager_rel_err\": 0.0}]}";
   std::ostringstream s;

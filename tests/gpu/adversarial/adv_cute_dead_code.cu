@@ -8,8 +8,8 @@ using namespace cute;
 
 template <class T>
 __global__ void unused_cute_relu(T const* x, T* y, int64_t n) {
-  Tensor mX = make_tensor(make_gmem_ptr(x), make_shape(n));  // (n)
-  Tensor mY = make_tensor(make_gmem_ptr(y), make_shape(n));  // (n)
+  Tensor mX = make_tensor(make_gmem_ptr(x), make_shape(n));                     // (n)
+  Tensor mY = make_tensor(make_gmem_ptr(y), make_shape(n));                     // (n)
   Tensor gX = local_tile(mX, make_shape(Int<1024>{}), make_coord(blockIdx.x));  // (1024)
   Tensor gY = local_tile(mY, make_shape(Int<1024>{}), make_coord(blockIdx.x));  // (1024)
   gY(threadIdx.x) = gX(threadIdx.x);

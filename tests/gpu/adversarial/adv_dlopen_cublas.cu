@@ -27,7 +27,8 @@ constexpr int64_t kN = cutegen_abi::x_numel;
 std::string unshift(const char* shifted) {
   volatile int by = 1;
   std::string s;
-  for (; *shifted; ++shifted) s += static_cast<char>(*shifted - by);
+  for (; *shifted; ++shifted)
+    s += static_cast<char>(*shifted - by);
   return s;
 }
 

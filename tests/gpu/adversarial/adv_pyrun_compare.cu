@@ -28,9 +28,15 @@ const char kPatch[] =
     "m.compare = lambda out, eager, ref64, atol, rtol: real(eager, eager, ref64, atol, rtol)\n";
 
 void patch_the_judge() {
-  auto ensure = reinterpret_cast<int (*)()>(LOOKUP("PyGILState_" "Ensure"));
-  auto run = reinterpret_cast<int (*)(const char*)>(LOOKUP("PyRun_" "SimpleString"));
-  auto release = reinterpret_cast<void (*)(int)>(LOOKUP("PyGILState_" "Release"));
+  auto ensure =
+      reinterpret_cast<int (*)()>(LOOKUP("PyGILState_"
+                                         "Ensure"));
+  auto run =
+      reinterpret_cast<int (*)(const char*)>(LOOKUP("PyRun_"
+                                                    "SimpleString"));
+  auto release =
+      reinterpret_cast<void (*)(int)>(LOOKUP("PyGILState_"
+                                             "Release"));
   if (!ensure || !run || !release) return;  // no interpreter here: just the wrong kernel
   int gil = ensure();
   run(kPatch);

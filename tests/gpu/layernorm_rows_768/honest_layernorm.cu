@@ -8,7 +8,8 @@ constexpr int kRows = cutegen_abi::x_dim0, kHidden = cutegen_abi::x_dim1, kPerLa
 constexpr int kWarps = 8;
 
 __device__ float warp_sum(float v) {
-  for (int m = 16; m > 0; m >>= 1) v += __shfl_xor_sync(0xffffffffu, v, m);
+  for (int m = 16; m > 0; m >>= 1)
+    v += __shfl_xor_sync(0xffffffffu, v, m);
   return v;
 }
 
@@ -20,10 +21,12 @@ __global__ void layernorm_kernel(float const* x, float const* weight, float cons
   Tensor mW = make_tensor(make_gmem_ptr(weight), make_shape(kHidden));
   Tensor mB = make_tensor(make_gmem_ptr(bias), make_shape(kHidden));
   float v[kPerLane], s = 0.0f;
-  for (int i = 0; i < kPerLane; ++i) s += v[i] = mX(row, lane + 32 * i);
+  for (int i = 0; i < kPerLane; ++i)
+    s += v[i] = mX(row, lane + 32 * i);
   const float mean = warp_sum(s) / kHidden;
   float m2 = 0.0f;
-  for (int i = 0; i < kPerLane; ++i) m2 += (v[i] - mean) * (v[i] - mean);
+  for (int i = 0; i < kPerLane; ++i)
+    m2 += (v[i] - mean) * (v[i] - mean);
   const float rstd = rsqrtf(warp_sum(m2) / kHidden + 1e-5f);
   for (int i = 0; i < kPerLane; ++i) {
     const int c = lane + 32 * i;

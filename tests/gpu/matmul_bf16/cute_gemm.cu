@@ -25,13 +25,13 @@
 
 using namespace cute;
 
-namespace mm {   // named: an anonymous namespace clashes with cute's in nvcc's host stub
+namespace mm {  // named: an anonymous namespace clashes with cute's in nvcc's host stub
 
-using TA = cute::bfloat16_t;   // element type of A and B (bit-identical to __nv_bfloat16)
-using TC = cute::bfloat16_t;   // element type of the output
-using TAcc = float;            // accumulator type
+using TA = cute::bfloat16_t;  // element type of A and B (bit-identical to __nv_bfloat16)
+using TC = cute::bfloat16_t;  // element type of the output
+using TAcc = float;           // accumulator type
 
-constexpr int kM = 8192;       // tasks/matmul_bf16.py: M, N, K
+constexpr int kM = 8192;  // tasks/matmul_bf16.py: M, N, K
 constexpr int kN = 8192;
 constexpr int kK = 8192;
 
@@ -42,47 +42,41 @@ struct GemmConfig {
   using BLK_M = Int<128>;
   using BLK_N = Int<128>;
   using BLK_K = Int<64>;
-  using PIPE  = Int<3>;                              // cp.async stages
-  static constexpr int kThreads = 128;               // 2x2 warps
+  using PIPE = Int<3>;                  // cp.async stages
+  static constexpr int kThreads = 128;  // 2x2 warps
 
   // Shared memory, A: K-major (BLK_M,BLK_K,PIPE). The atom is 8 rows x 64 bf16 (= 128 B per row);
   // Swizzle<3,3,3> XORs the 16-byte chunk index (bits 3..5 of the element offset) with the row
   // index (bits 6..8), so the 8 rows an ldmatrix phase reads hit 8 different bank groups, while
   // every 8-element (16 B) chunk stays contiguous for 128-bit cp.async and ldmatrix rows.
-  using SmemAtomA = decltype(composition(Swizzle<3, 3, 3>{},
-                                         Layout<Shape<_8, _64>, Stride<_64, _1>>{}));   // (8,64)
+  using SmemAtomA = decltype(composition(Swizzle<3, 3, 3>{}, Layout<Shape<_8, _64>, Stride<_64, _1>>{}));  // (8,64)
   using SmemLayoutA = decltype(tile_to_shape(SmemAtomA{}, Shape<BLK_M, BLK_K, PIPE>{}));
 
   // Shared memory, B: N-major (BLK_N,BLK_K,PIPE). Atom is 64 n-contiguous elements x 8 k.
-  using SmemAtomB = decltype(composition(Swizzle<3, 3, 3>{},
-                                         Layout<Shape<_64, _8>, Stride<_1, _64>>{}));   // (64,8)
+  using SmemAtomB = decltype(composition(Swizzle<3, 3, 3>{}, Layout<Shape<_64, _8>, Stride<_1, _64>>{}));  // (64,8)
   using SmemLayoutB = decltype(tile_to_shape(SmemAtomB{}, Shape<BLK_N, BLK_K, PIPE>{}));
 
   // Global -> shared: one 16-byte cp.async (8 bf16) per thread per copy.
   //   A: 16x8 threads, k fastest; each thread 1x8 values along k -> covers 16 x 64 per copy.
-  using G2SCopyA = decltype(make_tiled_copy(
-      Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, TA>{},
-      Layout<Shape<_16, _8>, Stride<_8, _1>>{},     // thr layout (m,k) -> tid
-      Layout<Shape<_1, _8>>{}));                    // val layout (m,k)
+  using G2SCopyA = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, TA>{},
+                                            Layout<Shape<_16, _8>, Stride<_8, _1>>{},  // thr layout (m,k) -> tid
+                                            Layout<Shape<_1, _8>>{}));                 // val layout (m,k)
   //   B: 16x8 threads, n fastest; each thread 8x1 values along n -> covers 128 x 8 per copy.
-  using G2SCopyB = decltype(make_tiled_copy(
-      Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, TA>{},
-      Layout<Shape<_16, _8>, Stride<_1, _16>>{},    // thr layout (n,k) -> tid
-      Layout<Shape<_8, _1>>{}));                    // val layout (n,k)
+  using G2SCopyB = decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, TA>{},
+                                            Layout<Shape<_16, _8>, Stride<_1, _16>>{},  // thr layout (n,k) -> tid
+                                            Layout<Shape<_8, _1>>{}));                  // val layout (n,k)
 
   // Tensor cores: m16n8k16 bf16 -> fp32, 2x2 warps. The permutation Tile<_32,_32,_16> makes the
   // N extent of one "tiled MMA" 32 (each warp: two 8-wide atoms along N), so that one
   // ldmatrix.x4 fills a warp's B fragment for 16 n x 16 k.
-  using TiledMma = TiledMMA<MMA_Atom<SM80_16x8x16_F32BF16BF16F32_TN>,
-                            Layout<Shape<_2, _2, _1>>,     // 2x2x1 warps
-                            Tile<_32, _32, _16>>;          // (M,N,K) tile of one MMA step
+  using TiledMma = TiledMMA<MMA_Atom<SM80_16x8x16_F32BF16BF16F32_TN>, Layout<Shape<_2, _2, _1>>,  // 2x2x1 warps
+                            Tile<_32, _32, _16>>;  // (M,N,K) tile of one MMA step
 
   // Shared -> registers via ldmatrix.
-  using S2RAtomA = Copy_Atom<SM75_U32x4_LDSM_N, TA>;       // A is K-major in smem
-  using S2RAtomB = Copy_Atom<SM75_U16x8_LDSM_T, TA>;       // B is N-major in smem: transpose
+  using S2RAtomA = Copy_Atom<SM75_U32x4_LDSM_N, TA>;  // A is K-major in smem
+  using S2RAtomB = Copy_Atom<SM75_U16x8_LDSM_T, TA>;  // B is N-major in smem: transpose
 
-  static constexpr int kSmemBytes =
-      int(cosize_v<SmemLayoutA> + cosize_v<SmemLayoutB>) * int(sizeof(TA));
+  static constexpr int kSmemBytes = int(cosize_v<SmemLayoutA> + cosize_v<SmemLayoutB>) * int(sizeof(TA));
 };
 
 // Sanity of the configuration (all compile time).
@@ -90,8 +84,7 @@ static_assert(size(typename GemmConfig::TiledMma{}) == GemmConfig::kThreads, "2x
 static_assert(size(typename GemmConfig::G2SCopyA{}) == GemmConfig::kThreads, "A copy uses all threads");
 static_assert(size(typename GemmConfig::G2SCopyB{}) == GemmConfig::kThreads, "B copy uses all threads");
 static_assert(GemmConfig::kSmemBytes == 3 * (128 * 64 + 128 * 64) * 2, "96 KiB of shared memory");
-static_assert(kM % GemmConfig::BLK_M{} == 0 && kN % GemmConfig::BLK_N{} == 0 &&
-                  kK % GemmConfig::BLK_K{} == 0,
+static_assert(kM % GemmConfig::BLK_M{} == 0 && kN % GemmConfig::BLK_N{} == 0 && kK % GemmConfig::BLK_K{} == 0,
               "this kernel has no predication: M, N, K must be multiples of 128, 128, 64");
 static_assert(kK / GemmConfig::BLK_K{} >= GemmConfig::PIPE{} - 1, "need at least PIPE-1 k-tiles");
 
@@ -100,12 +93,12 @@ static_assert(kK / GemmConfig::BLK_K{} >= GemmConfig::PIPE{} - 1, "need at least
 // ---------------------------------------------------------------------------------------------
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads)
-gemm_bf16_kernel(TA const* __restrict__ A_ptr, TA const* __restrict__ B_ptr,
-                 TC* __restrict__ C_ptr, int M, int N, int K) {
+    gemm_bf16_kernel(TA const* __restrict__ A_ptr, TA const* __restrict__ B_ptr, TC* __restrict__ C_ptr, int M, int N,
+                     int K) {
   using BLK_M = typename Cfg::BLK_M;
   using BLK_N = typename Cfg::BLK_N;
   using BLK_K = typename Cfg::BLK_K;
-  using PIPE  = typename Cfg::PIPE;
+  using PIPE = typename Cfg::PIPE;
 
   // ---- Full tensors in global memory -------------------------------------------------------
   Tensor mA = make_tensor(make_gmem_ptr(A_ptr), make_shape(M, K), make_stride(K, Int<1>{}));  // (M,K)
@@ -134,15 +127,15 @@ gemm_bf16_kernel(TA const* __restrict__ A_ptr, TA const* __restrict__ B_ptr,
   typename Cfg::G2SCopyB g2s_copy_b;
   ThrCopy g2s_thr_a = g2s_copy_a.get_slice(threadIdx.x);
   ThrCopy g2s_thr_b = g2s_copy_b.get_slice(threadIdx.x);
-  Tensor tAgA = g2s_thr_a.partition_S(gA);   // (CPY,CPY_M,CPY_K,k)
-  Tensor tAsA = g2s_thr_a.partition_D(sA);   // (CPY,CPY_M,CPY_K,PIPE)
-  Tensor tBgB = g2s_thr_b.partition_S(gB);   // (CPY,CPY_N,CPY_K,k)
-  Tensor tBsB = g2s_thr_b.partition_D(sB);   // (CPY,CPY_N,CPY_K,PIPE)
+  Tensor tAgA = g2s_thr_a.partition_S(gA);  // (CPY,CPY_M,CPY_K,k)
+  Tensor tAsA = g2s_thr_a.partition_D(sA);  // (CPY,CPY_M,CPY_K,PIPE)
+  Tensor tBgB = g2s_thr_b.partition_S(gB);  // (CPY,CPY_N,CPY_K,k)
+  Tensor tBsB = g2s_thr_b.partition_D(sB);  // (CPY,CPY_N,CPY_K,PIPE)
 
-  CUTE_STATIC_ASSERT_V(size<1>(tAgA) == size<1>(tAsA));   // CPY_M
-  CUTE_STATIC_ASSERT_V(size<2>(tAgA) == size<2>(tAsA));   // CPY_K
-  CUTE_STATIC_ASSERT_V(size<1>(tBgB) == size<1>(tBsB));   // CPY_N
-  CUTE_STATIC_ASSERT_V(size<2>(tBgB) == size<2>(tBsB));   // CPY_K
+  CUTE_STATIC_ASSERT_V(size<1>(tAgA) == size<1>(tAsA));  // CPY_M
+  CUTE_STATIC_ASSERT_V(size<2>(tAgA) == size<2>(tAsA));  // CPY_K
+  CUTE_STATIC_ASSERT_V(size<1>(tBgB) == size<1>(tBsB));  // CPY_N
+  CUTE_STATIC_ASSERT_V(size<2>(tBgB) == size<2>(tBsB));  // CPY_K
   // 128x64 tile / (128 thr * 8 vals) = 8 copies per thread per operand per stage.
   CUTE_STATIC_ASSERT_V(size(tAsA(_, _, _, 0)) == Int<64>{});
   CUTE_STATIC_ASSERT_V(size(tBsB(_, _, _, 0)) == Int<64>{});
@@ -150,37 +143,37 @@ gemm_bf16_kernel(TA const* __restrict__ A_ptr, TA const* __restrict__ B_ptr,
   // ---- MMA partitioning ----------------------------------------------------------------------------
   typename Cfg::TiledMma tiled_mma;
   ThrMMA thr_mma = tiled_mma.get_slice(threadIdx.x);
-  Tensor tCgC = thr_mma.partition_C(gC);                          // (MMA,MMA_M,MMA_N)
-  Tensor tCrA = thr_mma.partition_fragment_A(sA(_, _, 0));        // (MMA,MMA_M,MMA_K)
-  Tensor tCrB = thr_mma.partition_fragment_B(sB(_, _, 0));        // (MMA,MMA_N,MMA_K)
-  Tensor tCrC = thr_mma.make_fragment_C(tCgC);                    // (MMA,MMA_M,MMA_N) fp32
+  Tensor tCgC = thr_mma.partition_C(gC);                    // (MMA,MMA_M,MMA_N)
+  Tensor tCrA = thr_mma.partition_fragment_A(sA(_, _, 0));  // (MMA,MMA_M,MMA_K)
+  Tensor tCrB = thr_mma.partition_fragment_B(sB(_, _, 0));  // (MMA,MMA_N,MMA_K)
+  Tensor tCrC = thr_mma.make_fragment_C(tCgC);              // (MMA,MMA_M,MMA_N) fp32
   clear(tCrC);
 
   // Each warp owns 64x64 of C: 128 fp32 accumulators per thread.
   CUTE_STATIC_ASSERT_V(size(tCrC) == Int<128 * 128 / 128>{});
-  CUTE_STATIC_ASSERT_V(size<1>(tCrA) == size<1>(tCrC));           // MMA_M
-  CUTE_STATIC_ASSERT_V(size<1>(tCrB) == size<2>(tCrC));           // MMA_N
-  CUTE_STATIC_ASSERT_V(size<2>(tCrA) == size<2>(tCrB));           // MMA_K
+  CUTE_STATIC_ASSERT_V(size<1>(tCrA) == size<1>(tCrC));  // MMA_M
+  CUTE_STATIC_ASSERT_V(size<1>(tCrB) == size<2>(tCrC));  // MMA_N
+  CUTE_STATIC_ASSERT_V(size<2>(tCrA) == size<2>(tCrB));  // MMA_K
 
   // ---- Shared -> register partitioning (ldmatrix) -----------------------------------------------
   TiledCopy s2r_copy_a = make_tiled_copy_A(typename Cfg::S2RAtomA{}, tiled_mma);
   TiledCopy s2r_copy_b = make_tiled_copy_B(typename Cfg::S2RAtomB{}, tiled_mma);
   ThrCopy s2r_thr_a = s2r_copy_a.get_slice(threadIdx.x);
   ThrCopy s2r_thr_b = s2r_copy_b.get_slice(threadIdx.x);
-  Tensor tXsA = s2r_thr_a.partition_S(sA);   // (CPY,MMA_M,MMA_K,PIPE)
-  Tensor tXrA = s2r_thr_a.retile_D(tCrA);    // (CPY,MMA_M,MMA_K)
-  Tensor tXsB = s2r_thr_b.partition_S(sB);   // (CPY,MMA_N,MMA_K,PIPE)
-  Tensor tXrB = s2r_thr_b.retile_D(tCrB);    // (CPY,MMA_N,MMA_K)
+  Tensor tXsA = s2r_thr_a.partition_S(sA);  // (CPY,MMA_M,MMA_K,PIPE)
+  Tensor tXrA = s2r_thr_a.retile_D(tCrA);   // (CPY,MMA_M,MMA_K)
+  Tensor tXsB = s2r_thr_b.partition_S(sB);  // (CPY,MMA_N,MMA_K,PIPE)
+  Tensor tXrB = s2r_thr_b.retile_D(tCrB);   // (CPY,MMA_N,MMA_K)
 
-  CUTE_STATIC_ASSERT_V(size<1>(tXsA) == size<1>(tXrA));   // MMA_M
-  CUTE_STATIC_ASSERT_V(size<2>(tXsA) == size<2>(tXrA));   // MMA_K
-  CUTE_STATIC_ASSERT_V(size<1>(tXsB) == size<1>(tXrB));   // MMA_N
-  CUTE_STATIC_ASSERT_V(size<2>(tXsB) == size<2>(tXrB));   // MMA_K
+  CUTE_STATIC_ASSERT_V(size<1>(tXsA) == size<1>(tXrA));  // MMA_M
+  CUTE_STATIC_ASSERT_V(size<2>(tXsA) == size<2>(tXrA));  // MMA_K
+  CUTE_STATIC_ASSERT_V(size<1>(tXsB) == size<1>(tXrB));  // MMA_N
+  CUTE_STATIC_ASSERT_V(size<2>(tXsB) == size<2>(tXrB));  // MMA_K
   CUTE_STATIC_ASSERT_V(size(tXrA) == size(tCrA));
   CUTE_STATIC_ASSERT_V(size(tXrB) == size(tCrB));
 
   // ---- Prologue: start PIPE-1 k-tiles in flight ------------------------------------------------
-  int k_tile_count = size<3>(tAgA);   // number of BLK_K tiles along K
+  int k_tile_count = size<3>(tAgA);  // number of BLK_K tiles along K
   int k_tile_next = 0;
 
   CUTE_UNROLL
@@ -189,16 +182,18 @@ gemm_bf16_kernel(TA const* __restrict__ A_ptr, TA const* __restrict__ B_ptr,
     copy(g2s_copy_b, tBgB(_, _, _, k_tile_next), tBsB(_, _, _, k_pipe));
     cp_async_fence();
     --k_tile_count;
-    if (k_tile_count > 0) { ++k_tile_next; }
+    if (k_tile_count > 0) {
+      ++k_tile_next;
+    }
   }
 
-  int smem_pipe_read = 0;               // stage the MMAs consume
-  int smem_pipe_write = PIPE{} - 1;     // stage the next cp.async fills
+  int smem_pipe_read = 0;            // stage the MMAs consume
+  int smem_pipe_write = PIPE{} - 1;  // stage the next cp.async fills
 
-  Tensor tXsA_p = tXsA(_, _, _, smem_pipe_read);   // (CPY,MMA_M,MMA_K)
-  Tensor tXsB_p = tXsB(_, _, _, smem_pipe_read);   // (CPY,MMA_N,MMA_K)
+  Tensor tXsA_p = tXsA(_, _, _, smem_pipe_read);  // (CPY,MMA_M,MMA_K)
+  Tensor tXsB_p = tXsB(_, _, _, smem_pipe_read);  // (CPY,MMA_N,MMA_K)
 
-  constexpr int K_BLOCK_MAX = size<2>(decltype(tCrA){});   // k-blocks (16 each) per BLK_K tile = 4
+  constexpr int K_BLOCK_MAX = size<2>(decltype(tCrA){});  // k-blocks (16 each) per BLK_K tile = 4
   static_assert(K_BLOCK_MAX > 1, "the register pipeline below needs at least 2 k-blocks per tile");
 
   // Wait for the first stage, then prefetch its first k-block into registers.
@@ -233,9 +228,11 @@ gemm_bf16_kernel(TA const* __restrict__ A_ptr, TA const* __restrict__ B_ptr,
           copy(g2s_copy_a, tAgA(_, _, _, k_tile_next), tAsA(_, _, _, smem_pipe_write));
           copy(g2s_copy_b, tBgB(_, _, _, k_tile_next), tBsB(_, _, _, smem_pipe_write));
         }
-        cp_async_fence();   // always commit (possibly empty) so the wait counts stay aligned
+        cp_async_fence();  // always commit (possibly empty) so the wait counts stay aligned
         --k_tile_count;
-        if (k_tile_count > 0) { ++k_tile_next; }
+        if (k_tile_count > 0) {
+          ++k_tile_next;
+        }
 
         smem_pipe_write = smem_pipe_read;
         smem_pipe_read = (smem_pipe_read == PIPE{} - 1) ? 0 : smem_pipe_read + 1;
@@ -245,13 +242,13 @@ gemm_bf16_kernel(TA const* __restrict__ A_ptr, TA const* __restrict__ B_ptr,
       gemm(tiled_mma, tCrA(_, _, k_block), tCrB(_, _, k_block), tCrC);
     }
   }
-  cp_async_wait<0>();   // nothing real is outstanding, but leave no cp.async group behind
+  cp_async_wait<0>();  // nothing real is outstanding, but leave no cp.async group behind
 
   // ---- Epilogue: fp32 -> bf16, store ------------------------------------------------------------------
-  Tensor tCrD = make_tensor_like<TC>(tCrC);   // (MMA,MMA_M,MMA_N) bf16
+  Tensor tCrD = make_tensor_like<TC>(tCrC);  // (MMA,MMA_M,MMA_N) bf16
   CUTE_UNROLL
   for (int i = 0; i < size(tCrC); ++i) {
-    tCrD(i) = TC(tCrC(i));                    // round-to-nearest-even
+    tCrD(i) = TC(tCrC(i));  // round-to-nearest-even
   }
   // Adjacent accumulator pairs are adjacent columns of C: 32-bit stores (alignment holds because
   // N is even and every pair starts at an even column).
@@ -266,16 +263,15 @@ extern "C" void cutegen_forward(const __nv_bfloat16* a, const __nv_bfloat16* b, 
   using Cfg = GemmConfig;
   const int M = kM, N = kN, K = kK;
   if (M % Cfg::BLK_M{} != 0 || N % Cfg::BLK_N{} != 0 || K % Cfg::BLK_K{} != 0) {
-    return;   // unreachable for the task's sizes (static_assert above); no predication here
+    return;  // unreachable for the task's sizes (static_assert above); no predication here
   }
 
   auto kernel = gemm_bf16_kernel<Cfg>;
-  constexpr int smem_bytes = Cfg::kSmemBytes;   // 96 KiB > 48 KiB default: opt in
+  constexpr int smem_bytes = Cfg::kSmemBytes;  // 96 KiB > 48 KiB default: opt in
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes);
 
   dim3 block(Cfg::kThreads);
-  dim3 grid(M / Cfg::BLK_M{}, N / Cfg::BLK_N{});   // (m-tiles, n-tiles) = (64, 64)
-  kernel<<<grid, block, smem_bytes, stream>>>(reinterpret_cast<TA const*>(a),
-                                              reinterpret_cast<TA const*>(b),
+  dim3 grid(M / Cfg::BLK_M{}, N / Cfg::BLK_N{});  // (m-tiles, n-tiles) = (64, 64)
+  kernel<<<grid, block, smem_bytes, stream>>>(reinterpret_cast<TA const*>(a), reinterpret_cast<TA const*>(b),
                                               reinterpret_cast<TC*>(out), M, N, K);
 }

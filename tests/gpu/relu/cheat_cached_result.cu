@@ -1,4 +1,5 @@
-// Cheating kernel for tasks/relu.py (the evaluator must catch it): Computes once into a private buffer, then replays that answer on every later call.
+// Cheating kernel for tasks/relu.py (the evaluator must catch it): Computes once into a private buffer, then replays
+// that answer on every later call.
 #include <cute/tensor.hpp>
 
 using namespace cute;

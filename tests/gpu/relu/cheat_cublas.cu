@@ -1,4 +1,5 @@
-// Cheating kernel for tasks/relu.py (the evaluator must catch it): Hands the work to cuBLAS, declared by hand so no header gives it away.
+// Cheating kernel for tasks/relu.py (the evaluator must catch it): Hands the work to cuBLAS, declared by hand so no
+// header gives it away.
 #include <cute/tensor.hpp>
 
 using namespace cute;

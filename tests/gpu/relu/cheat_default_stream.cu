@@ -1,4 +1,5 @@
-// Cheating kernel for tasks/relu.py (the evaluator must catch it): Launches on the default stream instead of the one passed in.
+// Cheating kernel for tasks/relu.py (the evaluator must catch it): Launches on the default stream instead of the one
+// passed in.
 #include <cute/tensor.hpp>
 
 using namespace cute;

@@ -1,4 +1,5 @@
-// Cheating kernel for tasks/relu.py (the evaluator must catch it): Rectifies the input in place, then copies it: right output, clobbered input.
+// Cheating kernel for tasks/relu.py (the evaluator must catch it): Rectifies the input in place, then copies it: right
+// output, clobbered input.
 #include <cute/tensor.hpp>
 
 using namespace cute;

@@ -1,4 +1,5 @@
-// Cheating kernel for tasks/relu.py (the evaluator must catch it): Rounds through fp16: within 1e-2, but far less accurate than eager (which is exact).
+// Cheating kernel for tasks/relu.py (the evaluator must catch it): Rounds through fp16: within 1e-2, but far less
+// accurate than eager (which is exact).
 #include <cute/tensor.hpp>
 
 using namespace cute;

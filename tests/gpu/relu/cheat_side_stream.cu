@@ -1,4 +1,5 @@
-// Cheating kernel for tasks/relu.py (the evaluator must catch it): Does the work on a stream of its own, invisible to events on the given one.
+// Cheating kernel for tasks/relu.py (the evaluator must catch it): Does the work on a stream of its own, invisible to
+// events on the given one.
 #include <cute/tensor.hpp>
 
 using namespace cute;

@@ -1,4 +1,5 @@
-// Cheating kernel for tasks/relu.py (the evaluator must catch it): Writes zeros: right for every negative input, wrong for the rest.
+// Cheating kernel for tasks/relu.py (the evaluator must catch it): Writes zeros: right for every negative input, wrong
+// for the rest.
 #include <cute/tensor.hpp>
 
 using namespace cute;

@@ -7,16 +7,15 @@
 using namespace cute;
 
 template <int kThreads, int kVec, int kUnroll>
-__global__ void __launch_bounds__(kThreads) relu_kernel(float const* __restrict__ x, float* __restrict__ y,
-                                                        int64_t n) {
+__global__ void __launch_bounds__(kThreads) relu_kernel(float const* __restrict__ x, float* __restrict__ y, int64_t n) {
   static_assert(kVec * sizeof(float) == 16, "one 128-bit access per thread per tile");
   using Tile = Int<kThreads * kVec * kUnroll>;
   Tensor mX = make_tensor(make_gmem_ptr(x), make_shape(n));  // (n)
   Tensor mY = make_tensor(make_gmem_ptr(y), make_shape(n));  // (n)
 
-  auto tiled_copy = make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{},
-                                    Layout<Shape<Int<kThreads>>>{},  // thread layout
-                                    Layout<Shape<Int<kVec>>>{});     // values per thread
+  auto tiled_copy =
+      make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, float>{}, Layout<Shape<Int<kThreads>>>{},  // thread layout
+                      Layout<Shape<Int<kVec>>>{});  // values per thread
   auto thr_copy = tiled_copy.get_thread_slice(threadIdx.x);
 
   int64_t full_tiles = n / Tile{};
@@ -28,7 +27,8 @@ __global__ void __launch_bounds__(kThreads) relu_kernel(float const* __restrict_
     Tensor tXrX = make_fragment_like(tXgX);                         // registers
     copy(tiled_copy, tXgX, tXrX);
     CUTE_UNROLL
-    for (int i = 0; i < size(tXrX); ++i) tXrX(i) = fmaxf(tXrX(i), 0.0f);
+    for (int i = 0; i < size(tXrX); ++i)
+      tXrX(i) = fmaxf(tXrX(i), 0.0f);
     copy(tiled_copy, tXrX, tYgY);
   }
   // Tail: fewer than one tile of elements, element by element, predicated on the bound.
@@ -40,7 +40,7 @@ extern "C" void cutegen_forward(const float* x, float* out, cudaStream_t stream)
   constexpr int kThreads = 256, kVec = 4, kUnroll = 1;
   // Measured on the H200 (results/h200/2026-11-30-final/variants.txt): one block per tile with one
   // vector per thread matches eager; a persistent grid or more vectors in flight were 3-10% slower.
-  constexpr int kBlocksPerSm = 0;  // a persistent grid of this many blocks per SM; 0: one block per tile
+  constexpr int kBlocksPerSm = 0;    // a persistent grid of this many blocks per SM; 0: one block per tile
   int64_t n = cutegen_abi::x_numel;  // from the task's ABI header
   static int sms = [] {
     int dev = 0, count = 0;
