@@ -7,10 +7,10 @@
 // the consumers finish the current one.
 #pragma once
 
+#include <cute/tensor.hpp>  // first: the sm90 atom headers below need what it declares
 #include <cute/arch/cluster_sm90.hpp>
 #include <cute/atom/copy_traits_sm90_tma.hpp>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
-#include <cute/tensor.hpp>
 #include <cutlass/pipeline/sm90_pipeline.hpp>
 
 #include "gemm_config.cuh"

@@ -58,9 +58,9 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
     return ending(contains(why, "configure an LLM") ? why : why + "; configure an LLM (--llm SPEC) for this task");
   }
   auto trials = expert_trials(ctx);
-  auto space = search_space(*recipe);
+  auto space = search_space(*recipe, hw_);
   auto seeds = strategy_seeds(*recipe);
-  Params point = default_params(*recipe);
+  Params point = default_params(*recipe, hw_);
   bool is_default = !tried(trials, point);
   if (!is_default) {
     auto next = next_candidates(trials, space, 1, seeds);
@@ -72,7 +72,7 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
   Proposal p{.edit = std::string(kPointPrefix) + to_string(point) + "\n" + reason(ctx, trials, is_default),
              .edit_how = EditHow::kExpert,
              .point = point};
-  auto source = generate_kernel(*recipe, *ctx.task, point);
+  auto source = generate_kernel(*recipe, *ctx.task, point, hw_);
   if (!source) {  // recorded as a tried point, so the next step moves on
     p.detail = "the template cannot take this point: " + source.message();
     return p;

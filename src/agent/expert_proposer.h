@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "agent/interfaces.h"
+#include "build/target.h"
 #include "expert/recipe.h"
 #include "expert/search.h"
 
@@ -21,6 +22,8 @@ namespace cutegen {
 
 class ExpertProposer : public Proposer {
  public:
+  // hw: what the build target's GPU holds (grid, SMs, shared memory), which sizes the kernels.
+  explicit ExpertProposer(ArchLimits hw = Target{}.limits()) : hw_(hw) {}
   // A task the expert declines, or whose search is exhausted, is a failed proposal that ends
   // the task (end_task) with the reason as its stop reason.
   Result<Proposal> propose(const StepContext& ctx) override;
@@ -28,6 +31,7 @@ class ExpertProposer : public Proposer {
   const Result<Recipe>& recipe_for(const TaskSpec& task);
 
  private:
+  ArchLimits hw_;
   std::map<std::string, Result<Recipe>> recipes_;  // by task name + spec JSON
 };
 

@@ -26,10 +26,11 @@ struct ExpertArgs {
   bool space = false;
 };
 
-void write_points(const Recipe& r, const TaskSpec& spec, const std::vector<Params>& points, const std::string& dir) {
+void write_points(const Recipe& r, const TaskSpec& spec, const std::vector<Params>& points, const ArchLimits& hw,
+                  const std::string& dir) {
   std::filesystem::create_directories(dir);
   for (size_t i = 0; i < points.size(); ++i) {
-    auto src = generate_kernel(r, spec, points[i]);
+    auto src = generate_kernel(r, spec, points[i], hw);
     if (!src) fail(src.message(), kExitNegative);
     std::string path = dir + "/" + spec.name + "_" + std::to_string(i) + ".cu";
     if (auto st = write_file_atomic(path, *src); !st) fail(st.message());
@@ -55,18 +56,21 @@ void define_expert(CLI::App& sub, Context& ctx) {
     if (!spec) fail(spec.message());
     auto recipe = recognize(*spec);
     if (!recipe) fail(decline_message(recipe.message(), ctx.verbose), kExitNegative);  // the answer is no
-    auto params = parse_params(args->params, default_params(*recipe));
+    auto target = ctx.target();  // the configured build.arch, else this machine's GPU, else sm_90a
+    if (!target) fail(target.message());
+    ArchLimits hw = target->limits();
+    auto params = parse_params(args->params, default_params(*recipe, hw));
     if (!params) fail(params.message());
-    auto space = search_space(*recipe);
+    auto space = search_space(*recipe, hw);
     if (args->emit) {
-      auto src = generate_kernel(*recipe, *spec, *params);
+      auto src = generate_kernel(*recipe, *spec, *params, hw);
       if (!src) fail(src.message(), kExitNegative);
       std::printf("%s", src->c_str());
       return;
     }
     if (!args->out_dir.empty()) {
       if (args->count > 0 && args->count < static_cast<int>(space.size())) space.resize(args->count);
-      write_points(*recipe, *spec, space, args->out_dir);
+      write_points(*recipe, *spec, space, hw, args->out_dir);
       return;
     }
     if (ctx.json) {

@@ -134,7 +134,7 @@ Result<std::unique_ptr<AgentParts>> make_agent(Context& ctx, RunStore& store, co
   }
   CUTEGEN_TRY(make_evaluator(ctx, *parts));
   if (mode == "expert") {
-    parts->proposer = std::make_unique<ExpertProposer>();
+    parts->proposer = std::make_unique<ExpertProposer>(CUTEGEN_TRY(ctx.target()).limits());
     return parts;
   }
   // The same tolerances the evaluator judges by, so the prompts' precision contract states them.
@@ -149,7 +149,8 @@ Result<std::unique_ptr<AgentParts>> make_agent(Context& ctx, RunStore& store, co
   }
   HybridOptions hopt{.expert_steps = static_cast<int>(c.integer("agent.expert_steps")),
                      .plateau_steps = parts->options.plateau_steps};
-  parts->proposer = std::make_unique<HybridProposer>(std::make_unique<ExpertProposer>(), std::move(model), hopt);
+  parts->proposer = std::make_unique<HybridProposer>(
+      std::make_unique<ExpertProposer>(CUTEGEN_TRY(ctx.target()).limits()), std::move(model), hopt);
   return parts;
 }
 

@@ -16,8 +16,8 @@ std::string entry_signature(const TaskSpec& spec) {
 
 std::string kernel_title(const Recipe& r, const Params& p) { return r.summary + " [" + to_string(p) + "]"; }
 
-Result<std::string> generate_kernel(const Recipe& r, const TaskSpec& spec, const Params& p) {
-  if (auto why = invalid_reason(r, p); !why.empty()) return error("params " + to_string(p) + ": " + why);
+Result<std::string> generate_kernel(const Recipe& r, const TaskSpec& spec, const Params& p, const ArchLimits& hw) {
+  if (auto why = invalid_reason(r, p, hw); !why.empty()) return error("params " + to_string(p) + ": " + why);
   switch (r.kind) {
     case TemplateKind::kElementwise: return inline_library(CUTEGEN_TRY(elementwise_instance(r, spec, p)));
     case TemplateKind::kReduce: return inline_library(CUTEGEN_TRY(reduce_instance(r, spec, p)));

@@ -13,12 +13,6 @@
 namespace cutegen {
 namespace {
 
-void collect_scalars(const ExprPtr& e, std::set<std::string>& out) {
-  if (e->prim == Prim::kScalarArg) out.insert(e->name);
-  for (auto& k : e->kids)
-    collect_scalars(k, out);
-}
-
 // The spatial sizes as (D, H, W), 1 for absent dims.
 std::vector<int64_t> as_3d(const std::vector<int64_t>& v, int64_t fill) {
   std::vector<int64_t> out(3 - v.size(), fill);
@@ -105,8 +99,7 @@ Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const P
     loads.push_back("    float v" + I + " = in" + I + "[" + (terms.empty() ? "0" : join(terms, " + ")) + "];\n");
     leaves.push_back("v" + I);
   }
-  std::set<std::string> scalars;
-  collect_scalars(c.epilogue, scalars);
+  std::set<std::string> scalars = scalar_args(c.epilogue);
   for (auto& s : scalars) {
     members.push_back("  double " + s + ";\n");
     values.push_back(s);

@@ -14,12 +14,6 @@
 namespace cutegen {
 namespace {
 
-void collect_scalars(const ExprPtr& e, std::set<std::string>& out) {
-  if (e->prim == Prim::kScalarArg) out.insert(e->name);
-  for (auto& k : e->kids)
-    collect_scalars(k, out);
-}
-
 std::string static_int(int64_t v) {
   return v < (int64_t(1) << 31) ? "Int<" + std::to_string(v) + ">{}" : "int64_t(" + std::to_string(v) + ")";
 }
@@ -81,8 +75,7 @@ Result<std::string> elementwise_instance(const Recipe& r, const TaskSpec& spec, 
                          operand_layout(r.out_shape, o.strides) + "))");
     if (o.dense || runs) checks.push_back("cg_expert::aligned_to(" + o.c_name + ", 16)");
   }
-  std::set<std::string> scalars;
-  collect_scalars(r.expr, scalars);
+  std::set<std::string> scalars = scalar_args(r.expr);
   for (auto& s : scalars) {
     kernel_params.push_back("double " + s);
     call_args.push_back(s);

@@ -192,4 +192,15 @@ bool contains(const ExprPtr& e, Prim p) {
   return contains(e, [p](Prim q) { return q == p; });
 }
 
+std::set<std::string> scalar_args(const ExprPtr& e) {
+  std::set<std::string> out;
+  std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& n) {
+    if (n->prim == Prim::kScalarArg) out.insert(n->name);
+    for (auto& k : n->kids)
+      walk(k);
+  };
+  walk(e);
+  return out;
+}
+
 }  // namespace cutegen

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,5 +73,7 @@ std::string describe(const ExprPtr& e);
 // Whether some node of e has a primitive satisfying pred (or equal to p).
 bool contains(const ExprPtr& e, const std::function<bool(Prim)>& pred);
 bool contains(const ExprPtr& e, Prim p);
+// The names of the scalar arguments (kScalarArg leaves) e reads, each once.
+std::set<std::string> scalar_args(const ExprPtr& e);
 
 }  // namespace cutegen

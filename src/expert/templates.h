@@ -15,7 +15,8 @@
 namespace cutegen {
 
 // Errors when the parameters do not fit the recipe (see invalid_reason).
-Result<std::string> generate_kernel(const Recipe& r, const TaskSpec& spec, const Params& p);
+Result<std::string> generate_kernel(const Recipe& r, const TaskSpec& spec, const Params& p,
+                                    const ArchLimits& hw = Target{}.limits());
 
 // Per-family instances (called by generate_kernel after validation), before inlining.
 Result<std::string> elementwise_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
