@@ -1,6 +1,8 @@
 // Drives the real cutegen binary: bad input must give one clear line and a non-zero exit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -145,6 +147,18 @@ TEST_F(CliTest, ExpertDeclineNamesTheWayForwardAndKeepsItsReasonsForVerbose) {
   EXPECT_EQ(v.exit_code, kExitNegative);
   EXPECT_TRUE(contains(v.err, "the expert's reasons: ")) << v.err;
   EXPECT_TRUE(contains(v.err, "elementwise:")) << v.err;
+}
+
+// The expert sizes kernels by the build target's limits: sm_80's A100 opts into 163 KB of shared
+// memory per CTA where sm_90a's H100/H200 take 227 KB, so a held-row point of the long LayerNorm drops out.
+TEST_F(CliTest, ExpertSpaceFollowsTheBuildTargetsLimits) {
+  auto task = std::string(CUTEGEN_SOURCE_DIR) + "/tasks/layernorm_long.py";
+  auto hopper = cutegen({"--set", "build.arch=sm_90a", "expert", task, "--space"});
+  auto ampere = cutegen({"--set", "build.arch=sm_80", "expert", task, "--space"});
+  ASSERT_EQ(hopper.exit_code, 0) << hopper.err;
+  ASSERT_EQ(ampere.exit_code, 0) << ampere.err;
+  auto count = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
+  EXPECT_LT(count(ampere.out), count(hopper.out));
 }
 
 // exit_codes.h is the one table: the README shows it row for row, and eval's verdict codes agree.
