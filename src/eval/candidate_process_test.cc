@@ -77,8 +77,12 @@ print("exit:", runner.exit_note())
   EXPECT_TRUE(contains(r->out, "load: load")) << r->out;
   std::string seen = *read_file(log);
   EXPECT_TRUE(contains(seen, "cmdline: " + runner + " " + lib + " \n")) << "a fixed command line:\n" << seen;
-  EXPECT_TRUE(contains(seen, "answer: Read-only file system")) << seen;
-  EXPECT_TRUE(contains(seen, "ceilings: Read-only file system")) << seen;
+  // Read-only where the judge's folder is visible; absent where it lies under /tmp, which the sandbox
+  // replaces with a private one (a checkout under /tmp): either way the candidate cannot write them.
+  for (const char* file : {"answer: ", "ceilings: "})
+    EXPECT_TRUE(contains(seen, file + std::string("Read-only file system")) ||
+                contains(seen, file + std::string("No such file or directory")))
+        << seen;
   for (auto& v : vendor)
     EXPECT_TRUE(contains(seen, "library " + v + ": refused")) << seen;
   EXPECT_TRUE(contains(seen, "library libm.so.6: LOADED")) << "the system's own libraries stay:\n" << seen;
