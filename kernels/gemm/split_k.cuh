@@ -83,7 +83,8 @@ cudaError_t launch_split_k_reduce(SplitKPartials<Config> const& partials,
   constexpr int threads = 256;
   int64_t total = int64_t(out.m) * out.n * partials.batches;
   int64_t blocks = (total + threads - 1) / threads;
-  split_k_reduce<Config, Functor><<<unsigned(blocks < 8192 ? blocks : 8192), threads, 0, stream>>>(partials, out);
+  unsigned grid = blocks < 8192 ? unsigned(blocks) : 8192u;  // grid-stride beyond
+  split_k_reduce<Config, Functor><<<grid, threads, 0, stream>>>(partials, out);
   return cudaGetLastError();
 }
 

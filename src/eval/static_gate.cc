@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <regex>
 #include <set>
+#include <utility>
 
 #include "core/strings.h"
 #include "eval/static_gate_reach.h"
@@ -78,12 +79,17 @@ std::string located(int line, const std::string& what, const std::string& why) {
 // Launches with fewer than four configuration arguments run on the default stream.
 void check_launch_arity(const OwnCode& own, std::vector<GateFinding>& out) {
   static const std::regex launch(R"(<<<([\s\S]*?)>>>)");
+  // Template argument lists (`min<int>(`, `T<U<V>>::`) go first, innermost out, so that a `<` left
+  // is a comparison (`blocks < 8192 ? blocks : 8192`), not a bracket.
+  static const std::regex template_args(R"(<[^<>;(){}]*>\s*(?=[({:>]))");
   auto& src = own.text;
   for (auto it = std::sregex_iterator(src.begin(), src.end(), launch); it != std::sregex_iterator(); ++it) {
-    std::string args = (*it)[1];
+    std::string args = (*it)[1], bare = args;
+    for (std::string prev; prev != bare;)
+      prev = std::exchange(bare, std::regex_replace(bare, template_args, ""));
     int depth = 0, commas = 0;
-    for (char c : args) {
-      depth += (c == '(' || c == '{' || c == '<') - (c == ')' || c == '}' || c == '>');
+    for (char c : bare) {
+      depth += (c == '(' || c == '{' || c == '[') - (c == ')' || c == '}' || c == ']');
       commas += c == ',' && depth == 0;
     }
     if (commas < 3) {

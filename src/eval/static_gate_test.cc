@@ -170,6 +170,12 @@ TEST(StaticGate, RulesBeyondTheSuiteCheats) {
   EXPECT_EQ(first_detail(gate_text("void f(File& x, cudaStream_t stream) { x.open(); reopen(); "
                                    "k<<<1, 2, 0, stream>>>(); }")),
             "");
+  // A launch's arguments are counted past comparisons and template argument lists.
+  EXPECT_EQ(first_detail(gate_text("void f(cudaStream_t stream, long b) { "
+                                   "k<T><<<unsigned(b < 8192 ? b : 8192), 256, 0, stream>>>(); }")),
+            "");
+  EXPECT_EQ(first_rule(gate_text("void f(long b) { k<<<std::min<long>(b, 8), T<U<V>>::n, 0>>>(); }")), "side stream");
+  EXPECT_EQ(first_rule(gate_text("void f(long b) { k<<<b < 8 ? b : 8, std::min<long>(b, 8)>>>(); }")), "side stream");
   auto f = gate_text("void f() {\nfork();\n}\n");
   EXPECT_EQ(first_detail(f).rfind("line 2: fork", 0), 0u) << first_detail(f);
   f = gate_text("int x;\n# 1 \"/usr/include/torch/x.h\" 1\nint y;\n# 3 \"/k.cu\" 2\n");
