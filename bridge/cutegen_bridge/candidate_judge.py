@@ -224,16 +224,20 @@ class CandidateJudge:
         return record, results
 
     def verify(self, slot, pristine, seed, with_ref64):
-        mutated = [e["name"] for e, x, p in zip(self.spec["inputs"], slot.input_tensors(), pristine)
-                   if x is not None and not torch.equal(x, p)]
-        mutated += [e["name"] for e, shared, p in zip(self.spec["params"], self.params, self.s.params)
-                    if not torch.equal(shared.tensor, p)]
-        eager = self.s.eager(pristine)
+        # The sub-phases (inside "verify") say where the judge's own cost on large outputs goes.
+        with self.clock.phase("verify_mutation"):
+            mutated = [e["name"] for e, x, p in zip(self.spec["inputs"], slot.input_tensors(), pristine)
+                       if x is not None and not torch.equal(x, p)]
+            mutated += [e["name"] for e, shared, p in zip(self.spec["params"], self.params, self.s.params)
+                        if not torch.equal(shared.tensor, p)]
+        with self.clock.phase("verify_eager"):
+            eager = self.s.eager(pristine)
         with self.clock.phase("verify_float64"):
             ref64 = self.s.reference64(pristine) if with_ref64 else None
-        outputs = [{"name": self.spec["outputs"][i]["name"],
-                    **compare(o, e, ref64[i] if ref64 is not None else None, self.args.atol, self.args.rtol)}
-                   for i, (o, e) in enumerate(zip(slot.output_tensors(), eager))]
+        with self.clock.phase("verify_compare"):
+            outputs = [{"name": self.spec["outputs"][i]["name"],
+                        **compare(o, e, ref64[i] if ref64 is not None else None, self.args.atol, self.args.rtol)}
+                       for i, (o, e) in enumerate(zip(slot.output_tensors(), eager))]
         return {"seed": seed, "outputs": outputs, "mutated_inputs": mutated, "ref64": ref64 is not None}
 
     def trials(self, count, first_seed):

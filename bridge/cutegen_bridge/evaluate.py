@@ -17,7 +17,7 @@ import torch
 from . import ceilings as ceilings_mod
 from .candidate import Candidate
 from .candidate_judge import CandidateJudge
-from .compare import compare
+from .compare import FAST, compare
 from .params import vary_constant_parameters
 from .runner_link import RunnerError
 from .task_file import TaskError, call_user, load_task
@@ -41,6 +41,7 @@ def configure(parser):
     parser.add_argument("--atol", type=float, default=1e-2)
     parser.add_argument("--rtol", type=float, default=1e-2)
     parser.add_argument("--compare-compile", action="store_true")
+    parser.add_argument("--compare-lib", help="fast_compare.cu built: the timed calls' check in one pass")
 
 
 class Fault(Exception):
@@ -63,6 +64,8 @@ def run(args):
         return {"device": device_facts(), "timing": session.timing(), "eager_rel_err": session.eager_error()}
     session = Session(args, spec)
     doc = {"device": device_facts(), "varied_parameters": session.varied}
+    if args.compare_lib:
+        FAST.load(args.compare_lib)
     if args.mode == "profile":
         try:
             session.profile_launch()

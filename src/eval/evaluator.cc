@@ -48,6 +48,13 @@ BuildRequest Evaluator::build_request(const TaskSpec& spec, const std::string& s
   return {.source = source, .display_name = name, .target = target_, .force_include = evaluation_header(spec)};
 }
 
+std::string Evaluator::compare_library() const {
+  auto source = read_file(opt_.worker.bridge_dir + "/cutegen_bridge/fast_compare.cu");
+  if (!source.ok()) return "";
+  auto build = builder_.build({.source = *source, .display_name = "fast_compare.cu", .target = target_});
+  return build.ok() && build->ok() ? build->library_path : "";  // without it the judge checks in torch
+}
+
 void Evaluator::prebuild(const TaskSpec& spec, const std::vector<std::string>& sources) const {
   std::vector<BuildRequest> reqs;
   for (size_t i = 0; i < sources.size(); ++i)
@@ -101,6 +108,7 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
                                    "--work-dir",     opt_.work_dir,
                                    "--call-timeout", std::to_string(opt_.worker.timeout.count())};
   if (opt_.compare_compile) args.push_back("--compare-compile");
+  if (auto lib = compare_library(); !lib.empty()) args.insert(args.end(), {"--compare-lib", lib});
   if (opt_.worker.require_sandbox) args.push_back("--require-sandbox");
   std::string out_path = opt_.work_dir + "/answer-" + build.key + ".json";
   auto run = CUTEGEN_TRY(run_worker(opt_.worker, args, out_path));

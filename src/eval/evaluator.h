@@ -91,6 +91,9 @@ class Evaluator {
 
  private:
   BuildRequest build_request(const TaskSpec& spec, const std::string& source, const std::string& name) const;
+  // The judge's one-pass check of timed calls (bridge/cutegen_bridge/fast_compare.cu), built and
+  // cached like a candidate; "" when it cannot be built here.
+  std::string compare_library() const;
   // The spec as the worker reads it, in the work dir, named by its hash.
   Result<std::string> write_spec(const TaskSpec& spec) const;
   TrialResult judge_call(const nlohmann::json& call) const;
