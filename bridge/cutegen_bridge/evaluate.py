@@ -66,6 +66,7 @@ def run(args):
     doc = {"device": device_facts(), "varied_parameters": session.varied}
     if args.compare_lib:
         FAST.load(args.compare_lib)
+    doc["quick_check"] = "one pass (fast_compare.cu)" if FAST.library is not None else "torch"
     if args.mode == "profile":
         try:
             session.profile_launch()

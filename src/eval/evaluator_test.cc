@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/strings.h"
 #include "sys/fs.h"
 #include "cutegen_paths.h"
 
@@ -160,6 +162,24 @@ TEST_F(EvaluatorTest, PrebuiltKernelsAreEvaluatedFromTheCache) {
   ASSERT_TRUE(r.ok()) << r.message();
   EXPECT_EQ(r->verdict, Verdict::kPass) << r->summary;
   EXPECT_TRUE(r->build.cache_hit);
+}
+
+// The judge gets the one-pass check of timed calls, built from the bridge's fast_compare.cu (the real
+// one, compiled by nvcc here); a bridge without it leaves the judge its torch formulation.
+TEST_F(EvaluatorTest, JudgeGetsTheOnePassCompareLibrary) {
+  put("full.json", answer(0.54).dump());
+  evaluate();
+  EXPECT_EQ(read_file((bridge_ / "last_args.txt").string())->find("--compare-lib"), std::string::npos);
+  fs::create_directories(bridge_ / "cutegen_bridge");
+  fs::copy_file(std::string(CUTEGEN_SOURCE_DIR) + "/bridge/cutegen_bridge/fast_compare.cu",
+                bridge_ / "cutegen_bridge" / "fast_compare.cu");
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.summary;
+  auto args = split(trim(*read_file((bridge_ / "last_args.txt").string())), ' ');
+  auto it = std::find(args.begin(), args.end(), "--compare-lib");
+  ASSERT_NE(it, args.end());
+  ASSERT_NE(it + 1, args.end());
+  EXPECT_TRUE(fs::exists(*(it + 1))) << *(it + 1);
 }
 
 TEST_F(EvaluatorTest, FasterThanPhysicsIsRejected) {

@@ -9,5 +9,6 @@ for a in "$@"; do
   prev="$a"
 done
 env > "$PYTHONPATH/last_env.txt"
+echo "$@" > "$PYTHONPATH/last_args.txt"
 [ -f "$PYTHONPATH/$mode.sh" ] && exec sh "$PYTHONPATH/$mode.sh"
 cp "$PYTHONPATH/$mode.json" "$out"
