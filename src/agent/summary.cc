@@ -37,10 +37,15 @@ std::string run_summary_markdown(const RunRecord& run) {
     auto f = nlohmann::json::parse(t.final_json.empty() ? "{}" : t.final_json, nullptr, false);
     auto sp = spend.count(t.name) ? spend.at(t.name) : Spend{};
     size_t n = steps.count(t.name) ? steps.at(t.name).size() : 0;
-    std::snprintf(b, sizeof b, "| %s | %s | %s | %.2fx [%.2f, %.2f] | %.0f%% | %zu | %ld | $%.4f | %s |\n",
-                  t.name.c_str(), name(t.status), f.value("verdict", std::string("-")).c_str(), f.value("speedup", 0.0),
-                  f.value("speedup_low", 0.0), f.value("speedup_high", 0.0), 100 * f.value("roofline_fraction", 0.0), n,
-                  sp.tokens, sp.dollars, cell(t.stop_reason.substr(0, t.stop_reason.find('\n')), 300).c_str());
+    char speed[96] = "-", roofline[32] = "-";  // a dash where nothing was measured (a pending task)
+    if (f.value("speedup", 0.0) > 0) {
+      std::snprintf(speed, sizeof speed, "%.2fx [%.2f, %.2f]", f.value("speedup", 0.0), f.value("speedup_low", 0.0),
+                    f.value("speedup_high", 0.0));
+      std::snprintf(roofline, sizeof roofline, "%.0f%%", 100 * f.value("roofline_fraction", 0.0));
+    }
+    std::snprintf(b, sizeof b, "| %s | %s | %s | %s | %s | %zu | %ld | $%.4f | %s |\n", t.name.c_str(), name(t.status),
+                  f.value("verdict", std::string("-")).c_str(), speed, roofline, n, sp.tokens, sp.dollars,
+                  cell(t.stop_reason.substr(0, t.stop_reason.find('\n')), 300).c_str());
     out += b;
   }
   for (auto& t : tasks) {

@@ -151,7 +151,7 @@ std::string progress_text(Table& t, const std::string& run_dir) {
           if (r.outcome == StepOutcome::kAccepted) best = std::max(best, r.speedup);
         char b[64];
         std::snprintf(b, sizeof b, " step %zu best %.2fx", steps->size(), best);
-        line += b;
+        line += best > 0 ? b : " step " + std::to_string(steps->size()) + " best -";
       }
     line += " |";
   }
