@@ -7,7 +7,9 @@
 # new scheme beside the old) at 4096^3 and at KernelBench level 1's matmul shapes. Prints the best
 # correct variant per case last, with its error against float64 beside torch's.
 #
-# Usage: bench/gemm/run.sh [--full-sweep]
+# Usage: bench/gemm/run.sh [--full-sweep | --profile-fp32]
+#   --profile-fp32: instead, Nsight Compute on one fp32 (3xTF32) GEMM at 4096^3 (tensor pipe, shared
+#   memory and stall sections), to see what holds the fp32 path back (about a minute).
 # Uses build/gemm-bench/libcutegen_gemm_bench.so when it is there (bench/gemm/build.sh, run on a
 # machine with nvcc), else builds it first (about 10 minutes on 16 cores, outside the budget).
 set -uo pipefail
@@ -31,6 +33,12 @@ run() {
   timeout "$limit" "$py" "$here/bench_gemm.py" --lib "$so" --json "$out/$name.json" "$@" \
     || echo "== $name exited with status $? (124: timed out)"
 }
+if [ "${1:-}" = "--profile-fp32" ]; then
+  ncu --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+    --section WarpStateStats --section SchedulerStats -k regex:gemm_kernel -c 1 \
+    "$py" "$here/bench_gemm.py" --lib "$so" --only 'fp32 4096' --variants '^ws\.f32' --samples 1
+  exit
+fi
 run fallback 50 --variants '^pipelined'
 run half-precision 100 --variants '^(ws|pingpong)\.(bf16|fp16)'
 run sweep "$sweep_limit" "${sweep[@]}"
