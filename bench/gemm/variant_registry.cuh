@@ -1,6 +1,7 @@
 // The benchmark's table of GEMM variants: each translation unit of variants_*.cu registers the
 // kernels it instantiates under a name derived from their configuration, e.g.
 //   ws.bf16>bf16.rc.128x256x64.s4.c2x1.identity      (kernel.in>out.layouts.tile.stages.cluster.epilogue)
+//   ws.3xtf32>f32.rc.128x128x32.s5.c1x1.p4.identity  (fp32 promoting every 4 k-tiles: .pN where N > 1)
 // with kernel ws (warp-specialized, cooperative), pingpong (warp-specialized, ping-pong) or pipelined.
 // so the Python side picks variants by name and a name can never disagree with its kernel.
 #pragma once
@@ -56,6 +57,7 @@ std::string variant_name(std::string const& inputs, std::string const& layouts) 
   return std::string(kernel) + "." + inputs + ">" + type_label<typename C::ElementC> + "." + layouts + "." +
          std::to_string(C::TileM) + "x" + std::to_string(C::TileN) + "x" + std::to_string(C::TileK) + ".s" +
          std::to_string(C::Stages) + ".c" + std::to_string(C::ClusterM) + "x" + std::to_string(C::ClusterN) + "." +
+         (C::PromoteEvery > 1 ? "p" + std::to_string(C::PromoteEvery) + "." : "") +
          functor_label<typename Kernel::Epilogue::FunctorType>;
 }
 

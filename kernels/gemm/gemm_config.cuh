@@ -11,7 +11,8 @@ namespace cutegen::gemm {
 
 template <class ElementA_, class ElementB_, class ElementC_,  // cute::half_t, bfloat16_t, tfloat32_t or float in
           class LayoutA_, class LayoutB_,                     // RowMajor / ColMajor tags
-          int TileM_, int TileN_, int Stages_, int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2>
+          int TileM_, int TileN_, int Stages_, int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2,
+          int PromoteEvery_ = 1>
 struct GemmConfig {
   using ElementA = ElementA_;
   using ElementB = ElementB_;
@@ -23,6 +24,9 @@ struct GemmConfig {
   // fp32 operands are computed by 3xTF32 inside the kernel (mainloop_3xtf32.cuh): the tensor cores
   // see them as tf32, each smem stage split into hi and lo parts.
   static constexpr bool Fp32Via3xTf32 = cute::is_same_v<ElementA, float>;
+  // k-tiles the 3xTF32 partial spans before it is promoted into the fp32 accumulator (one full
+  // wgmma wait each; tests/tf32_accumulation_test.cc bounds the accuracy of longer spans).
+  static constexpr int PromoteEvery = PromoteEvery_;
   using MmaElementA = cute::conditional_t<Fp32Via3xTf32, cute::tfloat32_t, ElementA>;
   using MmaElementB = cute::conditional_t<Fp32Via3xTf32, cute::tfloat32_t, ElementB>;
 
@@ -49,6 +53,7 @@ struct GemmConfig {
   static_assert(TileM % (64 * MmaWarpgroups) == 0, "each consumer warpgroup takes whole 64-row wgmma atoms");
   static_assert(TileN % 8 == 0 && TileN <= 256, "wgmma N is a multiple of 8, at most 256");
   static_assert(Stages >= 2, "a pipeline needs at least two stages");
+  static_assert(PromoteEvery >= 1, "a partial spans at least one k-tile");
   static_assert(ClusterM * ClusterN <= 4, "TMA multicast masks here cover clusters of up to 4 CTAs");
   static_assert(cute::is_same_v<ElementA, float> == cute::is_same_v<ElementB, float>, "fp32 operands come in pairs");
   static_assert(!cute::is_same_v<MmaElementA, cute::tfloat32_t> ||

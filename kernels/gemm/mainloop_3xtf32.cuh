@@ -12,9 +12,11 @@
 // to nearest, so a long sum inside wgmma drifts by about one ulp of the running sum per step,
 // linearly in K; a partial over one k-tile stays small, and the FADDs round to nearest
 // (tests/tf32_accumulation_test.cc emulates both schemes against float64).
-// The split of k-tile i+1 runs while the tensor cores compute k-tile i; the partial is drained
-// (wgmma wait 0) before its promotion, as CUTLASS's FP8 promotion does: two partials alternating
-// would avoid that wait, but ptxas then copies in-flight accumulators and serializes the wgmmas.
+// The split of k-tile i+1 runs while the tensor cores compute k-tile i. The partial spans
+// Config::PromoteEvery k-tiles and is drained (wgmma wait 0) before its promotion, as CUTLASS's FP8
+// promotion does: two partials alternating would avoid that wait, but ptxas then copies in-flight
+// accumulators and serializes the wgmmas. Between promotions one batch stays in flight, as in the
+// half-precision mainloop.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -104,13 +106,23 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
       cutlass::arch::fence_view_async_shared();  // the generic-proxy writes, visible to wgmma
       ++read;
     };
-    split_next(0);
-    cutlass::arch::NamedBarrier::sync(MmaThreads, barrier);
-    for (int i = 0; i < k_count; ++i) {
+    // Releases the stages of k-tiles up to `last` whose wgmmas have retired.
+    int released = 0;
+    auto release_through = [&](int last) {
+      for (; released <= last; ++released) {
+        pipeline.consumer_release(release);
+        ++release;
+        after_release(released + 1);
+      }
+    };
+    // One k-tile; `opens` and `closes` say where it stands in its partial's span. They are constants
+    // once the span's loop is unrolled: a branch around the promotion would make ptxas serialize
+    // the wgmmas.
+    auto step = [&](int i, bool opens, bool closes) {
       int buf = i % 2, current = stage;
       warpgroup_fence_operand(partial);
       warpgroup_arrive();
-      tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
+      tiled_mma.accumulate_ = opens ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One;
       CUTE_UNROLL
       for (int kb = 0; kb < size<2>(tCrA); ++kb) {
         cute::gemm(tiled_mma, tCrA(_, _, kb, current), tCrBlo(_, _, kb, buf), partial);
@@ -125,19 +137,35 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
         cute::gemm(tiled_mma, tCrA(_, _, kb, current), tCrB(_, _, kb, current), partial);
       }
       warpgroup_commit_batch();
-      // While the tensor cores run k-tile i: split k-tile i+1 into the other lo buffer. Its last
-      // readers, k-tile i-1's wgmmas, retired in every thread before the barrier that ended step i-1.
-      if (i + 1 < k_count) split_next(1 - buf);
-      warpgroup_wait<0>();
+      // k-tile i-1's batch retired: its stage is free, and so is its lo buffer, where k-tile i+1 is
+      // split while the tensor cores compute k-tile i. The split is shared, so when k-tile i-1 did
+      // not end a span (no wait 0 before the last barrier), every warpgroup's batch must have retired.
+      warpgroup_wait<1>();
       warpgroup_fence_operand(partial);
+      release_through(i - 1);
+      if (!opens) cutlass::arch::NamedBarrier::sync(MmaThreads, barrier);
+      if (i + 1 < k_count) split_next(1 - buf);
+      if (closes) {  // the span ends: drain the partial into the accumulator
+        warpgroup_wait<0>();
+        warpgroup_fence_operand(partial);
+        CUTE_UNROLL
+        for (int j = 0; j < size(accum); ++j)
+          accum(j) += partial(j);
+        release_through(i);
+      }
+      cutlass::arch::NamedBarrier::sync(MmaThreads, barrier);  // k-tile i+1 split everywhere
+    };
+    split_next(0);
+    cutlass::arch::NamedBarrier::sync(MmaThreads, barrier);
+    constexpr int Span = Config::PromoteEvery;
+    int whole_spans_end = k_count / Span * Span;
+    for (int i = 0; i < whole_spans_end; i += Span) {
       CUTE_UNROLL
-      for (int j = 0; j < size(accum); ++j)
-        accum(j) += partial(j);
-      pipeline.consumer_release(release);
-      ++release;
-      after_release(i + 1);
-      cutlass::arch::NamedBarrier::sync(MmaThreads, barrier);  // k-tile i+1 split everywhere, k-tile i retired
+      for (int j = 0; j < Span; ++j)
+        step(i + j, j == 0, j == Span - 1);
     }
+    for (int i = whole_spans_end; i < k_count; ++i)  // the last k-tiles, fewer than a span: one each
+      step(i, true, true);
   }
 };
 

@@ -49,6 +49,10 @@ template cudaError_t launch<GemmPipelined<Bf16<RowMajor, RowMajor>, IdentityEpil
 using Fp32 = GemmConfig<float, float, float, RowMajor, ColMajor, 128, 128, 4>;
 template cudaError_t launch<GemmWarpSpecialized<Fp32, IdentityEpilogue>>(
     GemmWarpSpecialized<Fp32, IdentityEpilogue>::Arguments const&);
+// A partial spanning 4 k-tiles: the span's loop must unroll, or ptxas serializes the wgmmas.
+using Fp32Span4 = GemmConfig<float, float, float, RowMajor, ColMajor, 128, 128, 4, 1, 1, 2, 4>;
+template cudaError_t launch<GemmWarpSpecialized<Fp32Span4, IdentityEpilogue>>(
+    GemmWarpSpecialized<Fp32Span4, IdentityEpilogue>::Arguments const&);
 cudaError_t k_major_b(float const* b, float* out) {
   return split_tf32<SplitParts::Whole>(b, 1, 1, 1, 1, 1, 1, out, nullptr);
 }

@@ -82,11 +82,12 @@ float old_3xtf32(TensorCoreModel model, std::vector<float> const& a, std::vector
   return acc;
 }
 
-float new_3xtf32(TensorCoreModel model, std::vector<float> const& a, std::vector<float> const& b) {
-  constexpr size_t kTile = 32;
+// `promote_every` k-tiles of 32 accumulate in the tensor-core partial before it is promoted.
+float new_3xtf32(TensorCoreModel model, std::vector<float> const& a, std::vector<float> const& b, int promote_every) {
+  size_t span = 32 * size_t(promote_every);
   float acc = 0.0f;
-  for (size_t k0 = 0; k0 < a.size(); k0 += kTile) {
-    size_t k1 = std::min(a.size(), k0 + kTile);
+  for (size_t k0 = 0; k0 < a.size(); k0 += span) {
+    size_t k1 = std::min(a.size(), k0 + span);
     float partial = 0.0f;
     for (Term term : {Term::HiLo, Term::LoHi, Term::HiHi})
       partial = tensor_core_sum(model, partial, products(a, b, term, k0, k1));
@@ -100,7 +101,7 @@ struct Errors {
 };
 
 // max |out - exact| / max |exact| over `outputs` dot products of length k, as the GPU benchmark measures.
-Errors relative_errors(TensorCoreModel model, int k, int outputs) {
+Errors relative_errors(TensorCoreModel model, int k, int outputs, int promote_every = 1) {
   std::mt19937 rng{uint32_t(k)};
   std::normal_distribution<float> normal;
   double worst[3] = {0, 0, 0}, largest = 0;
@@ -113,7 +114,7 @@ Errors relative_errors(TensorCoreModel model, int k, int outputs) {
     double exact = 0;
     for (int i = 0; i < k; ++i)
       exact += double(a[size_t(i)]) * b[size_t(i)];
-    float got[3] = {eager_fp32(a, b), old_3xtf32(model, a, b), new_3xtf32(model, a, b)};
+    float got[3] = {eager_fp32(a, b), old_3xtf32(model, a, b), new_3xtf32(model, a, b, promote_every)};
     for (int s = 0; s < 3; ++s)
       worst[s] = std::max(worst[s], std::fabs(double(got[s]) - exact));
     largest = std::max(largest, std::fabs(exact));
@@ -141,6 +142,17 @@ INSTANTIATE_TEST_SUITE_P(BlockAndGuardBits, Tf32Accumulation,
                            return "block" + std::to_string(info.param.block) + "_guard" +
                                   std::to_string(info.param.guard);
                          });
+
+// Fewer promotions (the mainloop's PromoteEvery: one full wgmma wait per that many k-tiles) let the
+// partial run over a longer span; emulated (block 8 + 3 guard bits), promoting every 1 / 2 / 4 / 8
+// k-tiles at K = 65536: 1.9e-6 / 1.3e-6 / 5.4e-7 / 6.6e-7, eager fp32 7.6e-6 (sampling noise on 24
+// outputs exceeds the spans' difference).
+TEST(Tf32Accumulation, PromotingEveryFewKTilesStaysWellWithinEagerFp32) {
+  for (int every : {2, 4, 8}) {
+    Errors e = relative_errors(TensorCoreModel{8, 3}, 65536, 24, every);
+    EXPECT_LE(e.new_scheme, e.eager / 2) << "promote every " << every;
+  }
+}
 
 TEST(Tf32Accumulation, TruncatingStepDropsBitsBelowTheLargestTerm) {
   TensorCoreModel model{4, 0};
