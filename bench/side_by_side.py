@@ -1,8 +1,9 @@
 """The old and new evaluators side by side: one table row per kernel from DIR/old-NAME.json and
 DIR/new-NAME.json (`cutegen --json eval` answers), candidate and eager medians and their differences,
-then the largest candidate difference among kernels both passed.
+then the largest candidate difference among kernels both passed. With several DIRs (calls of one
+comparison), a later DIR's pair of answers replaces an earlier one's.
 
-Usage: python3 bench/side_by_side.py DIR"""
+Usage: python3 bench/side_by_side.py DIR..."""
 import glob
 import json
 import os
@@ -29,12 +30,17 @@ def cell(value, digits=4):
     return f"{value:.{digits}f}" if value is not None else "-"
 
 
-def main(folder):
-    names = sorted(os.path.basename(p)[len("new-"):-len(".json")] for p in glob.glob(f"{folder}/new-*.json"))
+def main(folders):
+    where = {}  # kernel name -> the last folder holding its new answer
+    for folder in folders:
+        for p in glob.glob(f"{folder}/new-*.json"):
+            where[os.path.basename(p)[len("new-"):-len(".json")]] = folder
+    names = sorted(where)
     print("| kernel | verdict old/new | candidate ms old | new | diff | eager ms old | new | diff | eval s old/new |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---|")
     worst = None
     for name in names:
+        folder = where[name]
         old, new = load(f"{folder}/old-{name}.json"), load(f"{folder}/new-{name}.json")
         if old is None or new is None:
             print(f"| {name} | {'no answer' if old is None else old['verdict']}/{'no answer' if new is None else new['verdict']} |"
@@ -51,4 +57,4 @@ def main(folder):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])
