@@ -3,8 +3,9 @@
 kernel, that ptxas reports no stack frame and no spills, and that the SASS holds the instructions
 the variant is built on: HGMMA (wgmma), UTMALDG (TMA loads; .MULTICAST with a cluster),
 USETMAXREG (register reallocation) in the warp-specialized kernels only, BAR.SYNC (named barriers)
-where warpgroups hand over work. ptxas must not have serialized the wgmmas (its C75xx performance-loss warnings). Needs nvcc and
-cuobjdump (the toolkit's, or Triton's copy in the venv), no GPU."""
+where warpgroups hand over work. ptxas must not have serialized the wgmmas (its C75xx
+performance-loss warnings). Needs nvcc and cuobjdump (the toolkit's, or Triton's copy in the venv),
+no GPU."""
 
 import argparse
 import glob
@@ -65,6 +66,50 @@ def demangle(names):
     return dict(zip(names, out.splitlines()))
 
 
+def build_probe(nvcc, includes, source, obj):
+    """Compiles a probe to a cubin (device code only: no host compilation, the slow half of a CuTe
+    build); returns {mangled kernel: ptxas's "N bytes stack frame, ..." line} and ptxas's wgmma
+    serialization warnings."""
+    build = subprocess.run([nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr",
+                            "-gencode", "arch=compute_90a,code=sm_90a", "-Xptxas", "-v"] +
+                           [f for i in includes for f in ("-I", i)] + ["-cubin", source, "-o", obj],
+                           capture_output=True, text=True)
+    if build.returncode != 0:
+        sys.exit("nvcc failed:\n" + build.stderr[-4000:])
+    resources = dict(re.findall(r"Function properties for (\S+)\n\s*(\d+ bytes stack frame.*)", build.stderr))
+    # ptxas serializes wgmmas or waits on them early when other instructions touch in-flight accumulators.
+    serialized = re.findall(r"\(C75\d\d\) Potential Performance Loss[^\n]*", build.stderr)
+    return resources, serialized
+
+
+def check_expectations(expectations, names, opcodes, resources):
+    """Failures: an expectation matching other than its count of kernels, a required opcode missing
+    or a forbidden one present, a kernel no expectation covers, any stack frame or spill."""
+    failures, claimed = [], set()
+    for what, pattern, count, required, forbidden in expectations:
+        matched = [m for m, d in names.items() if re.search(pattern, d)]
+        claimed.update(matched)
+        if len(matched) != count:
+            failures.append(f"{what}: expected {count} kernel(s), found {len(matched)}")
+        for m in matched:
+            failures += [f"{what}: {op} missing from {names[m][:160]}" for op in required if not has(opcodes[m], op)]
+            failures += [f"{what}: unexpected {op} in {names[m][:160]}" for op in forbidden if has(opcodes[m], op)]
+    for m in names:
+        if m not in claimed:
+            failures.append(f"kernel no expectation covers: {names[m][:160]}")
+        report = resources.get(m, "")
+        if not re.match(r"0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads", report):
+            failures.append(f"local memory in {names[m][:160]}: {report or 'no ptxas report'}")
+    return failures
+
+
+def report(names, failures):
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{len(names)} kernels checked, {len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
@@ -73,52 +118,18 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     obj = os.path.join(args.work, "sass_probe.cubin")
-    # -cubin: device code only, no host compilation (the slow half of a CuTe build).
-    compile_cmd = [args.nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr",
-                   "-gencode", "arch=compute_90a,code=sm_90a", "-Xptxas", "-v",
-                   "-I", args.cutlass, "-I", os.path.dirname(HERE), "-cubin", os.path.join(HERE, "sass_probe.cu"), "-o", obj]
-    build = subprocess.run(compile_cmd, capture_output=True, text=True)
-    if build.returncode != 0:
-        sys.exit("nvcc failed:\n" + build.stderr[-4000:])
-    # ptxas serializes wgmmas or waits on them early when other instructions touch in-flight accumulators.
-    serialized = re.findall(r"\(C75\d\d\) Potential Performance Loss[^\n]*", build.stderr)
-
-    # ptxas -v: "Function properties for NAME" then "N bytes stack frame, S bytes spill stores, L bytes spill loads".
-    resources = dict(re.findall(r"Function properties for (\S+)\n\s*(\d+ bytes stack frame.*)", build.stderr))
+    resources, serialized = build_probe(args.nvcc, [args.cutlass, os.path.dirname(HERE)],
+                                        os.path.join(HERE, "sass_probe.cu"), obj)
     opcodes = sass_opcodes(find_cuobjdump(args.nvcc), obj)
     names = demangle(sorted(opcodes))
 
-    failures = []
-    claimed = set()
-    for what, pattern, count, required, forbidden in EXPECTATIONS:
-        matched = [m for m, d in names.items() if re.search(pattern, d)]
-        claimed.update(matched)
-        if len(matched) != count:
-            failures.append(f"{what}: expected {count} kernel(s), found {len(matched)}")
-        for m in matched:
-            ops = opcodes[m]
-            for op in required:
-                if not has(ops, op):
-                    failures.append(f"{what}: {op} missing from {names[m][:160]}")
-            for op in forbidden:
-                if has(ops, op):
-                    failures.append(f"{what}: unexpected {op} in {names[m][:160]}")
-    for m in names:
-        if m not in claimed:
-            failures.append(f"kernel no expectation covers: {names[m][:160]}")
-        report = resources.get(m, "")
-        if not re.match(r"0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads", report):
-            failures.append(f"local memory in {names[m][:160]}: {report or 'no ptxas report'}")
+    failures = check_expectations(EXPECTATIONS, names, opcodes, resources)
     layouts = {re.search(r"(RowMajor|ColMajor), cutegen::gemm::(RowMajor|ColMajor)", names[m]).groups()
                for m in names if re.search(EXPECTATIONS[0][1], names[m])}
     if len(layouts) != 4:
         failures.append(f"expected the four (A, B) layout combinations, found {sorted(layouts)}")
-
     failures += [f"ptxas: {w}" for w in serialized]
-    for f in failures:
-        print("FAIL:", f)
-    print(f"{len(names)} kernels checked, {len(failures)} failure(s)")
-    return 1 if failures else 0
+    return report(names, failures)
 
 
 if __name__ == "__main__":
