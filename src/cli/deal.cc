@@ -150,8 +150,11 @@ std::string progress_text(Table& t, const std::string& run_dir) {
         for (auto& r : *steps)
           if (r.outcome == StepOutcome::kAccepted) best = std::max(best, r.speedup);
         char b[64];
-        std::snprintf(b, sizeof b, " step %zu best %.2fx", steps->size(), best);
-        line += best > 0 ? b : " step " + std::to_string(steps->size()) + " best -";
+        if (best > 0)
+          std::snprintf(b, sizeof b, " step %zu best %.2fx", steps->size(), best);
+        else
+          std::snprintf(b, sizeof b, " step %zu best -", steps->size());  // no kept step yet
+        line += b;
       }
     line += " |";
   }
