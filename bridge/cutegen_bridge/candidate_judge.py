@@ -86,6 +86,7 @@ class CandidateJudge:
         per_call = 2 * slot_bytes(self.spec) + 1
         self.batch_size = int(max(1, min(MAX_BATCH, (0.3 * free) // per_call)))
         self.calibration = None
+        self.runner_cpu = None  # the candidate's process over the timed batches: CPU time, batches' time
         self.clock = PhaseClock()
         self.runner = None
         self.log_tail = ""  # the candidate's process's last output, once it has ended
@@ -125,9 +126,9 @@ class CandidateJudge:
             self.probe(probe)  # the first launch loads the kernel
             batches = []
             for _ in range(CALIBRATION_BATCHES):
-                host_ms, intervals, preempted = self.unpreempted_batch(
+                attempt = self.unpreempted_batch(
                     runner, lambda attempt: [[] for _ in range(self.batch_size)], timeout=60)
-                batches.append(self.batch_record(host_ms, intervals, self.probe(probe), preempted))
+                batches.append(self.batch_record(attempt, self.probe(probe)))
         finally:
             self.end(runner)
         self.calibration = {"batches": batches, "flush_after_write_ms": self.flush_after_write()}
@@ -177,20 +178,22 @@ class CandidateJudge:
         return (time.perf_counter() - t0) * 1e3
 
     @staticmethod
-    def batch_record(host_ms, intervals, probe_ms, preempted):
+    def batch_record(attempt, probe_ms):
+        host_ms, intervals, preempted, wait_ms = attempt
         return {"calls": len(intervals), "host_ms": host_ms, "flush_ms": [f for f, _ in intervals],
-                "call_ms": [c for _, c in intervals], "probe_ms": probe_ms, "preempted": preempted}
+                "call_ms": [c for _, c in intervals], "probe_ms": probe_ms, "preempted": preempted,
+                "wait_ms": wait_ms}
 
     def unpreempted_batch(self, runner, make_calls, timeout):
         """runner.batch(make_calls(attempt)), again while the OS preempted the judge during it (at most
-        PREEMPTED_RETRIES more times); the last attempt's (host_ms, intervals, preempted)."""
+        PREEMPTED_RETRIES more times); the last attempt's (host_ms, intervals, preempted, wait_ms)."""
         for attempt in range(PREEMPTED_RETRIES + 1):
             calls = make_calls(attempt)
             with self.clock.phase("batches"):
-                host_ms, intervals, preempted = runner.batch(calls, timeout=timeout)
-            if not preempted:
+                result = runner.batch(calls, timeout=timeout)
+            if not result[2]:
                 break
-        return host_ms, intervals, preempted
+        return result
 
     def run_batch(self, seeds, ref64_chance, ref64_at_least_one=False):
         """One batch with fresh inputs per call; returns (batch record, per-call verdict inputs). Each
@@ -212,8 +215,8 @@ class CandidateJudge:
                 torch.cuda.synchronize()
             return calls
 
-        host_ms, intervals, preempted = self.unpreempted_batch(self.runner, fill, self.args.call_timeout)
-        record = self.batch_record(host_ms, intervals, self.probe(torch.zeros(1, device="cuda")), preempted)
+        attempt = self.unpreempted_batch(self.runner, fill, self.args.call_timeout)
+        record = self.batch_record(attempt, self.probe(torch.zeros(1, device="cuda")))
         seeds = final_seeds
         checked = [random.random() < ref64_chance for _ in seeds]
         if ref64_at_least_one and not any(checked):
@@ -254,6 +257,7 @@ class CandidateJudge:
         warm_seeds = [first_seed - 1 - k for k in range(min(self.args.warmup, self.batch_size))]
         _, calls = self.run_batch(warm_seeds, ref64_chance=0.0)  # warms clocks and caches; checked, not timed
         chance = min(1.0, REF64_TIMED_SAMPLES / max(count, 1))
+        cpu0, batch0 = self.runner.cpu_ms(), self.runner.batch_ms
         for lo in range(0, count, self.batch_size):
             seeds = [first_seed + k for k in range(lo, min(count, lo + self.batch_size))]
             last = lo + self.batch_size >= count
@@ -261,4 +265,5 @@ class CandidateJudge:
             record, results = self.run_batch(seeds, chance, ref64_at_least_one=last and not sampled)
             batches.append(record)
             calls += results
+        self.runner_cpu = {"cpu_ms": self.runner.cpu_ms() - cpu0, "batch_ms": self.runner.batch_ms - batch0}
         return batches, calls

@@ -97,7 +97,7 @@ def run(args):
             phase = "timing"
             batches, calls = judge.timed(args.timed_runs, args.seed + 1000)
             judge.close()
-            doc["timing"] = session.candidate_timing(references, judge.calibration, batches, calls)
+            doc["timing"] = session.candidate_timing(references, judge, batches, calls)
     except RunnerError as exc:
         doc.update(fault=first_line(exc), phase=phase, fault_kind=exc.kind)
     except Fault as exc:
@@ -231,14 +231,14 @@ class Session:
         samples, sets = self.reference_samples(self.args.timed_runs)
         return {"ms": samples, "input_sets": sets}
 
-    def candidate_timing(self, references, calibration, batches, calls):
+    def candidate_timing(self, references, judge, batches, calls):
         """The candidate's timed calls (its process gone by now) beside the references, timed before
         its process started."""
         samples = dict(references)
         samples["candidate"] = [c for b in batches for c in b["call_ms"]]
         return {"ms": samples, "event_overhead_ms": event_overhead(50, self.stream),
-                "input_sets": len(batches[0]["call_ms"]), "batches": batches, "calibration": calibration,
-                "calls": calls}
+                "input_sets": len(batches[0]["call_ms"]), "batches": batches,
+                "calibration": judge.calibration, "runner_cpu": judge.runner_cpu, "calls": calls}
 
     def profile_launch(self):
         """Under Nsight Compute only: the candidate is loaded into this process (no verdict comes of it)."""

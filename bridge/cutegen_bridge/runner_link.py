@@ -15,6 +15,16 @@ import time
 from .shared_memory import HostPage
 
 REPLY_TIMEOUT_S = 30.0
+TICKS_PER_S = os.sysconf("SC_CLK_TCK")
+
+
+def run_queue_ns(schedstat_path):
+    """The kernel's run-queue delay of one thread so far (runnable, no CPU): 0 where not kept."""
+    try:
+        with open(schedstat_path) as f:
+            return int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 class RunnerError(Exception):
@@ -35,6 +45,7 @@ class Runner:
         theirs.close()
         self.seq = 0
         self.buffers = {}  # id(SharedBuffer) -> the runner's buffer id
+        self.batch_ms = 0.0  # the host clock of every batch run so far, reruns included
 
     def ask(self, text, fd=None, timeout=REPLY_TIMEOUT_S):
         try:
@@ -85,16 +96,31 @@ class Runner:
     def set_flush(self, nbytes):
         self.ask(f"flush {nbytes}")
 
+    def cpu_ms(self):
+        """CPU time of the runner's process so far, every thread (ended ones too), in clock ticks."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) * 1e3 / TICKS_PER_S  # utime, stime
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    def waited_ns(self):
+        """Run-queue delay so far of this thread and of the runner's main thread, the one issuing calls."""
+        return run_queue_ns("/proc/thread-self/schedstat") + run_queue_ns(f"/proc/{self.proc.pid}/schedstat")
+
     def batch(self, calls, timeout):
         """calls: lists of argument slots ("p<id>" or "x<hex>"). Returns (host_ms, [(flush_ms, call_ms)],
-        preempted): preempted counts the times the OS took the CPU from this thread between writing `go`
-        and seeing `done`, each of which can add a time slice to host_ms."""
+        preempted, wait_ms): preempted counts the times the OS took the CPU from this thread between
+        writing `go` and seeing `done`, each of which can add a time slice to host_ms; wait_ms is how
+        long this thread and the runner's sat runnable without a CPU meanwhile."""
         self.seq += 1
         body = "".join(" ".join(c) + "\n" for c in calls)  # one line per call, even a call with no arguments
         self.ask(f"batch {self.seq}\n{body}", timeout=REPLY_TIMEOUT_S)
         words = self.page.words
         deadline = time.perf_counter() + timeout
         switches = resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw
+        waited = self.waited_ns()
         t0 = time.perf_counter_ns()
         words[0] = self.seq
         spins = 0
@@ -109,8 +135,10 @@ class Runner:
             self.receive_done(timeout)  # a fault report raises here
             raise RunnerError("fault", "the candidate's process reported its calls done before the GPU was")
         host_ms = (time.perf_counter_ns() - t0) / 1e6
+        wait_ms = (self.waited_ns() - waited) / 1e6
         preempted = resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw - switches
-        return host_ms, self.receive_done(timeout), preempted
+        self.batch_ms += host_ms
+        return host_ms, self.receive_done(timeout), preempted, wait_ms
 
     def receive_done(self, timeout):
         try:

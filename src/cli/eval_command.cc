@@ -65,8 +65,8 @@ void print_table(const EvalResult& r, const std::string& kernel) {
     row("harness overhead",
         fmt("%.4f ms per timed sample (empty event pair); %g calls per batch", t.event_overhead_ms, t.input_sets));
     const auto& a = t.accounting;
-    row("judge's clock", fmt("%g batches; worst unaccounted %+.4f ms (tolerance %.4f)", a.batches,
-                             a.worst_unaccounted_ms, a.tolerance_ms));
+    row("judge's clock", fmt("%g batches; worst unaccounted %+.4f ms (tolerance %.4f); waited for a CPU %.3f ms",
+                             a.batches, a.worst_unaccounted_ms, a.tolerance_ms, a.waited_ms));
   }
   if (r.roofline) {
     char buf[200];

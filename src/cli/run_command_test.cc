@@ -337,7 +337,9 @@ TEST_F(RunCommandTest, EachWorkloadClassGetsItsOptimizePrompt) {
     EXPECT_TRUE(contains(transcript, "prompt: generate")) << task;
     EXPECT_TRUE(contains(transcript, std::string("prompt: ") + templ)) << task << " wants " << templ;
     for (auto other : {"optimize_gemm", "optimize_reduction", "optimize_elementwise"})
-      if (std::string(other) != templ) EXPECT_FALSE(contains(transcript, std::string("prompt: ") + other)) << task;
+      if (std::string(other) != templ) {
+        EXPECT_FALSE(contains(transcript, std::string("prompt: ") + other)) << task;
+      }
   }
 }
 
@@ -572,8 +574,12 @@ TEST_F(RunCommandTest, SlurmArrayRunsTheTasksAndResubmitsACancelledJob) {
   auto count = [](const nlohmann::json& j, const std::string& state) { return j["counts"].value(state, 0); };
   wait_for(
       [](const nlohmann::json& j) {
-        for (auto& t : j["tasks"])
+        for (auto& t : j["tasks"]) {
+          if (t["steps"].get<int>() == 0) {
+            EXPECT_TRUE(t["best_speedup"].is_null()) << t.dump();  // not 0.00x
+          }
           if (t["steps"].get<int>() > 0 && t["state"] == "running") return true;
+        }
         return false;
       },
       60);

@@ -143,11 +143,16 @@ void define_status(CLI::App& sub, Context& ctx) {
         if (r.outcome == StepOutcome::kAccepted) best = std::max(best, r.speedup);
       std::string where = element.empty() ? "-" : element + " " + (slurm_state.empty() ? "gone" : slurm_state);
       if (ctx.json) {
-        j.push_back(
-            {{"task", t.name}, {"state", state}, {"slurm", where}, {"steps", steps.size()}, {"best_speedup", best}});
+        j.push_back({{"task", t.name},
+                     {"state", state},
+                     {"slurm", where},
+                     {"steps", steps.size()},
+                     {"best_speedup", best > 0 ? nlohmann::json(best) : nlohmann::json()}});
         continue;
       }
-      std::printf("%-24s %-8s %-18s %-6zu %.2fx\n", t.name.c_str(), state.c_str(), where.c_str(), steps.size(), best);
+      char best_text[32] = "-";  // none accepted yet
+      if (best > 0) std::snprintf(best_text, sizeof best_text, "%.2fx", best);
+      std::printf("%-24s %-8s %-18s %-6zu %s\n", t.name.c_str(), state.c_str(), where.c_str(), steps.size(), best_text);
     }
     std::string line;
     for (auto& [state, n] : counts)

@@ -20,6 +20,11 @@ double unreported(const nlohmann::json& b) {
   return b.at("host_ms").get<double>() - sum(b.at("flush_ms")) - sum(b.at("call_ms"));
 }
 
+// How long the judge's thread and the runner's issuing thread sat runnable without a CPU during the
+// batch (the kernel's run-queue delay): time the batch's host clock holds that neither side spent
+// on it. A batch is checked against the interval [host - waited, host].
+double waited(const nlohmann::json& b) { return b.value("wait_ms", 0.0); }
+
 std::string format(const char* fmt, double a, double b, double c = 0) {
   char buf[300];
   std::snprintf(buf, sizeof buf, fmt, a, b, c);
@@ -28,12 +33,13 @@ std::string format(const char* fmt, double a, double b, double c = 0) {
 
 }  // namespace
 
-BatchAccounting account_batches(const nlohmann::json& batches, const nlohmann::json& calibration) {
+BatchAccounting account_batches(const nlohmann::json& batches, const nlohmann::json& calibration,
+                                const nlohmann::json& runner_cpu) {
   BatchAccounting acc;
   std::vector<double> overheads;
   double flush_lo = INFINITY, flush_hi = 0, probe_hi = 0;
   for (auto& b : calibration.at("batches")) {
-    overheads.push_back(unreported(b));
+    overheads.push_back(unreported(b) - waited(b));
     for (auto& f : b.at("flush_ms")) {
       flush_lo = std::min(flush_lo, f.get<double>());
       flush_hi = std::max(flush_hi, f.get<double>());
@@ -56,15 +62,18 @@ BatchAccounting account_batches(const nlohmann::json& batches, const nlohmann::j
     ++acc.batches;
     double host = b.at("host_ms").get<double>();
     double tol = 0.02 + 3 * spread + 0.005 * host;
-    double u = unreported(b) - acc.overhead_ms;
+    double u = unreported(b) - acc.overhead_ms;  // at most; at least u - waited(b)
+    double u_least = u - waited(b);
     acc.tolerance_ms = std::max(acc.tolerance_ms, tol);
-    if (std::fabs(u) > std::fabs(acc.worst_unaccounted_ms)) acc.worst_unaccounted_ms = u;
+    acc.waited_ms = std::max(acc.waited_ms, waited(b));
+    double worst = u_least > 0 ? u_least : std::min(u, 0.0);
+    if (std::fabs(worst) > std::fabs(acc.worst_unaccounted_ms)) acc.worst_unaccounted_ms = worst;
     acc.worst_probe_ms = std::max(acc.worst_probe_ms, b.at("probe_ms").get<double>());
-    if (acc.finding.empty() && u > tol) {
+    if (acc.finding.empty() && u_least > tol) {
       acc.finding = format(
           "timing not accounted for: %.3f ms of a %.3f ms batch lie outside the calls' reported "
           "intervals (work off the passed stream, or altered reports)",
-          u, host);
+          u_least, host);
       // The judge reruns a batch during which it was preempted; this one was, every time it ran.
       if (int n = b.value("preempted", 0); n > 0)
         acc.finding += format(
@@ -82,6 +91,16 @@ BatchAccounting account_batches(const nlohmann::json& batches, const nlohmann::j
             "between flush and call, or the flush skipped)",
             v, acc.flush_min_ms, acc.flush_max_ms);
     }
+  }
+  if (runner_cpu.is_object()) {
+    acc.runner_cpu_ms = runner_cpu.at("cpu_ms").get<double>();
+    acc.runner_batch_ms = runner_cpu.at("batch_ms").get<double>();
+    // One thread spins through each batch; the process's CPU time comes in 10 ms clock ticks.
+    if (acc.finding.empty() && acc.runner_cpu_ms > 1.5 * acc.runner_batch_ms + 30)
+      acc.finding = format(
+          "the candidate's process used %.0f ms of CPU during %.0f ms of timed batches: threads "
+          "beside its calls, which take CPUs from the judge's clock",
+          acc.runner_cpu_ms, acc.runner_batch_ms);
   }
   if (acc.finding.empty() && acc.worst_probe_ms > acc.probe_limit_ms)
     acc.finding = format(

@@ -46,7 +46,7 @@ TEST(CandidateProcess, HostileCandidateReachesNothingOfTheJudges) {
   for (auto p : {"/usr/local/cuda/lib64/libcublas.so", "/usr/lib/x86_64-linux-gnu/libblas.so.3", "libcublasLt.so"})
     if (file_exists(p) || p[0] != '/') vendor.push_back(p);
 
-  std::string script = R"(
+  std::string script = R"py(
 import os, sys
 from cutegen_bridge.runner_link import Runner, RunnerError
 runner = Runner(sys.argv[1], sys.argv[2], dict(os.environ), sys.argv[3])
@@ -55,13 +55,16 @@ try:
 except RunnerError as exc:
     print("sandbox: UNSANDBOXED", exc)
 print("load:", runner.ask("load"))
+# The judge's accounting of a busy machine reads the sandboxed runner's CPU time and run-queue delay.
+print("schedstat fields:", len(open(f"/proc/{runner.proc.pid}/schedstat").read().split()))
+print("stat fields:", len(open(f"/proc/{runner.proc.pid}/stat").read().rsplit(")", 1)[1].split()) > 12)
 try:
     runner.ask("cuda")
 except RunnerError as exc:
     print("cuda:", exc.kind)
 runner.close()
 print("exit:", runner.exit_note())
-)";
+)py";
   std::string log = (dir / "runner.log").string();
   auto env = worker_environment({.python = python_executable(""), .bridge_dir = bridge_dir()});
   env["HOSTILE_ANSWER"] = (dir / "answer.json").string();
@@ -75,6 +78,8 @@ print("exit:", runner.exit_note())
   if (contains(r->out, "sandbox: UNSANDBOXED") || !contains(r->out, "sandbox: sandbox:"))
     GTEST_SKIP() << "this machine allows no namespaces: " << r->out;
   EXPECT_TRUE(contains(r->out, "load: load")) << r->out;
+  EXPECT_TRUE(contains(r->out, "schedstat fields: 3\n")) << r->out;
+  EXPECT_TRUE(contains(r->out, "stat fields: True\n")) << r->out;
   std::string seen = *read_file(log);
   EXPECT_TRUE(contains(seen, "cmdline: " + runner + " " + lib + " \n")) << "a fixed command line:\n" << seen;
   // Read-only where the judge's folder is visible; absent where it lies under /tmp, which the sandbox
@@ -86,7 +91,9 @@ print("exit:", runner.exit_note())
   for (auto& v : vendor)
     EXPECT_TRUE(contains(seen, "library " + v + ": refused")) << seen;
   EXPECT_TRUE(contains(seen, "library libm.so.6: LOADED")) << "the system's own libraries stay:\n" << seen;
-  if (geteuid() == 0) EXPECT_TRUE(contains(seen, "uid: 65534")) << seen;
+  if (geteuid() == 0) {
+    EXPECT_TRUE(contains(seen, "uid: 65534")) << seen;
+  }
   EXPECT_EQ(*read_file((dir / "answer.json").string()), "judge's");
   EXPECT_EQ(*read_file((dir / "ceilings.json").string()), "judge's");
   fs::remove_all(dir);

@@ -194,7 +194,7 @@ void Evaluator::judge_timing(const TaskSpec& spec, const nlohmann::json& doc, Ev
       return;
     }
   }
-  tm.accounting = account_batches(t.at("batches"), t.at("calibration"));
+  tm.accounting = account_batches(t.at("batches"), t.at("calibration"), t.value("runner_cpu", nlohmann::json()));
   r.timing = tm;
   if (!tm.accounting.finding.empty()) {
     r.verdict = Verdict::kRejected;

@@ -207,6 +207,49 @@ TEST_F(EvaluatorTest, AnUnaccountedBatchThePreemptedJudgeRanSaysTheMachineWasBus
   EXPECT_NE(r.summary.find("lost the CPU 3 times"), std::string::npos) << r.summary;
 }
 
+// As on the H200 with 16 busy loops beside the judge (2026-12-02d, call A): every batch, calibration's
+// too, held a 3.5-7.5 ms time slice of other work, each within the threads' run-queue delay.
+TEST_F(EvaluatorTest, TimeSlicesOfABusyMachineWithinTheRunQueueDelayPass) {
+  auto doc = answer(0.54);
+  for (auto& b : doc["timing"]["calibration"]["batches"]) {
+    b["host_ms"] = b["host_ms"].get<double>() + 7.35;
+    b["wait_ms"] = 7.35;
+  }
+  doc["timing"]["batches"][1]["host_ms"] = doc["timing"]["batches"][1]["host_ms"].get<double>() + 3.8;
+  doc["timing"]["batches"][1]["wait_ms"] = 3.81;
+  doc["timing"]["runner_cpu"] = {{"cpu_ms", 30}, {"batch_ms", 36.2}};
+  put("full.json", doc.dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.summary;
+  ASSERT_TRUE(r.timing);
+  EXPECT_NEAR(r.timing->accounting.waited_ms, 3.81, 1e-9);
+  EXPECT_NEAR(r.timing->accounting.overhead_ms, 0.012, 1e-3);
+}
+
+TEST_F(EvaluatorTest, TimeBeyondTheRunQueueDelayIsStillRejected) {
+  auto doc = answer(0.54, 2.0);
+  doc["timing"]["batches"][3]["wait_ms"] = 1.0;  // 1 ms of the 2 can be the machine's; not the rest
+  put("full.json", doc.dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.summary.find("1.000 ms of a"), std::string::npos) << r.summary;
+  doc = answer(0.54, -1.0);  // and a wait never excuses calls that report more than the batch took
+  doc["timing"]["batches"][3]["wait_ms"] = 5.0;
+  put("full.json", doc.dump());
+  r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.summary.find("altered reports"), std::string::npos) << r.summary;
+}
+
+TEST_F(EvaluatorTest, ACandidateProcessKeepingCpusBusyIsRejected) {
+  auto doc = answer(0.54);
+  doc["timing"]["runner_cpu"] = {{"cpu_ms", 410}, {"batch_ms", 36.2}};  // threads spinning beside its calls
+  put("full.json", doc.dump());
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kRejected);
+  EXPECT_NE(r.summary.find("used 410 ms of CPU during 36 ms"), std::string::npos) << r.summary;
+}
+
 TEST_F(EvaluatorTest, CallsReportingMoreThanTheBatchTookAreRejected) {
   put("full.json", answer(0.54, -1.0).dump());
   auto r = evaluate();

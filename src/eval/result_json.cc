@@ -37,6 +37,9 @@ nlohmann::json eval_result_json(const EvalResult& r) {
                      {"overhead_ms", t.accounting.overhead_ms},
                      {"tolerance_ms", t.accounting.tolerance_ms},
                      {"worst_unaccounted_ms", t.accounting.worst_unaccounted_ms},
+                     {"waited_ms", t.accounting.waited_ms},
+                     {"runner_cpu_ms", t.accounting.runner_cpu_ms},
+                     {"runner_batch_ms", t.accounting.runner_batch_ms},
                      {"flush_ms", {t.accounting.flush_min_ms, t.accounting.flush_max_ms}},
                      {"worst_probe_ms", t.accounting.worst_probe_ms},
                      {"probe_limit_ms", t.accounting.probe_limit_ms}}}};
