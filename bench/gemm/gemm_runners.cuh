@@ -152,8 +152,9 @@ struct Fp32Operand {
   int64_t leading_dim() const { return k_major ? stride_row : stride_k; }
   // The kernels read it as given when it is K-major and TMA-aligned; otherwise the pre-pass writes it.
   bool direct() const { return k_major && tma_aligned(ptr, leading_dim(), batch_stride, 4); }
-  int64_t copy_bytes(int k, int parts) const {
-    return round_up(int64_t(batches) * rows * parts * split_k_padded(k) * int64_t(sizeof(float)), 256);
+  template <SplitParts Parts>
+  int64_t copy_bytes(int k) const {
+    return round_up(int64_t(batches) * rows * split_row_length<Parts>(k) * int64_t(sizeof(float)), 256);
   }
 };
 
@@ -206,7 +207,8 @@ struct Fp32Runner {
   static std::string name() { return variant_name<Kernel>("f32", "any"); }
   static int64_t workspace_bytes(GemmCall const& c) {
     Fp32Operand a = Fp32Operand::a(c), b = Fp32Operand::b(c);
-    return (a.direct() ? 0 : a.copy_bytes(c.k, 1)) + (b.direct() ? 0 : b.copy_bytes(c.k, 1)) + split_k_bytes<Kernel>(c);
+    return (a.direct() ? 0 : a.copy_bytes<SplitParts::Whole>(c.k)) +
+           (b.direct() ? 0 : b.copy_bytes<SplitParts::Whole>(c.k)) + split_k_bytes<Kernel>(c);
   }
   static int run(GemmCall const& c) {
     if (uint64_t(workspace_bytes(c)) > c.workspace_bytes) return kWorkspaceTooSmall;
@@ -219,7 +221,7 @@ struct Fp32Runner {
       if (op.direct()) return cudaSuccess;
       auto* out = reinterpret_cast<float*>(scratch);
       ptr = out, ld = split_k_padded(c.k), batch_stride = op.batches == 1 ? 0 : ld * op.rows;
-      scratch += op.copy_bytes(c.k, 1);
+      scratch += op.copy_bytes<SplitParts::Whole>(c.k);
       return split_tf32<SplitParts::Whole>(op.ptr, op.stride_row, op.stride_k, op.batch_stride, op.rows, c.k,
                                            op.batches, out, stream);
     };
@@ -240,32 +242,40 @@ struct Split3xTf32Runner {
                 "the split writes K-major tf32 operands");
 
   static std::string name() { return variant_name<Kernel>("3xtf32", "any"); }
+  // The call as the tf32 GEMM sees it: K three parts long.
+  static GemmCall tf32_call(GemmCall c) {
+    c.k = int(split_row_length<SplitParts::HiLoHi>(c.k));
+    return c;
+  }
   static int64_t workspace_bytes(GemmCall const& c) {
-    return Fp32Operand::a(c).copy_bytes(c.k, 3) + Fp32Operand::b(c).copy_bytes(c.k, 3);
+    return Fp32Operand::a(c).copy_bytes<SplitParts::HiLoHi>(c.k) +
+           Fp32Operand::b(c).copy_bytes<SplitParts::LoHiHi>(c.k) + split_k_bytes<Kernel>(tf32_call(c));
   }
   static int run(GemmCall const& c) {
     if (uint64_t(workspace_bytes(c)) > c.workspace_bytes) return kWorkspaceTooSmall;
     auto stream = static_cast<cudaStream_t>(c.stream);
     Fp32Operand a = Fp32Operand::a(c), b = Fp32Operand::b(c);
-    float* a_split = static_cast<float*>(c.workspace);
-    float* b_split = reinterpret_cast<float*>(static_cast<char*>(c.workspace) + a.copy_bytes(c.k, 3));
-    cudaError_t e = split_tf32<SplitParts::HiHiLo>(a.ptr, a.stride_row, a.stride_k, a.batch_stride, a.rows, c.k,
+    char* scratch = static_cast<char*>(c.workspace);
+    float* a_split = reinterpret_cast<float*>(scratch);
+    scratch += a.copy_bytes<SplitParts::HiLoHi>(c.k);
+    float* b_split = reinterpret_cast<float*>(scratch);
+    scratch += b.copy_bytes<SplitParts::LoHiHi>(c.k);
+    cudaError_t e = split_tf32<SplitParts::HiLoHi>(a.ptr, a.stride_row, a.stride_k, a.batch_stride, a.rows, c.k,
                                                    a.batches, a_split, stream);
     if (e == cudaSuccess)
-      e = split_tf32<SplitParts::HiLoHi>(b.ptr, b.stride_row, b.stride_k, b.batch_stride, b.rows, c.k, b.batches,
+      e = split_tf32<SplitParts::LoHiHi>(b.ptr, b.stride_row, b.stride_k, b.batch_stride, b.rows, c.k, b.batches,
                                          b_split, stream);
     if (e != cudaSuccess) return int(e);
 
-    int64_t k3 = 3 * int64_t(split_k_padded(c.k));
-    auto args = base_arguments<Kernel>(c);
-    args.shape.k = int(k3);
+    int64_t k3 = split_row_length<SplitParts::HiLoHi>(c.k);
+    auto args = base_arguments<Kernel>(tf32_call(c));
     args.a = reinterpret_cast<cute::tfloat32_t const*>(a_split);
     args.lda = k3;
     args.batch_stride_a = a.batches == 1 ? 0 : c.m * k3;
     args.b = reinterpret_cast<cute::tfloat32_t const*>(b_split);
     args.ldb = k3;
     args.batch_stride_b = b.batches == 1 ? 0 : c.n * k3;
-    args.splits = 1;  // the comparison runs as it first ran
+    args.workspace = scratch;
     return int(launch_gemm<Kernel>(args, stream));
   }
 };

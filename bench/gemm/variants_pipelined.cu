@@ -5,12 +5,15 @@
 namespace cutegen::gemm::bench {
 namespace {
 
-template <class In, class Out, class LayoutB = RowMajor>
-using Config = GemmConfig<In, In, Out, RowMajor, LayoutB, 128, 256, 4>;
+template <class In, class Out>
+using Config = GemmConfig<In, In, Out, RowMajor, RowMajor, 128, 256, 4>;
+
+// 3xTF32 keeps an accumulator and a partial: 128x128, as in the warp-specialized variants.
+using Tf32 = GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, RowMajor, ColMajor, 128, 128, 6>;
 
 Register<HalfRunner<GemmPipelined<Config<cute::bfloat16_t, cute::bfloat16_t>, IdentityEpilogue>>,
          HalfRunner<GemmPipelined<Config<cute::half_t, cute::half_t>, IdentityEpilogue>>,
-         Split3xTf32Runner<GemmPipelined<Config<cute::tfloat32_t, float, ColMajor>, IdentityEpilogue>>>
+         Split3xTf32Runner<GemmPipelined<Tf32, IdentityEpilogue>>>
     registered;
 
 }  // namespace

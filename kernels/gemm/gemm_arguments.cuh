@@ -11,6 +11,7 @@
 #include "epilogue_direct_store.cuh"
 #include "gemm_config.cuh"
 #include "mainloop_3xtf32.cuh"
+#include "mainloop_promoting.cuh"
 #include "mainloop_tma_wgmma.cuh"
 #include "split_k.cuh"
 #include "tile_scheduler.cuh"
@@ -34,7 +35,9 @@ struct GemmArguments {
 
 template <class Config, class Functor>
 struct GemmParams {
-  using Mainloop = cute::conditional_t<Config::Fp32Via3xTf32, Mainloop3xTf32<Config>, MainloopTmaWgmma<Config>>;
+  using Mainloop = cute::conditional_t<
+      Config::Fp32Via3xTf32, Mainloop3xTf32<Config>,
+      cute::conditional_t<(Config::PromoteSpan > 0), MainloopPromoting<Config>, MainloopTmaWgmma<Config>>>;
   using Epilogue = EpilogueDirectStore<Config, Functor>;
   using Scheduler = SwizzledTileScheduler<Config::ClusterM, Config::ClusterN>;
 

@@ -27,6 +27,10 @@ struct GemmConfig {
   // k-tiles the 3xTF32 partial spans before it is promoted into the fp32 accumulator (one full
   // wgmma wait each; tests/tf32_accumulation_test.cc bounds the accuracy of longer spans).
   static constexpr int PromoteEvery = PromoteEvery_;
+  // tf32 operands are fp32 ones pre-split into three parts per k-tile (split_tf32_kernel.cuh): the
+  // GEMM's partial then spans 3 k-tiles per k-tile of the operands (mainloop_promoting.cuh). 0: the
+  // half-precision GEMMs sum all of K on the tensor cores, as cuBLAS does.
+  static constexpr int PromoteSpan = cute::is_same_v<ElementA, cute::tfloat32_t> ? 3 * PromoteEvery : 0;
   using MmaElementA = cute::conditional_t<Fp32Via3xTf32, cute::tfloat32_t, ElementA>;
   using MmaElementB = cute::conditional_t<Fp32Via3xTf32, cute::tfloat32_t, ElementB>;
 

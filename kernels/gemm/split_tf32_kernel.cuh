@@ -1,11 +1,15 @@
 // The fp32 pre-pass: writes an fp32 operand K-major (tf32 wgmma reads only K-major operands), its
-// rows padded to k_padded (K rounded up to 4, the pad zero) so TMA's 16-byte row alignment holds:
-//   row r = [ A[r, :] ]                                         (SplitParts::Whole: for the fp32
-//                                                                 kernels that split in the mainloop)
-// or, for the old 3xTF32 scheme (one tf32 GEMM over K' = 3 * k_padded into one accumulator, whose
-// error grows with K: kept as the benchmark's comparison), split into K-concatenated tf32 parts:
-//   A' row r = [ hi(A[r, :]) | hi(A[r, :]) | lo(A[r, :]) ]     (SplitParts::HiHiLo)
-//   B' row n = [ hi(B[:, n]) | lo(B[:, n]) | hi(B[:, n]) ]     (SplitParts::HiLoHi)
+// rows padded (the pad zero) so TMA's 16-byte row alignment holds. Either whole:
+//   row r = [ A[r, :] ]                        (SplitParts::Whole, K padded to 4: for the fp32
+//                                               kernels that split in the mainloop, mainloop_3xtf32.cuh)
+// or split into tf32 parts for a plain tf32 GEMM over K' = 3 * K (padded to 32), each 32-wide k-tile t
+// of the operand becoming three k-tiles of the GEMM, so that their products are the 3xTF32 terms of
+// that k-tile, small ones first (the order of mainloop_3xtf32.cuh):
+//   A' row r = [ ... | hi(A[r, t]) | lo(A[r, t]) | hi(A[r, t]) | ... ]   (SplitParts::HiLoHi)
+//   B' row n = [ ... | lo(B[t, n]) | hi(B[t, n]) | hi(B[t, n]) | ... ]   (SplitParts::LoHiHi)
+// The GEMM promotes its tensor-core partial into the fp32 accumulator every few k-tiles
+// (Config::PromoteSpan); the error of one long tensor-core sum grows with K
+// (tests/tf32_accumulation_test.cc).
 // A transposed input is transposed here, through a shared-memory tile so both the reads and the
 // writes are coalesced.
 #pragma once
@@ -18,15 +22,26 @@
 
 namespace cutegen::gemm {
 
-enum class SplitParts { Whole, HiHiLo, HiLoHi };
+enum class SplitParts { Whole, HiLoHi, LoHiHi };
 
 template <SplitParts Parts>
 inline constexpr int kSplitPartCount = Parts == SplitParts::Whole ? 1 : 3;
 
-constexpr int kSplitTile = 32;
+constexpr int kSplitTile = 32;        // also the tf32 GEMM's k-tile, which the split parts are laid out in
 constexpr int kSplitRowsPerPass = 8;  // the block is kSplitTile x kSplitRowsPerPass threads
 
-constexpr int split_k_padded(int k) { return (k + 3) / 4 * 4; }
+// K as written per part: to 4 for the whole operand, to whole k-tiles for the split parts.
+template <SplitParts Parts = SplitParts::Whole>
+constexpr int split_k_padded(int k) {
+  int to = Parts == SplitParts::Whole ? 4 : kSplitTile;
+  return (k + to - 1) / to * to;
+}
+
+// Elements per written row: all of a row's parts.
+template <SplitParts Parts>
+constexpr int64_t split_row_length(int k) {
+  return int64_t(kSplitPartCount<Parts>) * split_k_padded<Parts>(k);
+}
 
 // Grid: (ceil(k_padded / 32), ceil(rows / 32), batches); block (32, 8).
 // in(row, k, batch) = in[row * stride_row + k * stride_k + batch * stride_batch];
@@ -57,15 +72,16 @@ __global__ void split_tf32_operand(float const* in, int64_t stride_row, int64_t 
   for (int j = int(threadIdx.y); j < kSplitTile; j += kSplitRowsPerPass) {
     int r = row0 + j;
     if (r >= rows) break;
-    float* row = dst + r * row_length + kk;
     if constexpr (Parts == SplitParts::Whole) {
-      row[0] = tile[j][threadIdx.x];
+      dst[r * row_length + kk] = tile[j][threadIdx.x];
       continue;
     }
+    // This block's k-tile becomes three consecutive k-tiles of the row.
+    float* row = dst + r * row_length + 3 * int64_t(k0) + threadIdx.x;
     Tf32Pair p = split_tf32(tile[j][threadIdx.x]);
-    row[0] = p.hi;
-    row[k_padded] = Parts == SplitParts::HiHiLo ? p.hi : p.lo;
-    row[2 * int64_t(k_padded)] = Parts == SplitParts::HiHiLo ? p.lo : p.hi;
+    row[0] = Parts == SplitParts::HiLoHi ? p.hi : p.lo;
+    row[kSplitTile] = Parts == SplitParts::HiLoHi ? p.lo : p.hi;
+    row[2 * kSplitTile] = p.hi;
   }
 }
 
@@ -74,7 +90,7 @@ __global__ void split_tf32_operand(float const* in, int64_t stride_row, int64_t 
 template <SplitParts Parts>
 cudaError_t split_tf32(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows, int k,
                        int batches, float* out, cudaStream_t stream) {
-  int k_padded = split_k_padded(k);
+  int k_padded = split_k_padded<Parts>(k);
   dim3 grid((k_padded + kSplitTile - 1) / kSplitTile, (rows + kSplitTile - 1) / kSplitTile, batches);
   split_tf32_operand<Parts><<<grid, dim3(kSplitTile, kSplitRowsPerPass), 0, stream>>>(
       in, stride_row, stride_k, stride_batch, rows, k, k_padded, out);

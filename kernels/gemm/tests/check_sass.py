@@ -26,10 +26,11 @@ EXPECTATIONS = [
     ("warp-specialized fp16, 2x1 cluster, bias+relu", r"GemmWarpSpecialized<.*half_t.*, 2, 1, 2, 1>, .*BiasReluEpilogue", 1,
      ["HGMMA.64x256x16.F32", "UTMALDG.3D.MULTICAST", "USETMAXREG"], []),
     ("pipelined fallback", r"GemmPipelined<", 1, ["HGMMA", "UTMALDG"], ["USETMAXREG"]),
-    ("old 3xTF32 GEMM (K-concatenated)", r"GemmWarpSpecialized<.*tfloat32_t", 1, ["HGMMA.64x256x8.F32.TF32", "UTMALDG"], []),
+    ("3xTF32 GEMM over pre-split parts, promoting", r"GemmWarpSpecialized<.*tfloat32_t", 1,
+     ["HGMMA.64x192x8.F32.TF32", "UTMALDG", "USETMAXREG"], []),
     ("fp32 by 3xTF32 in the mainloop, partials of 1 and 4 k-tiles", r"GemmWarpSpecialized<.*GemmConfig<float, float, float",
      2, ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "BAR.SYNC"], []),
-    ("fp32 pre-passes (K-major copy, old split)", r"split_tf32_operand", 2, [], ["HGMMA"]),
+    ("fp32 pre-passes (K-major copy, 3xTF32 split)", r"split_tf32_operand", 2, [], ["HGMMA"]),
     ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 9, [], ["HGMMA", "UTMALDG"]),
 ]
 

@@ -57,12 +57,13 @@ cudaError_t k_major_b(float const* b, float* out) {
   return split_tf32<SplitParts::Whole>(b, 1, 1, 1, 1, 1, 1, out, nullptr);
 }
 
-// The old 3xTF32 (the benchmark's comparison): tf32 GEMM over K-concatenated split operands, and that split.
-using Tf32 = GemmConfig<tfloat32_t, tfloat32_t, float, RowMajor, ColMajor, 128, 256, 4>;
+// fp32 by 3xTF32 split ahead: the tf32 GEMM over the pre-split parts, promoting every 2 k-tiles
+// of the operands (6 of the GEMM's, one unrolled span), and that split.
+using Tf32 = GemmConfig<tfloat32_t, tfloat32_t, float, RowMajor, ColMajor, 128, 192, 5, 1, 1, 2, 2>;
 template cudaError_t launch<GemmWarpSpecialized<Tf32, IdentityEpilogue>>(
     GemmWarpSpecialized<Tf32, IdentityEpilogue>::Arguments const&);
 cudaError_t split_a(float const* a, float* out) {
-  return split_tf32<SplitParts::HiHiLo>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
+  return split_tf32<SplitParts::HiLoHi>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
 }
 
 }  // namespace cutegen::gemm::probe

@@ -11,9 +11,11 @@
 // Schemes over one dot product of length K (each of the GEMM's outputs is one):
 //   eager fp32   a chain of fp32 FMAs, rounded to nearest (cuBLAS SGEMM's inner loop);
 //   old 3xTF32   hi*hi over all of K, then hi*lo, then lo*hi, in one tensor-core accumulator
-//                (the K-concatenated operands of split_tf32_kernel.cuh's HiHiLo / HiLoHi);
+//                (the first kernels: one tf32 GEMM over K-concatenated split operands);
 //   new 3xTF32   per 32-wide k-tile: hi*lo, lo*hi, hi*hi in a zeroed tensor-core partial, then
-//                one fp32 add (rounded to nearest) into the accumulator (mainloop_3xtf32.cuh).
+//                one fp32 add (rounded to nearest) into the accumulator, every k-tile or every few
+//                (mainloop_3xtf32.cuh splitting in shared memory, mainloop_promoting.cuh over
+//                split_tf32_kernel.cuh's per-k-tile HiLoHi / LoHiHi parts: the same sums).
 #include "tf32_split.cuh"
 
 #include <algorithm>
