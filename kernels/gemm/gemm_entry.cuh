@@ -1,7 +1,8 @@
 // Feeding the TMA kernels operands as a task stores them, for generated instances
-// (kernels/instances/gemm.cu.in): bf16/fp16 operands in place; fp32 operands (3xTF32, split in the
-// mainloop) in place where K-major and aligned, else first written K-major by the pre-pass into
-// scratch the caller owns; split-K's partials in the caller's workspace.
+// (kernels/instances/gemm.cu.in): bf16/fp16 operands in place; fp32 operands for 3xTF32 split in the
+// mainloop in place where K-major and aligned, else first written K-major by the pre-pass into
+// scratch the caller owns; fp32 operands for a tf32 kernel always split ahead by the pre-pass into
+// that scratch; split-K's partials in the caller's workspace.
 #pragma once
 
 #include <cstddef>
@@ -46,6 +47,18 @@ inline cudaError_t place_fp32(float const* ptr, int64_t stride_row, int64_t stri
   return split_tf32<SplitParts::Whole>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, copy, stream);
 }
 
+// An fp32 operand split ahead into `copy`: tf32 parts, three k-tiles per k-tile (split_tf32_kernel.cuh).
+template <SplitParts Parts>
+cudaError_t split_fp32(float const* ptr, int64_t stride_row, int64_t stride_k, int64_t batch_stride, int rows, int k,
+                       int batches, float* copy, size_t copy_bytes, float const*& placed, int64_t& ld,
+                       int64_t& placed_batch_stride, cudaStream_t stream) {
+  int copies = batch_stride == 0 ? 1 : batches;
+  ld = split_row_length<Parts>(k);
+  if (size_t(copies) * rows * ld * sizeof(float) > copy_bytes) return cudaErrorInvalidValue;
+  placed = copy, placed_batch_stride = copies == 1 ? 0 : ld * rows;
+  return split_tf32<Parts>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, copy, stream);
+}
+
 // Launches `args` (shape, C, functor, swizzle, splits set by the caller) over A and B as stored.
 template <class Kernel, class T>
 cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, StridedMatrix<T> b, GemmScratch scratch,
@@ -62,6 +75,21 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
       e = place_fp32(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
                      scratch.copy_b_bytes, args.b, args.ldb, args.batch_stride_b, stream);
     if (e != cudaSuccess) return e;
+  } else if constexpr (Config::PromoteSpan > 0) {
+    static_assert(std::is_same_v<T, float>, "tf32 kernels read fp32 operands split ahead");
+    ProblemShape const s = args.shape;
+    float const *a_parts, *b_parts;
+    cudaError_t e =
+        split_fp32<SplitParts::HiLoHi>(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
+                                       scratch.copy_a_bytes, a_parts, args.lda, args.batch_stride_a, stream);
+    if (e == cudaSuccess)
+      e = split_fp32<SplitParts::LoHiHi>(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l,
+                                         scratch.copy_b, scratch.copy_b_bytes, b_parts, args.ldb, args.batch_stride_b,
+                                         stream);
+    if (e != cudaSuccess) return e;
+    args.a = reinterpret_cast<cute::tfloat32_t const*>(a_parts);
+    args.b = reinterpret_cast<cute::tfloat32_t const*>(b_parts);
+    args.shape.k = int(split_row_length<SplitParts::HiLoHi>(s.k));  // the parts, as the tf32 GEMM's K
   } else {
     // 16-bit operands: the kernel's layouts are the stored ones (stride 1 along the contiguous mode).
     args.a = reinterpret_cast<typename Config::ElementA const*>(a.ptr);

@@ -11,9 +11,6 @@
 namespace cutegen {
 namespace {
 
-// Scratch beyond this declines: static buffers (gemm.cu.in) for K-major copies of fp32 operands.
-constexpr int64_t kMaxScratchBytes = int64_t(4) << 30;
-
 struct BatchGroup {
   int64_t count = 1, a = 0, b = 0;  // batches, and A's and B's stride between them
 };
@@ -35,11 +32,12 @@ Result<std::pair<BatchGroup, BatchGroup>> batch_groups(const GemmRecipe& g) {
   return std::make_pair(groups[0], groups[1]);
 }
 
-// The kernel's element: fp32 operands stay fp32 (3xTF32 in the mainloop).
-const char* kernel_element(DType t) {
+// The kernel's element: fp32 operands stay fp32 (3xTF32 in the mainloop), or become tf32 parts
+// when split ahead.
+const char* kernel_element(DType t, bool split_ahead = false) {
   if (t == DType::kBFloat16) return "cute::bfloat16_t";
   if (t == DType::kFloat16) return "cute::half_t";
-  return "float";
+  return split_ahead ? "cute::tfloat32_t" : "float";
 }
 
 // Whether TMA reads an operand in place: its contiguous mode stride 1, 16-byte aligned. fp32
@@ -59,6 +57,11 @@ int64_t copy_bytes(const GemmOperand& o, bool is_a, int64_t rows, int64_t k, con
                    int64_t stride) {
   if (in_place(o, is_a, stride)) return 0;
   return (stride == 0 ? 1 : batches.count) * rows * ((k + 3) / 4 * 4) * 4;
+}
+
+// Bytes of an fp32 operand split ahead: three tf32 parts, K padded to whole 32-wide k-tiles.
+int64_t split_ahead_bytes(int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride) {
+  return (stride == 0 ? 1 : batches.count) * rows * 3 * ((k + 31) / 32 * 32) * 4;
 }
 
 std::string n(int64_t v) { return std::to_string(v); }
@@ -156,9 +159,9 @@ std::string gemm_unsupported(const GemmRecipe& g) {
   }
   int64_t bytes =
       copy_bytes(g.a, true, g.m, g.k, batches, batches.a) + copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
-  if (bytes > kMaxScratchBytes)
-    return "K-major copies of the fp32 operands take " + n(bytes >> 20) + " MB, over the " + n(kMaxScratchBytes >> 20) +
-           " MB static scratch";
+  if (bytes > kMaxGemmScratchBytes)
+    return "K-major copies of the fp32 operands take " + n(bytes >> 20) + " MB, over the " +
+           n(kMaxGemmScratchBytes >> 20) + " MB static scratch";
   return "";
 }
 
@@ -177,44 +180,50 @@ Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const P
   auto strides = [&](const GemmOperand& o, int64_t batch_stride) {
     return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
   };
-  const bool pipelined = p.strategy == Strategy::kGemmPipelined;
-  return render_instance("instances/gemm.cu.in",
-                         {{"title", kernel_title(r, p)},
-                          {"header", std::string(strategy_def(p.strategy).header).substr(5)},
-                          {"epilogue", functor},
-                          {"element", kernel_element(g.a.dtype)},
-                          {"element_c", kernel_element(g.out_dtype)},
-                          {"layout_a", layout(g.a, "RowMajor")},
-                          {"layout_b", layout(g.b, "ColMajor")},
-                          {"tile_m", n(p.tile_m)},
-                          {"tile_n", n(p.tile_n)},
-                          {"stages", n(p.stages)},
-                          {"cluster_m", n(pipelined ? 1 : p.cluster_m)},
-                          {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
-                          {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
-                          {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
-                          {"copy_a", float4s(fp32 ? copy_bytes(g.a, true, g.m, g.k, batches, batches.a) : 0)},
-                          {"copy_b", float4s(fp32 ? copy_bytes(g.b, false, g.n, g.k, batches, batches.b) : 0)},
-                          {"workspace", float4s(split_k_workspace_bytes(r, p))},
-                          {"split_k", n(p.split_k)},
-                          {"signature", entry_signature(spec)},
-                          {"launches", n(launches.count)},
-                          {"batches", n(batches.count)},
-                          {"m", n(g.m)},
-                          {"n", n(g.n)},
-                          {"k", n(g.k)},
-                          {"out", g.out_c_name},
-                          {"launch_stride_c", n(batches.count * g.m * g.n)},
-                          {"batch_stride_c", n(g.m * g.n)},
-                          {"epilogue_args", functor_args},
-                          {"swizzle", n(p.swizzle)},
-                          {"input_type", dtype_info(g.a.dtype).c_type},
-                          {"a", pointer(g.a)},
-                          {"launch_stride_a", n(launches.a)},
-                          {"strides_a", strides(g.a, batches.a)},
-                          {"b", pointer(g.b)},
-                          {"launch_stride_b", n(launches.b)},
-                          {"strides_b", strides(g.b, batches.b)}});
+  const bool pipelined = p.strategy == Strategy::kGemmPipelined, ahead = fp32 && p.split_ahead > 0;
+  int64_t copy_a = !fp32   ? 0
+                   : ahead ? split_ahead_bytes(g.m, g.k, batches, batches.a)
+                           : copy_bytes(g.a, true, g.m, g.k, batches, batches.a);
+  int64_t copy_b = !fp32   ? 0
+                   : ahead ? split_ahead_bytes(g.n, g.k, batches, batches.b)
+                           : copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
+  return render_instance("instances/gemm.cu.in", {{"title", kernel_title(r, p)},
+                                                  {"header", std::string(strategy_def(p.strategy).header).substr(5)},
+                                                  {"epilogue", functor},
+                                                  {"element", kernel_element(g.a.dtype, ahead)},
+                                                  {"element_c", kernel_element(g.out_dtype)},
+                                                  {"layout_a", layout(g.a, "RowMajor")},
+                                                  {"layout_b", layout(g.b, "ColMajor")},
+                                                  {"tile_m", n(p.tile_m)},
+                                                  {"tile_n", n(p.tile_n)},
+                                                  {"stages", n(p.stages)},
+                                                  {"cluster_m", n(pipelined ? 1 : p.cluster_m)},
+                                                  {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
+                                                  {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
+                                                  {"promote_every", n(ahead ? p.split_ahead : 1)},
+                                                  {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
+                                                  {"copy_a", float4s(copy_a)},
+                                                  {"copy_b", float4s(copy_b)},
+                                                  {"workspace", float4s(split_k_workspace_bytes(r, p))},
+                                                  {"split_k", n(p.split_k)},
+                                                  {"signature", entry_signature(spec)},
+                                                  {"launches", n(launches.count)},
+                                                  {"batches", n(batches.count)},
+                                                  {"m", n(g.m)},
+                                                  {"n", n(g.n)},
+                                                  {"k", n(g.k)},
+                                                  {"out", g.out_c_name},
+                                                  {"launch_stride_c", n(batches.count * g.m * g.n)},
+                                                  {"batch_stride_c", n(g.m * g.n)},
+                                                  {"epilogue_args", functor_args},
+                                                  {"swizzle", n(p.swizzle)},
+                                                  {"input_type", dtype_info(g.a.dtype).c_type},
+                                                  {"a", pointer(g.a)},
+                                                  {"launch_stride_a", n(launches.a)},
+                                                  {"strides_a", strides(g.a, batches.a)},
+                                                  {"b", pointer(g.b)},
+                                                  {"launch_stride_b", n(launches.b)},
+                                                  {"strides_b", strides(g.b, batches.b)}});
 }
 
 }  // namespace cutegen

@@ -146,12 +146,25 @@ TEST(GemmInstance, MatrixVectorHasItsOwnKernel) {
   EXPECT_TRUE(contains(emit("gemm_specs/vecmat_linear"), "cg::matvec<256, true>("));
 }
 
+TEST(GemmInstance, Fp32SplitAheadFeedsATf32KernelItsPartsFromStaticScratch) {
+  // 8205 x 2949 @ 2949 x 5921: both operands split into three tf32 k-tiles per 32-wide k-tile, K
+  // padded to 2976; the tf32 kernel promotes every 2 k-tiles of the operands.
+  std::string k = emit("kernelbench/level1/8_Matmul_with_irregular_shapes_", "split_ahead=2");
+  EXPECT_TRUE(contains(k, "__device__ float4 copy_a[" + std::to_string(8205LL * 3 * 2976 / 4) + "], copy_b[" +
+                              std::to_string(5921LL * 3 * 2976 / 4) + "], workspace[1];"))
+      << k.substr(0, 2000);
+  EXPECT_TRUE(
+      contains(k, "cg::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, cg::RowMajor, cg::ColMajor, 128,"));
+  EXPECT_TRUE(contains(k, " 2>;")) << "PromoteEvery";
+  EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ A + launch * 0, 2949, 1, 0 }"));
+}
+
 TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
   auto r = gemm_recipe("kernelbench/level1/1_Square_matrix_multiplication_");
   Params p = default_params(r);
-  EXPECT_EQ(
-      to_string(p),
-      "tile_m=128,tile_n=128,stages=5,cluster_m=2,cluster_n=1,swizzle=8,split_k=1,strategy=gemm_warp_specialized");
+  EXPECT_EQ(to_string(p),
+            "tile_m=128,tile_n=128,stages=5,cluster_m=2,cluster_n=1,swizzle=8,split_k=1,split_ahead=0,"
+            "strategy=gemm_warp_specialized");
   auto back = parse_params(to_string(p));
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_EQ(*back, p);
@@ -172,6 +185,10 @@ TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
       << "fp32's partial beside the accumulator";
   EXPECT_NE(invalid_reason(r, *parse_params("tile_n=256", p)), "");
   EXPECT_NE(invalid_reason(r, *parse_params("strategy=matvec", p)), "");
+  // Split ahead: no lo buffers in shared memory, so more stages fit; fp16 has nothing to split.
+  EXPECT_EQ(invalid_reason(r, *parse_params("split_ahead=2,stages=6", p)), "");
+  auto fp16 = gemm_recipe("gemm_specs/mm_nt_fp16");
+  EXPECT_NE(invalid_reason(fp16, *parse_params("split_ahead=2", default_params(fp16))), "");
   // The other families' points keep their spelling.
   EXPECT_EQ(to_string(Params{}), "threads=256,vec=4,unroll=4,blocks_per_sm=0,split=1,group=1,strategy=elementwise");
 }

@@ -157,6 +157,7 @@ const std::vector<ParamDef>& param_defs() {
       {"cluster_n", &Params::cluster_n, {1, 2}, true},
       {"swizzle", &Params::swizzle, {1, 4, 8, 16}, true},
       {"split_k", &Params::split_k, {1, 2, 4, 8, 16, 32, 64}, true},
+      {"split_ahead", &Params::split_ahead, {0, 1, 2, 4}, true},
   };
   return defs;
 }

@@ -26,6 +26,10 @@ struct Params {
   // GEMMs: the CTA tile, pipeline stages, cluster shape, the rasterization strip's width in tiles,
   // and split-K's slices of K (summed by a second pass).
   int tile_m = 128, tile_n = 256, stages = 4, cluster_m = 1, cluster_n = 1, swizzle = 8, split_k = 1;
+  // fp32 GEMMs' 3xTF32: 0 splits each k-tile in shared memory in the mainloop, promoting every
+  // k-tile; n > 0 splits the operands ahead (a pre-pass writing three tf32 k-tiles per k-tile) and
+  // promotes every n k-tiles (kernels/gemm/mainloop_promoting.cuh).
+  int split_ahead = 0;
   bool operator==(const Params&) const = default;
 };
 

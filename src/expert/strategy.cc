@@ -129,9 +129,14 @@ std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& 
   if (int64_t(p.tile_m) * p.tile_n / (128 * mma_warpgroups) * (fp32 ? 2 : 1) > 128)
     return fp32 ? "a consumer thread would hold more than 64 accumulators and their 3xTF32 partial"
                 : "a consumer thread would hold more than 128 accumulators";
-  // A stage holds a 128-byte K slice of the A and B tiles (fp32: two more for the split's lo
-  // parts); the pipeline's barriers fit in 1 KB.
-  const int64_t bytes = int64_t(p.stages + (fp32 ? 2 : 0)) * (p.tile_m + p.tile_n) * 128 + 1024;
+  if (p.split_ahead && !fp32) return "split_ahead applies to fp32 operands only";
+  if (p.split_ahead && fp32_split_ahead_bytes(*r.gemm) > kMaxGemmScratchBytes)
+    return "the fp32 operands split ahead take over the " + std::to_string(kMaxGemmScratchBytes >> 20) +
+           " MB static scratch";
+  // A stage holds a 128-byte K slice of the A and B tiles (fp32 split in the mainloop: two more for
+  // the lo parts); the pipeline's barriers fit in 1 KB.
+  const bool lo_buffers = fp32 && !p.split_ahead;
+  const int64_t bytes = int64_t(p.stages + (lo_buffers ? 2 : 0)) * (p.tile_m + p.tile_n) * 128 + 1024;
   if (bytes > hw.smem_per_cta) return std::to_string(p.stages) + " stages exceed the target's shared memory per CTA";
   if (p.cluster_m * p.cluster_n > 4) return "TMA multicast here covers clusters of up to 4 CTAs";
   if (p.split_k > 1) {
@@ -253,21 +258,21 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kGemmWarpSpecialized,
        "gemm_warp_specialized",
        "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k"},
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead"},
        is_gemm,
        gemm_cooperative_invalid,
        "gemm-warp-specialized"},
       {Strategy::kGemmPingpong,
        "gemm_pingpong",
        "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k"},
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead"},
        is_gemm,
        gemm_pingpong_invalid,
        "gemm-warp-specialized"},
       {Strategy::kGemmPipelined,
        "gemm_pipelined",
        "gemm/kernel_pipelined.cuh",
-       {"tile_m", "tile_n", "stages", "swizzle", "split_k"},
+       {"tile_m", "tile_n", "stages", "swizzle", "split_k", "split_ahead"},
        is_gemm,
        gemm_cooperative_invalid,
        "gemm-warp-specialized"},
@@ -309,6 +314,10 @@ int64_t split_k_workspace_bytes(const Recipe& r, const Params& p) {
   const int64_t tiles_m = (g.m + p.tile_m * cm - 1) / (p.tile_m * cm) * cm;
   const int64_t tiles_n = (g.n + p.tile_n * cn - 1) / (p.tile_n * cn) * cn;
   return g.batch_count() * tiles_m * tiles_n * p.split_k * p.tile_m * p.tile_n * 4;
+}
+
+int64_t fp32_split_ahead_bytes(const GemmRecipe& g) {
+  return 3 * g.batch_count() * (g.m + g.n) * ((g.k + 31) / 32 * 32) * 4;
 }
 
 bool is_gemm_strategy(Strategy s) {

@@ -19,6 +19,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 POINTS = [
     ("tasks/matmul_fp32.py", "",  # 3xTF32 in the mainloop, a 2x1 cluster; B copied K-major by the pre-pass
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG"], []), "split_tf32_operand": ([], ["HGMMA"])}),
+    ("tasks/matmul_fp32.py", "split_ahead=2",  # 3xTF32 split ahead: the tf32 GEMM promoting every 6 k-tiles
+     {"GemmWarpSpecialized": (["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG"], []),
+      "split_tf32_operand": ([], ["HGMMA"])}),
     ("tasks/linear_multiply_leaky.py", "strategy=gemm_pingpong,tile_m=64,tile_n=128,stages=6",
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG", "BAR.SYNC"], [])}),
     ("tasks/matmul_bf16.py", "strategy=gemm_pipelined",
