@@ -256,7 +256,7 @@ def summarize(paths):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lib", required=True)
+    ap.add_argument("--lib", help="the variants' library (build.sh); needed unless --summarize")
     ap.add_argument("--sweep", action="store_true", help="time every bf16 variant at several swizzles")
     ap.add_argument("--quick", action="store_true", help="fewer sizes")
     ap.add_argument("--samples", type=int, default=20)
@@ -267,6 +267,8 @@ def main():
     args = ap.parse_args()
     if args.summarize is not None:
         return summarize(args.summarize)
+    if not args.lib:
+        ap.error("--lib is required")
     torch.backends.cuda.matmul.allow_tf32 = False  # torch's fp32 baseline is eager fp32, as in KernelBench
     lib = Library(args.lib)
     flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")

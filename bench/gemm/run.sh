@@ -3,8 +3,8 @@
 # kernels/gemm beside torch.matmul, in separate processes (a variant that hangs or faults only loses
 # its own group, each under its own timeout): the fallback kernel; bf16/fp16 warp-specialized
 # kernels (cooperative, ping-pong, clusters) at 4096^3 and 8192^3 with irregular shapes, layouts,
-# batches and epilogues; the sweep of tiles, stages, clusters and rasterization; fp32 by 3xTF32 (the
-# new scheme beside the old) at 4096^3 and at KernelBench level 1's matmul shapes. Prints the best
+# batches and epilogues; the sweep of tiles, stages, clusters and rasterization; fp32 by 3xTF32 (split
+# in the mainloop beside split ahead) at 4096^3 and at KernelBench level 1's matmul shapes. Prints the best
 # correct variant per case last, with its error against float64 beside torch's.
 #
 # Usage: bench/gemm/run.sh [--full-sweep | --profile-fp32]
@@ -44,5 +44,5 @@ run half-precision 100 --variants '^(ws|pingpong)\.(bf16|fp16)'
 run sweep "$sweep_limit" "${sweep[@]}"
 run fp32-4096 70 --only 'fp32 4096' --variants '^(ws|pingpong)'
 run kernelbench-fp32 150 --only 'kb ' --variants '\.f32>'
-run kernelbench-old-3xtf32 60 --only 'kb ' --variants '\.3xtf32>'
-"$py" "$here/bench_gemm.py" --summarize "$out"/{fallback,half-precision,sweep,fp32-4096,kernelbench-fp32,kernelbench-old-3xtf32}.json
+run kernelbench-3xtf32-ahead 150 --only 'kb ' --variants '\.3xtf32>'
+"$py" "$here/bench_gemm.py" --summarize "$out"/{fallback,half-precision,sweep,fp32-4096,kernelbench-fp32,kernelbench-3xtf32-ahead}.json

@@ -22,6 +22,7 @@
 #include <cute/tensor.hpp>
 #include <cutlass/arch/barrier.h>
 
+#include "k_tile_spans.cuh"
 #include "mainloop_tma_wgmma.cuh"
 #include "tf32_split.cuh"
 
@@ -92,7 +93,7 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
     if (k_count == 0) return;
     // The team's first thread names its barrier: teams of one kernel start at distinct multiples of MmaThreads.
     uint32_t barrier = FirstSplitBarrier + (uint32_t(threadIdx.x) - uint32_t(consumer_thread)) / MmaThreads;
-    PipelineState release = read;
+    StageReleaser<Pipeline, PipelineState, AfterRelease> release{pipeline, read, after_release};
 
     // Waits for the next k-tile's stage and splits it into lo buffer `buf` (the caller makes it visible).
     int stage = 0;
@@ -106,18 +107,7 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
       cutlass::arch::fence_view_async_shared();  // the generic-proxy writes, visible to wgmma
       ++read;
     };
-    // Releases the stages of k-tiles up to `last` whose wgmmas have retired.
-    int released = 0;
-    auto release_through = [&](int last) {
-      for (; released <= last; ++released) {
-        pipeline.consumer_release(release);
-        ++release;
-        after_release(released + 1);
-      }
-    };
-    // One k-tile; `opens` and `closes` say where it stands in its partial's span. They are constants
-    // once the span's loop is unrolled: a branch around the promotion would make ptxas serialize
-    // the wgmmas.
+    // One k-tile; `opens` and `closes` say where it stands in its partial's span.
     auto step = [&](int i, bool opens, bool closes) {
       int buf = i % 2, current = stage;
       warpgroup_fence_operand(partial);
@@ -142,7 +132,7 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
       // not end a span (no wait 0 before the last barrier), every warpgroup's batch must have retired.
       warpgroup_wait<1>();
       warpgroup_fence_operand(partial);
-      release_through(i - 1);
+      release.through(i - 1);
       if (!opens) cutlass::arch::NamedBarrier::sync(MmaThreads, barrier);
       if (i + 1 < k_count) split_next(1 - buf);
       if (closes) {  // the span ends: drain the partial into the accumulator
@@ -151,21 +141,13 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
         CUTE_UNROLL
         for (int j = 0; j < size(accum); ++j)
           accum(j) += partial(j);
-        release_through(i);
+        release.through(i);
       }
       cutlass::arch::NamedBarrier::sync(MmaThreads, barrier);  // k-tile i+1 split everywhere
     };
     split_next(0);
     cutlass::arch::NamedBarrier::sync(MmaThreads, barrier);
-    constexpr int Span = Config::PromoteEvery;
-    int whole_spans_end = k_count / Span * Span;
-    for (int i = 0; i < whole_spans_end; i += Span) {
-      CUTE_UNROLL
-      for (int j = 0; j < Span; ++j)
-        step(i + j, j == 0, j == Span - 1);
-    }
-    for (int i = whole_spans_end; i < k_count; ++i)  // the last k-tiles, fewer than a span: one each
-      step(i, true, true);
+    for_each_k_tile_in_spans<Config::PromoteEvery>(k_count, step);
   }
 };
 

@@ -11,6 +11,7 @@
 
 #include <cute/tensor.hpp>
 
+#include "k_tile_spans.cuh"
 #include "mainloop_tma_wgmma.cuh"
 
 namespace cutegen::gemm {
@@ -20,8 +21,6 @@ struct MainloopPromoting : MainloopTmaWgmma<Config> {
   using Base = MainloopTmaWgmma<Config>;
   using typename Base::Pipeline;
   using typename Base::PipelineState;
-  using typename Base::SmemLayoutA;
-  using typename Base::SmemLayoutB;
   using typename Base::TensorStorage;
   using typename Base::TiledMma;
   static_assert(Config::PromoteSpan > 0, "a span to promote after");
@@ -31,26 +30,14 @@ struct MainloopPromoting : MainloopTmaWgmma<Config> {
   CUTE_DEVICE static void mma(Pipeline& pipeline, PipelineState& read, Accumulator& accum, int k_count,
                               int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
     using namespace cute;
-    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});  // (BM,BK,PIPE)
-    Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,PIPE)
     TiledMma tiled_mma;
-    auto thread_mma = tiled_mma.get_thread_slice(consumer_thread);
-    Tensor tCrA = thread_mma.make_fragment_A(thread_mma.partition_A(sA));  // (MMA,MMA_M,MMA_K,PIPE)
-    Tensor tCrB = thread_mma.make_fragment_B(thread_mma.partition_B(sB));  // (MMA,MMA_N,MMA_K,PIPE)
+    Tensor tCrA = Base::stage_fragments_a(tiled_mma, consumer_thread, smem);
+    Tensor tCrB = Base::stage_fragments_b(tiled_mma, consumer_thread, smem);
     Tensor partial = make_fragment_like(accum);
     clear(accum);
     if (k_count == 0) return;
-    PipelineState release = read;
-    int released = 0;
-    auto release_through = [&](int last) {  // the stages of k-tiles up to `last`, their wgmmas retired
-      for (; released <= last; ++released) {
-        pipeline.consumer_release(release);
-        ++release;
-        after_release(released + 1);
-      }
-    };
-    // One k-tile; `opens` and `closes` say where it stands in its span. They are constants once the
-    // span's loop is unrolled: a branch around the promotion would make ptxas serialize the wgmmas.
+    StageReleaser<Pipeline, PipelineState, AfterRelease> release{pipeline, read, after_release};
+    // One k-tile; `opens` and `closes` say where it stands in its span.
     auto step = [&](int i, bool opens, bool closes) {
       pipeline.consumer_wait(read);
       int stage = read.index();
@@ -70,22 +57,14 @@ struct MainloopPromoting : MainloopTmaWgmma<Config> {
         CUTE_UNROLL
         for (int j = 0; j < size(accum); ++j)
           accum(j) += partial(j);
-        release_through(i);
+        release.through(i);
       } else {
         warpgroup_wait<1>();  // k-tile i-1's batch retired: its stage can be refilled
         warpgroup_fence_operand(partial);
-        release_through(i - 1);
+        release.through(i - 1);
       }
     };
-    constexpr int Span = Config::PromoteSpan;
-    int whole_spans_end = k_count / Span * Span;
-    for (int i = 0; i < whole_spans_end; i += Span) {
-      CUTE_UNROLL
-      for (int j = 0; j < Span; ++j)
-        step(i + j, j == 0, j == Span - 1);
-    }
-    for (int i = whole_spans_end; i < k_count; ++i)  // the last k-tiles, fewer than a span: one each
-      step(i, true, true);
+    for_each_k_tile_in_spans<Config::PromoteSpan>(k_count, step);
   }
 };
 

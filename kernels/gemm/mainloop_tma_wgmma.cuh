@@ -161,6 +161,19 @@ struct MainloopTmaWgmma {
     }
   }
 
+  // A consumer thread's wgmma descriptors over every stage of A, (MMA,MMA_M,MMA_K,PIPE), and of B,
+  // (MMA,MMA_N,MMA_K,PIPE).
+  CUTE_DEVICE static auto stage_fragments_a(TiledMma const& tiled_mma, int consumer_thread, TensorStorage& smem) {
+    auto thread_mma = tiled_mma.get_thread_slice(consumer_thread);
+    return thread_mma.make_fragment_A(
+        thread_mma.partition_A(cute::make_tensor(cute::make_smem_ptr(smem.a.data()), SmemLayoutA{})));
+  }
+  CUTE_DEVICE static auto stage_fragments_b(TiledMma const& tiled_mma, int consumer_thread, TensorStorage& smem) {
+    auto thread_mma = tiled_mma.get_thread_slice(consumer_thread);
+    return thread_mma.make_fragment_B(
+        thread_mma.partition_B(cute::make_tensor(cute::make_smem_ptr(smem.b.data()), SmemLayoutB{})));
+  }
+
   // Consumers: accumulate k_count k-tiles from the stages `read` walks through into `accum`
   // (zeroed by the first wgmma). One wgmma batch stays in flight: a stage is released as soon as
   // the batch that read it has retired. `after_release(i)` runs after k-tile i-1's stage was
@@ -169,16 +182,11 @@ struct MainloopTmaWgmma {
   CUTE_DEVICE static void mma(Pipeline& pipeline, PipelineState& read, Accumulator& accum, int k_count,
                               int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
     using namespace cute;
-    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});  // (BM,BK,PIPE)
-    Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,PIPE)
     TiledMma tiled_mma;
-    auto thread_mma = tiled_mma.get_thread_slice(consumer_thread);
-    Tensor tCsA = thread_mma.partition_A(sA);        // (MMA,MMA_M,MMA_K,PIPE)
-    Tensor tCsB = thread_mma.partition_B(sB);        // (MMA,MMA_N,MMA_K,PIPE)
-    Tensor tCrA = thread_mma.make_fragment_A(tCsA);  // wgmma descriptors over tCsA
-    Tensor tCrB = thread_mma.make_fragment_B(tCsB);
-    CUTE_STATIC_ASSERT_V(size<1>(tCsA) == size<1>(accum));
-    CUTE_STATIC_ASSERT_V(size<1>(tCsB) == size<2>(accum));
+    Tensor tCrA = stage_fragments_a(tiled_mma, consumer_thread, smem);
+    Tensor tCrB = stage_fragments_b(tiled_mma, consumer_thread, smem);
+    CUTE_STATIC_ASSERT_V(size<1>(tCrA) == size<1>(accum));
+    CUTE_STATIC_ASSERT_V(size<1>(tCrB) == size<2>(accum));
 
     if (k_count == 0) {  // K == 0: the product is all zeros
       clear(accum);

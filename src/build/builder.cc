@@ -94,7 +94,10 @@ double available_memory_gib() {
   return 0;
 }
 
-Builder::Builder(Toolchain toolchain, BuilderOptions options) : tc_(std::move(toolchain)), opt_(std::move(options)) {}
+Builder::Builder(Toolchain toolchain, BuilderOptions options) : tc_(std::move(toolchain)), opt_(std::move(options)) {
+  // nvcc runs inside the build's own folder: a relative cache path would point elsewhere there.
+  if (!opt_.cache_dir.empty()) opt_.cache_dir = std::filesystem::absolute(opt_.cache_dir).lexically_normal().string();
+}
 
 std::vector<std::string> kernel_flags(const Target& target) {
   return {"-std=c++17", "-O3",     "-DNDEBUG", "--expt-relaxed-constexpr", target.gencode_flag(), "-Xcompiler",

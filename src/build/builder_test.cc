@@ -55,6 +55,20 @@ TEST_F(BuilderTest, CompilesCuteKernelThenHitsCache) {
   EXPECT_NE(builder_->cache_key(req), first->key);
 }
 
+TEST_F(BuilderTest, ARelativeCacheFolderStillBuilds) {
+  // `--set build.cache_dir=rel/dir`: nvcc runs in the build's folder, so the path must be absolute by then.
+  auto tc = discover_toolchain("");
+  ASSERT_TRUE(tc.ok()) << tc.message();
+  std::filesystem::path here = std::filesystem::current_path();
+  std::filesystem::current_path(cache_.parent_path());
+  Builder relative(*tc, BuilderOptions{.cache_dir = cache_.filename().string() + "/relative"});
+  auto built = relative.build(request("scale.cu"));
+  std::filesystem::current_path(here);
+  ASSERT_TRUE(built.ok()) << built.message();
+  EXPECT_TRUE(built->ok()) << built->message;
+  EXPECT_TRUE(built->library_path.starts_with(cache_.string() + "/relative/")) << built->library_path;
+}
+
 TEST_F(BuilderTest, CuteErrorIsCondensedToTheUsersLine) {
   auto r = builder_->build(request("cute_error.cu"));
   ASSERT_TRUE(r.ok()) << r.message();

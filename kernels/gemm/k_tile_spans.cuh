@@ -1,0 +1,42 @@
+// What the mainloops that promote a tensor-core partial share (mainloop_3xtf32.cuh,
+// mainloop_promoting.cuh): walking the k-tiles in spans, and releasing stages behind them.
+#pragma once
+
+#include <cute/config.hpp>
+
+namespace cutegen::gemm {
+
+// Calls step(i, opens, closes) for k-tiles 0 .. k_count-1: whole spans of Span k-tiles, their loop
+// unrolled so that `opens` and `closes` are constants (a branch around a promotion makes ptxas
+// serialize the wgmmas), then the last k-tiles, fewer than a span, as spans of one.
+template <int Span, class Step>
+CUTE_DEVICE void for_each_k_tile_in_spans(int k_count, Step&& step) {
+  int whole_spans_end = k_count / Span * Span;
+  for (int i = 0; i < whole_spans_end; i += Span) {
+    CUTE_UNROLL
+    for (int j = 0; j < Span; ++j)
+      step(i + j, j == 0, j == Span - 1);
+  }
+  for (int i = whole_spans_end; i < k_count; ++i)
+    step(i, true, true);
+}
+
+// Releases the pipeline's stages in k-tile order, through a given k-tile once its wgmmas retired;
+// `after_release(i)` runs after k-tile i-1's stage was released (the mainloops' contract).
+template <class Pipeline, class PipelineState, class AfterRelease>
+struct StageReleaser {
+  Pipeline& pipeline;
+  PipelineState state;  // the first stage not yet released
+  AfterRelease& after_release;
+  int released = 0;
+
+  CUTE_DEVICE void through(int last) {
+    for (; released <= last; ++released) {
+      pipeline.consumer_release(state);
+      ++state;
+      after_release(released + 1);
+    }
+  }
+};
+
+}  // namespace cutegen::gemm
