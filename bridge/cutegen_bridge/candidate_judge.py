@@ -191,7 +191,8 @@ class CandidateJudge:
             calls = make_calls(attempt)
             with self.clock.phase("batches"):
                 result = runner.batch(calls, timeout=timeout)
-            if not result[2]:
+            _, _, preempted, _ = result
+            if not preempted:
                 break
         return result
 

@@ -32,22 +32,8 @@ struct GemmScratch {
   size_t copy_a_bytes, copy_b_bytes, workspace_bytes;
 };
 
-// An fp32 operand as the kernel reads it: rows (M of A, N of B) by K, K contiguous. Where the
-// stored one is not (or is not TMA-aligned), the pre-pass writes a K-major copy to `copy`.
-inline cudaError_t place_fp32(float const* ptr, int64_t stride_row, int64_t stride_k, int64_t batch_stride, int rows,
-                              int k, int batches, float* copy, size_t copy_bytes, float const*& placed, int64_t& ld,
-                              int64_t& placed_batch_stride, cudaStream_t stream) {
-  if (stride_k == 1 && tma_aligned(ptr, stride_row, batch_stride, 4)) {
-    placed = ptr, ld = stride_row, placed_batch_stride = batch_stride;
-    return cudaSuccess;
-  }
-  int copies = batch_stride == 0 ? 1 : batches;
-  if (size_t(copies) * rows * split_k_padded(k) * sizeof(float) > copy_bytes) return cudaErrorInvalidValue;
-  placed = copy, ld = split_k_padded(k), placed_batch_stride = copies == 1 ? 0 : ld * rows;
-  return split_tf32<SplitParts::Whole>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, copy, stream);
-}
-
-// An fp32 operand split ahead into `copy`: tf32 parts, three k-tiles per k-tile (split_tf32_kernel.cuh).
+// An fp32 operand written into `copy` by the pre-pass in the layout `Parts` names (split_tf32_kernel.cuh):
+// K-major whole, or split ahead into tf32 parts, three k-tiles per k-tile.
 template <SplitParts Parts>
 cudaError_t split_fp32(float const* ptr, int64_t stride_row, int64_t stride_k, int64_t batch_stride, int rows, int k,
                        int batches, float* copy, size_t copy_bytes, float const*& placed, int64_t& ld,
@@ -57,6 +43,19 @@ cudaError_t split_fp32(float const* ptr, int64_t stride_row, int64_t stride_k, i
   if (size_t(copies) * rows * ld * sizeof(float) > copy_bytes) return cudaErrorInvalidValue;
   placed = copy, placed_batch_stride = copies == 1 ? 0 : ld * rows;
   return split_tf32<Parts>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, copy, stream);
+}
+
+// An fp32 operand as the kernel reads it: rows (M of A, N of B) by K, K contiguous. Where the
+// stored one is not (or is not TMA-aligned), the pre-pass writes a K-major copy to `copy`.
+inline cudaError_t place_fp32(float const* ptr, int64_t stride_row, int64_t stride_k, int64_t batch_stride, int rows,
+                              int k, int batches, float* copy, size_t copy_bytes, float const*& placed, int64_t& ld,
+                              int64_t& placed_batch_stride, cudaStream_t stream) {
+  if (stride_k == 1 && tma_aligned(ptr, stride_row, batch_stride, 4)) {
+    placed = ptr, ld = stride_row, placed_batch_stride = batch_stride;
+    return cudaSuccess;
+  }
+  return split_fp32<SplitParts::Whole>(ptr, stride_row, stride_k, batch_stride, rows, k, batches, copy, copy_bytes,
+                                       placed, ld, placed_batch_stride, stream);
 }
 
 // Launches `args` (shape, C, functor, swizzle, splits set by the caller) over A and B as stored.

@@ -59,9 +59,9 @@ int64_t copy_bytes(const GemmOperand& o, bool is_a, int64_t rows, int64_t k, con
   return (stride == 0 ? 1 : batches.count) * rows * ((k + 3) / 4 * 4) * 4;
 }
 
-// Bytes of an fp32 operand split ahead: three tf32 parts, K padded to whole 32-wide k-tiles.
+// Bytes of an fp32 operand split ahead, one launch's batches.
 int64_t split_ahead_bytes(int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride) {
-  return (stride == 0 ? 1 : batches.count) * rows * 3 * ((k + 31) / 32 * 32) * 4;
+  return (stride == 0 ? 1 : batches.count) * rows * fp32_split_ahead_row_bytes(k);
 }
 
 std::string n(int64_t v) { return std::to_string(v); }

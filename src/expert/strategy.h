@@ -58,8 +58,10 @@ int64_t output_tiles(const Recipe& r, const Params& p);
 int64_t split_k_workspace_bytes(const Recipe& r, const Params& p);
 // The most static scratch a GEMM instance declares (gemm.cu.in): fp32 operands' copies.
 inline constexpr int64_t kMaxGemmScratchBytes = int64_t(4) << 30;
-// Bytes of an fp32 GEMM's operands split ahead into three tf32 parts, K padded to whole k-tiles
-// (kernels/gemm/split_tf32_kernel.cuh), every batch counted.
+// Bytes of one row of an fp32 operand split ahead into three tf32 parts, K padded to whole 32-wide
+// k-tiles (kernels/gemm/split_tf32_kernel.cuh).
+int64_t fp32_split_ahead_row_bytes(int64_t k);
+// Those of both operands of an fp32 GEMM, every batch counted.
 int64_t fp32_split_ahead_bytes(const GemmRecipe& g);
 
 }  // namespace cutegen
