@@ -101,11 +101,4 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
   return launch_gemm<Kernel>(args, stream);
 }
 
-// The device address of a static __device__ scratch buffer (asked once per buffer by its caller).
-template <class T, size_t N>
-void* symbol_address(T (&symbol)[N]) {
-  void* p = nullptr;
-  return cudaGetSymbolAddress(&p, symbol) == cudaSuccess ? p : nullptr;
-}
-
 }  // namespace cutegen::gemm

@@ -161,7 +161,7 @@ std::string gemm_unsupported(const GemmRecipe& g) {
       copy_bytes(g.a, true, g.m, g.k, batches, batches.a) + copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
   if (bytes > kMaxGemmScratchBytes)
     return "K-major copies of the fp32 operands take " + n(bytes >> 20) + " MB, over the " +
-           n(kMaxGemmScratchBytes >> 20) + " MB static scratch";
+           n(kMaxGemmScratchBytes >> 20) + " MB scratch";
   return "";
 }
 
@@ -176,7 +176,7 @@ Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const P
   auto layout = [&](const GemmOperand& o, const char* k_major) {
     return fp32 ? k_major : o.layout == MatrixLayout::kRowMajor ? "RowMajor" : "ColMajor";
   };
-  auto float4s = [](int64_t bytes) { return n(std::max<int64_t>(1, (bytes + 15) / 16)); };
+  auto scratch = [](int64_t bytes) { return n((bytes + 255) / 256 * 256); };
   auto strides = [&](const GemmOperand& o, int64_t batch_stride) {
     return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
   };
@@ -202,9 +202,9 @@ Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const P
                                                   {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
                                                   {"promote_every", n(ahead ? p.split_ahead : 1)},
                                                   {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
-                                                  {"copy_a", float4s(copy_a)},
-                                                  {"copy_b", float4s(copy_b)},
-                                                  {"workspace", float4s(split_k_workspace_bytes(r, p))},
+                                                  {"copy_a", scratch(copy_a)},
+                                                  {"copy_b", scratch(copy_b)},
+                                                  {"workspace", scratch(split_k_workspace_bytes(r, p))},
                                                   {"split_k", n(p.split_k)},
                                                   {"signature", entry_signature(spec)},
                                                   {"launches", n(launches.count)},

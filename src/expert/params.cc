@@ -115,16 +115,27 @@ Params deepest_pipeline(const Recipe& r, Params p, const ArchLimits& hw) {
   return p;
 }
 
-// A GEMM's default: the warp-specialized persistent kernel (cooperative), a 128 x 256 tile (128 x 128
-// for fp32, whose 3xTF32 holds a partial beside the accumulator; narrower where N is), as many stages
-// as fit, a 2 x 1 cluster sharing B tiles where M spans 4 tiles or more, strips of 8; K cut into
-// slices while the tiles fill less than half the SMs (gemm-warp-specialized, gemm-fp32-3xtf32).
-// A matrix-vector product: 256 threads (matvec).
+// A GEMM's default: the warp-specialized persistent kernel (cooperative), a 128 x 256 tile (narrower
+// where N is), as many stages as fit, a 2 x 1 cluster sharing B tiles where M spans 4 tiles or more,
+// strips of 8; K cut into slices while the tiles fill less than half the SMs (gemm-warp-specialized).
+// fp32 runs as 3xTF32 split ahead, promoting every 2 k-tiles, where that pays and its scratch holds
+// the parts (else split in the mainloop), in 128 x 192 tiles unless N pads them more than 128 x 128's are slower
+// (gemm-fp32-3xtf32). A matrix-vector product: 256 threads (matvec).
 Params gemm_default(const Recipe& r, const ArchLimits& hw) {
   Params p = with(r.gemm->kind == GemmClass::kMatVec ? Strategy::kMatVec : Strategy::kGemmWarpSpecialized, Params{});
   if (p.strategy == Strategy::kMatVec) return p;
-  const bool fp32 = r.gemm->math == GemmMath::k3xTF32;
-  p.tile_n = r.gemm->n <= 64 ? 64 : r.gemm->n <= 128 || fp32 ? 128 : 256;
+  const int64_t n = r.gemm->n;
+  if (r.gemm->math != GemmMath::k3xTF32) {
+    p.tile_n = n <= 64 ? 64 : n <= 128 ? 128 : 256;
+  } else {
+    // 128 x 192 ran 1.1x 128 x 128's TFLOP/s at 4096^3: the columns each computes, padding included.
+    p.tile_n = n <= 64 ? 64 : ceil_div(n, 192) * 192 * 10 < ceil_div(n, 128) * 128 * 11 ? 192 : 128;
+    // The pass reads the operands and writes 3x them: 16 (m + n) k bytes at ~4 TB/s, against 2 m n k
+    // flops at ~100 TFLOP/s ahead and ~40 in the mainloop, so ahead pays where m n / (m + n) > ~133
+    // (256 x 256 x 524288 ran 27.7 TFLOP/s ahead, 35.0 in the mainloop).
+    const int64_t m = r.gemm->m;
+    p.split_ahead = m * n > 160 * (m + n) && fp32_split_ahead_bytes(*r.gemm) <= kMaxGemmScratchBytes ? 2 : 0;
+  }
   p.cluster_m = r.gemm->m >= 4 * p.tile_m ? 2 : 1;
   p = deepest_pipeline(r, p, hw);
   for (Params q = p; output_tiles(r, q) * q.split_k < hw.sm_count / 2; p = q) {
