@@ -1,0 +1,3 @@
+# Call D (issue 27): the eight KernelBench level-2 GEMM tasks call B did not reach (kernels from
+# prep.sh's cache; the same carry as call B). Run as one command line:
+export PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1; scripts/bootstrap --offline --no-apt --no-torch >/dev/null; tar xzf .prep/cache-kb.tgz; XDG_CACHE_HOME=$PWD/.cache/xdg-kb KB_GLOB="level2/59_* level2/63_* level2/68_* level2/70_* level2/76_* level2/81_* level2/86_* level2/95_*" EXPERT_TRIALS=1 EXPERT_COMPILE=false timeout 170 scripts/gpu $OUT/gpu kb > $OUT/gpu.log 2>&1; cat .gpu/kb.gpu0.txt .gpu/kb.txt 2>/dev/null | cut -c1-160
