@@ -132,8 +132,7 @@ std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& 
                 : "a consumer thread would hold more than 128 accumulators";
   if (p.split_ahead && !fp32) return "split_ahead applies to fp32 operands only";
   if (p.split_ahead && fp32_split_ahead_bytes(*r.gemm) > kMaxGemmScratchBytes)
-    return "the fp32 operands split ahead take over the " + std::to_string(kMaxGemmScratchBytes >> 20) +
-           " MB scratch";
+    return "the fp32 operands split ahead take over the " + std::to_string(kMaxGemmScratchBytes >> 20) + " MB scratch";
   // A stage holds a 128-byte K slice of the A and B tiles (fp32 split in the mainloop: two more for
   // the lo parts); the pipeline's barriers fit in 1 KB.
   const bool lo_buffers = fp32 && !p.split_ahead;
