@@ -174,21 +174,23 @@ inline int sm_count() {
 
 inline bool aligned_to(const void* p, int bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
 
-// A kernel's scratch memory on the current device (a kernel file asks for one fixed size), allocated
-// there on first use and kept for the process, as cuBLAS keeps its workspace; calls on one device
-// share it, so they must be ordered on one stream. It starts zeroed. nullptr when it cannot be had.
-inline char* device_workspace(size_t bytes) {
-  static char* per_device[64] = {};
+// A kernel's scratch memory on the current device (a kernel file asks for one fixed size per slot:
+// slot 0 for the kernel's own, slot 1 for a chain's buffers around its anchor), allocated there on
+// first use and kept for the process, as cuBLAS keeps its workspace; calls on one device share it,
+// so they must be ordered on one stream. It starts zeroed. nullptr when it cannot be had.
+inline char* device_workspace(size_t bytes, int slot = 0) {
+  static char* per_device[2][64] = {};
   int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return nullptr;
-  if (per_device[device] == nullptr) {
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64 || slot < 0 || slot > 1) return nullptr;
+  char*& memory = per_device[slot][device];
+  if (memory == nullptr) {
     char* p = nullptr;
     if (cudaMalloc(&p, bytes) != cudaSuccess) return nullptr;
     // Synchronized, so that no stream's kernel can see the memory before it is zero.
     if (cudaMemset(p, 0, bytes) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) return nullptr;
-    per_device[device] = p;
+    memory = p;
   }
-  return per_device[device];
+  return memory;
 }
 
 }  // namespace cg_expert

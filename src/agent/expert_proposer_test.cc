@@ -24,9 +24,9 @@ const std::string kSrc = CUTEGEN_SOURCE_DIR;
 
 TaskSpec spec_from(const std::string& task) { return recorded_spec(task).value(); }
 
-// A task the expert declines: a GEMM followed by a softmax over its rows.
-const std::string kDeclined = "../gemm_specs/linear_softmax";
-const std::string declined_name = "linear_softmax";
+// A task the expert declines: a GEMM followed by dropout in training mode.
+const std::string kDeclined = "../gemm_specs/linear_dropout";
+const std::string declined_name = "linear_dropout";
 
 // Answers every request with `text`; records the requests.
 class FixedModel : public Model {

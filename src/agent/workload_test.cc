@@ -27,6 +27,8 @@ const std::map<std::string, std::string> kTaskClasses = {
     {"linear_bias_relu", "gemm"},
     {"linear_multiply_leaky", "gemm"},
     {"log_softmax", "reduction"},
+    {"conv2d_bias_relu", "conv"},
+    {"depthwise_conv", "conv"},
     {"log_softmax_classes", "reduction"},
     {"matmul_bf16", "gemm"},
     {"matmul_fp32", "gemm"},

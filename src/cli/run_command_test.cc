@@ -231,10 +231,10 @@ TEST_F(RunCommandTest, FileBackendWaitsWithExitCodeSixAndResumes) {
 const std::string kExpertEval = kSrc + "/tests/agent/expert/evaluator.json";
 
 TEST_F(RunCommandTest, ExpertNeedsNoModelDeclinesWhatItCannotDoAndMovesOn) {
-  auto r = cutegen({"run", kSrc + "/tests/fixtures/gemm_specs/linear_softmax.json",
+  auto r = cutegen({"run", kSrc + "/tests/fixtures/gemm_specs/linear_dropout.json",
                     kSrc + "/tests/fixtures/specs/relu.json", "--max-steps", "8", "--run-id", "e"},
                    60000, kExpertEval);
-  EXPECT_EQ(r.exit_code, 1) << r.err;  // a GEMM followed by a softmax has no kernel; relu does
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // a GEMM followed by dropout has no kernel; relu does
   EXPECT_TRUE(contains(r.err, "(agent: expert)")) << r.err;
   auto s = *RunStore::open_readonly(dir_ + "/e");
   auto tasks = *s.tasks();

@@ -92,6 +92,10 @@ Result<ChainRecipe> recognize_chain(const TaskSpec& spec, const OpGraph& g);
 // summary + kChainNoKernel + ": why" (a convolution, or a GEMM with stages after it), or why the
 // task is not a chain.
 Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g);
+// Why the stage kernels cannot compute a recognized chain ("" when they can): dtypes other than
+// float32, pools over more than 3 dims.
+std::string chain_unsupported(const ChainRecipe& c);
+
 inline constexpr const char* kChainRecognized = "chain recognized: ";
 inline constexpr const char* kChainNoKernel = " (kernel not yet available";
 

@@ -18,6 +18,7 @@ std::string kernel_title(const Recipe& r, const Params& p) { return r.summary + 
 
 Result<std::string> generate_kernel(const Recipe& r, const TaskSpec& spec, const Params& p, const ArchLimits& hw) {
   if (auto why = invalid_reason(r, p, hw); !why.empty()) return error("params " + to_string(p) + ": " + why);
+  if (r.chain) return inline_library(CUTEGEN_TRY(chain_instance(r, spec, p)));
   switch (r.kind) {
     case TemplateKind::kElementwise: return inline_library(CUTEGEN_TRY(elementwise_instance(r, spec, p)));
     case TemplateKind::kReduce: return inline_library(CUTEGEN_TRY(reduce_instance(r, spec, p)));

@@ -84,6 +84,10 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
 }
 
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p) {
+  return conv_instance(r, p, entry_signature(spec));
+}
+
+Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::string& signature) {
   if (!r.conv) return error("a conv instance without its ConvRecipe");
   const ConvRecipe& c = *r.conv;
   if (auto why = conv_unsupported(c); !why.empty()) return error(why);
@@ -134,7 +138,7 @@ Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const P
                                                   {"expr", to_cuda(c.epilogue, leaves)},
                                                   {"header", strategy_def(p.strategy).header},
                                                   {"conv_type", conv_type(c, p)},
-                                                  {"signature", entry_signature(spec)},
+                                                  {"signature", signature},
                                                   {"shape", join(shape_text, ", ")},
                                                   {"input", c.input.c_name},
                                                   {"weight", c.weight.c_name},

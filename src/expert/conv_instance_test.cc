@@ -77,7 +77,7 @@ TEST(ConvInstance, WhatHasNoKernelYetIsDeclinedWithTheReason) {
             "transposed convolutions of stride > 1 have no kernel yet"},
            {"level1/66_conv_standard_3D__asymmetric_input__asymmetric_kernel",
             "3-D convolutions over fewer than 16 input channels per group run in full fp32 in eager"},
-           {"level2/6_Conv3d_Softmax_MaxPool_MaxPool", "the stages after the anchor"}}) {
+           {"level2/6_Conv3d_Softmax_MaxPool_MaxPool", "fewer than 16 input channels per group"}}) {
     auto r = recognize(fixture(name));
     ASSERT_FALSE(r.ok()) << name;
     EXPECT_TRUE(contains(r.message(), std::string(kChainRecognized))) << r.message();

@@ -75,6 +75,8 @@ ConvTiles conv_tiles(const ConvRecipe& c);
 std::string conv_unsupported(const ConvRecipe& c);
 // Its instance (kernels/instances/conv.cu.in) for a kConv recipe, before inlining.
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
+// A chain's anchor: the instance with `signature` in place of the entry point's.
+Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::string& signature);
 
 // The convolution a task computes, or why it is not one (errors name the op or argument in the way).
 Result<ConvRecipe> recognize_conv(const TaskSpec& spec);

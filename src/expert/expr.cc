@@ -92,14 +92,6 @@ bool is_library_call(Prim p, bool fast) {
   }
 }
 
-std::string float_literal(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  std::string s = buf;
-  if (s.find_first_of(".einn") == std::string::npos) s += ".0";
-  return v < 0 ? "(" + s + "f)" : s + "f";
-}
-
 std::string fill(std::string format, const std::vector<std::string>& kids) {
   // Appends instead of chaining operator+ (GCC 12 reports a false -Wrestrict on the chain).
   for (size_t i = 0; i < kids.size(); ++i) {
@@ -112,6 +104,14 @@ std::string fill(std::string format, const std::vector<std::string>& kids) {
 }
 
 }  // namespace
+
+std::string float_literal(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  std::string s = buf;
+  if (s.find_first_of(".einn") == std::string::npos) s += ".0";
+  return v < 0 ? "(" + s + "f)" : s + "f";
+}
 
 ExprPtr leaf(int index) { return std::make_shared<const Expr>(Expr{.prim = Prim::kLeaf, .leaf = index}); }
 ExprPtr constant(double v) { return std::make_shared<const Expr>(Expr{.prim = Prim::kConst, .value = v}); }

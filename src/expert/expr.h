@@ -65,6 +65,8 @@ struct Spelling {
 };
 // CUDA text computing the expression in float; leaf k is written as leaf_names[k].
 std::string to_cuda(const ExprPtr& e, const std::vector<std::string>& leaf_names, Spelling spelling = {});
+// A float literal of v as CUDA reads it: "2.0f", "1e-05f", "(-0.5f)".
+std::string float_literal(double v);
 // Evaluates in double precision with the same formulas (for tests against reference math).
 double eval_host(const ExprPtr& e, const std::vector<double>& leaves,
                  const std::map<std::string, double>& scalars = {});

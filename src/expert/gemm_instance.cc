@@ -108,7 +108,7 @@ Result<std::pair<std::string, std::string>> epilogue(const GemmRecipe& g) {
 
 std::string pointer(const GemmOperand& o) { return o.offset ? "(" + o.c_name + " + " + n(o.offset) + ")" : o.c_name; }
 
-Result<std::string> matvec_instance(const Recipe& r, const TaskSpec& spec, const Params& p) {
+Result<std::string> matvec_instance(const Recipe& r, const Params& p, const std::string& signature) {
   const GemmRecipe& g = *r.gemm;
   auto [launches, batches] = CUTEGEN_TRY(batch_groups(g));
   auto [functor, functor_args] = CUTEGEN_TRY(epilogue(g));
@@ -122,7 +122,7 @@ Result<std::string> matvec_instance(const Recipe& r, const TaskSpec& spec, const
   const int64_t outputs = along_n ? g.n : g.m;
   return render_instance("instances/matvec.cu.in", {{"title", kernel_title(r, p)},
                                                     {"epilogue", functor},
-                                                    {"signature", entry_signature(spec)},
+                                                    {"signature", signature},
                                                     {"launches", n(launches.count)},
                                                     {"batches", n(batches.count)},
                                                     {"input_type", dtype_info(g.a.dtype).c_type},
@@ -166,9 +166,13 @@ std::string gemm_unsupported(const GemmRecipe& g) {
 }
 
 Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const Params& p) {
+  return gemm_instance(r, p, entry_signature(spec));
+}
+
+Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::string& signature) {
   const GemmRecipe& g = *r.gemm;
   if (auto why = gemm_unsupported(g); !why.empty()) return error("no GEMM kernel for this recipe: " + why);
-  if (g.kind == GemmClass::kMatVec) return matvec_instance(r, spec, p);
+  if (g.kind == GemmClass::kMatVec) return matvec_instance(r, p, signature);
   auto [launches, batches] = CUTEGEN_TRY(batch_groups(g));
   auto [functor, functor_args] = CUTEGEN_TRY(epilogue(g));
   // fp32 operands are read K-major (copied so where stored otherwise); 16-bit ones as stored.
@@ -206,7 +210,7 @@ Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const P
                                                   {"copy_b", scratch(copy_b)},
                                                   {"workspace", scratch(split_k_workspace_bytes(r, p))},
                                                   {"split_k", n(p.split_k)},
-                                                  {"signature", entry_signature(spec)},
+                                                  {"signature", signature},
                                                   {"launches", n(launches.count)},
                                                   {"batches", n(batches.count)},
                                                   {"m", n(g.m)},

@@ -86,14 +86,14 @@ TEST(GemmInstance, EveryRecognizedGemmEmitsOrDeclinesWithAReason) {
 TEST(GemmInstance, Fp32OperandsNotReadableInPlaceAreCopiedKMajorToScratch) {
   // Split in the mainloop: 8205 x 2949 @ 2949 x 5921: A's rows (2949 floats) are off 16 bytes, B is
   // N-major: both copied K-major, rows padded to 2952.
-  std::string k = emit("kernelbench/level1/8_Matmul_with_irregular_shapes_", "split_ahead=0,stages=3");
+  std::string k = emit("kernelbench/level1/8_Matmul_with_irregular_shapes_", "split_ahead=0,tile_n=128");
   EXPECT_TRUE(contains(k, "kCopyA = " + std::to_string(scratch(8205LL * 2952 * 4)) +
                               ", kCopyB = " + std::to_string(scratch(5921LL * 2952 * 4)) + ", kWorkspace = 0;"))
       << k.substr(0, 2000);
   EXPECT_TRUE(contains(k, "cg::GemmConfig<float, float, float, cg::RowMajor, cg::ColMajor, 128,"));
   EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ A + launch * 0, 2949, 1, 0 }"));
   // A transposed B (17) is K-major already: read in place.
-  std::string nt = emit("kernelbench/level1/17_Matmul_with_transposed_B", "split_ahead=0,stages=3");
+  std::string nt = emit("kernelbench/level1/17_Matmul_with_transposed_B", "split_ahead=0,tile_n=128");
   EXPECT_TRUE(contains(nt, "cg::StridedMatrix<float>{ B + launch * 0, 1, 8192, 0 }"));
   EXPECT_TRUE(contains(nt, "kCopyA = 0, kCopyB = 0, kWorkspace = 0;"));
 }

@@ -128,13 +128,15 @@ Params gemm_default(const Recipe& r, const ArchLimits& hw) {
   if (r.gemm->math != GemmMath::k3xTF32) {
     p.tile_n = n <= 64 ? 64 : n <= 128 ? 128 : 256;
   } else {
-    // 128 x 192 ran 1.1x 128 x 128's TFLOP/s at 4096^3: the columns each computes, padding included.
-    p.tile_n = n <= 64 ? 64 : ceil_div(n, 192) * 192 * 10 < ceil_div(n, 128) * 128 * 11 ? 192 : 128;
     // The pass reads the operands and writes 3x them: 16 (m + n) k bytes at ~4 TB/s, against 2 m n k
     // flops at ~100 TFLOP/s ahead and ~40 in the mainloop, so ahead pays where m n / (m + n) > ~133
     // (256 x 256 x 524288 ran 27.7 TFLOP/s ahead, 35.0 in the mainloop).
     const int64_t m = r.gemm->m;
     p.split_ahead = m * n > 160 * (m + n) && fp32_split_ahead_bytes(*r.gemm) <= kMaxGemmScratchBytes ? 2 : 0;
+    // Split ahead, 128 x 192 ran 1.1x 128 x 128's TFLOP/s at 4096^3: the columns each computes,
+    // padding included.
+    const bool wide = p.split_ahead && ceil_div(n, 192) * 192 * 10 < ceil_div(n, 128) * 128 * 11;
+    p.tile_n = n <= 64 ? 64 : wide ? 192 : 128;
   }
   p.cluster_m = r.gemm->m >= 4 * p.tile_m ? 2 : 1;
   p = deepest_pipeline(r, p, hw);

@@ -36,6 +36,7 @@ struct RowShape {
 };
 
 struct ConvRecipe;
+struct ChainRecipe;
 
 struct Recipe {
   TemplateKind kind = TemplateKind::kElementwise;
@@ -61,6 +62,9 @@ struct Recipe {
 
   std::shared_ptr<const GemmRecipe> gemm;  // kGemm: the product, its operands and epilogue
   std::shared_ptr<const ConvRecipe> conv;  // kConv: the convolution and its epilogue
+  // A level-2 chain with stages after its anchor: gemm or conv is then the anchor, writing its value
+  // to the chain's buffer ("chain_out"), and the parameters are the anchor's.
+  std::shared_ptr<const ChainRecipe> chain;
 };
 
 }  // namespace cutegen

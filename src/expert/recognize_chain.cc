@@ -11,6 +11,7 @@
 #include "expert/chain_recipe.h"
 #include "expert/recognize_parts.h"
 #include "expert/segment.h"
+#include "expert/templates.h"
 #include "expert/strided.h"
 #include "task/abi.h"
 
@@ -332,16 +333,34 @@ Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g) {
   auto chain = recognize_chain(spec, g);
   if (!chain.ok()) return error(chain.message());
   if (!chain->conv && chain->stages.empty()) return error("a GEMM with a pointwise epilogue: the GEMM recognizer's");
-  std::string why = chain->stages.empty() ? conv_unsupported(*chain->conv) : "the stages after the anchor";
+  std::string why = chain->conv ? conv_unsupported(*chain->conv) : gemm_unsupported(*chain->gemm);
+  if (why.empty()) why = chain_unsupported(*chain);
   if (!why.empty()) return error(std::string(kChainRecognized) + chain->summary() + kChainNoKernel + ": " + why + ")");
-  auto& c = *chain->conv;
-  return Recipe{.kind = TemplateKind::kConv,
-                .summary = c.summary(),
-                .out_name = c.out_c_name,
-                .out_type = dtype_info(c.out_dtype).c_type,
-                .out_numel = spec.outputs.at(0).numel(),
-                .out_shape = c.out_shape,
-                .conv = std::make_shared<const ConvRecipe>(c)};
+  Recipe r{.summary = chain->summary(),
+           .out_name = chain->out_c_name,
+           .out_type = dtype_info(chain->out_dtype).c_type,
+           .out_numel = spec.outputs.at(0).numel(),
+           .out_shape = chain->out_shape};
+  if (chain->stages.empty()) {  // a convolution and its epilogue: the convolution's own kernel
+    r.kind = TemplateKind::kConv;
+    r.summary = chain->conv->summary();
+    r.conv = std::make_shared<const ConvRecipe>(*chain->conv);
+    return r;
+  }
+  // Stages follow: the anchor writes its value into the chain's first buffer.
+  if (chain->gemm) {
+    GemmRecipe anchor = *chain->gemm;
+    anchor.out_c_name = "chain_out";
+    r.kind = TemplateKind::kGemm;
+    r.gemm = std::make_shared<const GemmRecipe>(anchor);
+  } else {
+    ConvRecipe anchor = *chain->conv;
+    anchor.out_c_name = "chain_out";
+    r.kind = TemplateKind::kConv;
+    r.conv = std::make_shared<const ConvRecipe>(anchor);
+  }
+  r.chain = std::make_shared<const ChainRecipe>(*std::move(chain));
+  return r;
 }
 
 Result<ChainRecipe> recognize_chain(const TaskSpec& spec) {

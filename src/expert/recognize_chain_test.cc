@@ -261,12 +261,17 @@ TEST(RecognizeChain, KernelBenchLevel2) {
   EXPECT_EQ(recognized, 91);
 }
 
-TEST(RecognizeChain, TheExpertReportsTheChainAndDeclinesToEmit) {
+TEST(RecognizeChain, TheExpertTakesChainsWithStagesAndReportsThoseItDeclines) {
   auto r = recognize(fixture("level2/10_ConvTranspose2d_MaxPool_Hardtanh_Mean_Tanh"));
-  ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(
-      contains(r.message(), std::string(kChainRecognized) + "conv_transpose2d float32 (TF32) implicit-gemm: N=128"))
-      << r.message();
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_TRUE(r->chain);
+  EXPECT_EQ(r->kind, TemplateKind::kConv);
+  EXPECT_EQ(r->conv->out_c_name, "chain_out");
+  EXPECT_EQ(r->chain->stages.size(), 2u);
+  auto declined = recognize(fixture("level2/6_Conv3d_Softmax_MaxPool_MaxPool"));
+  ASSERT_FALSE(declined.ok());
+  EXPECT_TRUE(contains(declined.message(), std::string(kChainRecognized) + "conv3d float32 (TF32) implicit-gemm"))
+      << declined.message();
   auto dropout = recognize(fixture("level2/66_Matmul_Dropout_Softmax"));
   ASSERT_FALSE(dropout.ok());
   EXPECT_TRUE(contains(dropout.message(), "chain: aten.bernoulli_.float stops recognition")) << dropout.message();

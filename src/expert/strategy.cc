@@ -121,15 +121,16 @@ std::string norm_columns_invalid(const Recipe& r, const Params& p, const ArchLim
 }
 
 // A GEMM tile's limits: whole wgmma atoms per consumer warpgroup, at most 128 fp32 registers of
-// accumulators per consumer thread (of the 232 it gets), 96 for fp32, whose 3xTF32 holds a partial
-// as large beside its accumulator (128 x 192 ran without spills; 128 x 256 would need 256), the
-// stages in the target's shared memory.
+// accumulators per consumer thread (of the 232 it gets); for fp32, whose 3xTF32 holds a partial as
+// large beside its accumulator, 96 split ahead (128 x 192 builds without spills) and 64 split in
+// the mainloop (its hi/lo fragments spill at 128 x 192); the stages in the target's shared memory.
 std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& hw, int mma_warpgroups) {
   const bool fp32 = r.gemm->math == GemmMath::k3xTF32;
   if (p.tile_m % (64 * mma_warpgroups) != 0) return "each consumer warpgroup takes whole 64-row wgmma atoms";
-  if (int64_t(p.tile_m) * p.tile_n / (128 * mma_warpgroups) > (fp32 ? 96 : 128))
-    return fp32 ? "a consumer thread would hold more than 96 accumulators and their 3xTF32 partial"
-                : "a consumer thread would hold more than 128 accumulators";
+  const int most = !fp32 ? 128 : p.split_ahead ? 96 : 64;
+  if (int64_t(p.tile_m) * p.tile_n / (128 * mma_warpgroups) > most)
+    return "a consumer thread would hold more than " + std::to_string(most) + " accumulators" +
+           (fp32 ? " and their 3xTF32 partial" : "");
   if (p.split_ahead && !fp32) return "split_ahead applies to fp32 operands only";
   if (p.split_ahead && fp32_split_ahead_bytes(*r.gemm) > kMaxGemmScratchBytes)
     return "the fp32 operands split ahead take over the " + std::to_string(kMaxGemmScratchBytes >> 20) + " MB scratch";

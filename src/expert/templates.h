@@ -23,6 +23,10 @@ Result<std::string> elementwise_instance(const Recipe& r, const TaskSpec& spec, 
 Result<std::string> reduce_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
 Result<std::string> rownorm_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
 Result<std::string> gemm_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
+// A chain's anchor: the GEMM instance with `signature` in place of the entry point's.
+Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::string& signature);
+// A chain: its anchor's instance as the function cutegen_anchor, then one kernel per stage.
+Result<std::string> chain_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
 
 // Why the GEMM kernels cannot compute a recognized GEMM ("" when they can): recognize() declines
 // such a task with this reason.

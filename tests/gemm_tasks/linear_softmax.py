@@ -1,4 +1,4 @@
-"""softmax(x @ W^T + b): a GEMM followed by a row reduction (declined for now)."""
+"""softmax(x @ W^T + b): a GEMM followed by a row stage (a chain: the GEMM, then a softmax kernel)."""
 import torch
 import torch.nn as nn
 

@@ -17,16 +17,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 
 # (task file, --params over the default, {kernel-name part: (required opcodes, forbidden opcodes)})
 POINTS = [
-    ("tasks/matmul_fp32.py", "",  # 3xTF32 in the mainloop, a 2x1 cluster; B copied K-major by the pre-pass
-     {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG"], []), "split_tf32_operand": ([], ["HGMMA"])}),
-    ("tasks/matmul_fp32.py", "split_ahead=2",  # 3xTF32 split ahead: the tf32 GEMM promoting every 6 k-tiles
-     {"GemmWarpSpecialized": (["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG"], []),
+    ("tasks/matmul_fp32.py", "",  # 3xTF32 split ahead (the default): the tf32 GEMM promoting every 6 k-tiles
+     {"GemmWarpSpecialized": (["HGMMA.64x192x8.F32.TF32", "UTMALDG", "USETMAXREG"], []),
       "split_tf32_operand": ([], ["HGMMA"])}),
+    ("tasks/matmul_fp32.py", "split_ahead=0,tile_n=128",  # 3xTF32 in the mainloop; B copied K-major by the pre-pass
+     {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG"], []), "split_tf32_operand": ([], ["HGMMA"])}),
     ("tasks/linear_multiply_leaky.py", "strategy=gemm_pingpong,tile_m=64,tile_n=128,stages=6",
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG", "BAR.SYNC"], [])}),
     ("tasks/matmul_bf16.py", "strategy=gemm_pipelined",
      {"GemmPipelined": (["HGMMA", "UTMALDG"], ["USETMAXREG"])}),
     ("tests/gemm_tasks/matvec.py", "", {"matvec": ([], ["HGMMA"])}),
+    # A level-2 chain: the GEMM writing its buffer, then a group norm, a max pool, a sum (stages.cuh).
+    ("tests/gemm_tasks/linear_groupnorm_pool_sum.py", "",
+     {"GemmWarpSpecialized": (["HGMMA", "UTMALDG"], []), "row_stage_kernel": ([], ["HGMMA"]),
+      "pool_stage_kernel": ([], ["HGMMA"])}),
 ]
 
 

@@ -1,0 +1,188 @@
+// A level-2 chain's kernel file (instances/chain.cu.in): the anchor's instance (GEMM or convolution,
+// its pointwise epilogue fused) rendered as the function cutegen_anchor writing into a buffer, then
+// one kernel per stage from kernels/chain/stages.cuh. A stage's index maps are CuTe layouts with
+// static shapes and strides over row-major indices, so their divisions are by constants.
+#include <algorithm>
+#include <numeric>
+
+#include "core/strings.h"
+#include "expert/chain_recipe.h"
+#include "expert/conv_recipe.h"
+#include "expert/kernel_library.h"
+#include "expert/templates.h"
+#include "task/abi.h"
+
+namespace cutegen {
+namespace {
+
+std::string n(int64_t v) { return std::to_string(v); }
+
+int64_t product(const std::vector<int64_t>& v) {
+  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
+}
+
+std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+// A static CuTe layout over the dims `dims` of `shape` read with `strides`, innermost (last) dim
+// first, so that its index counts those dims in row-major order; dims of extent 1 are left out.
+std::string layout(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                   const std::vector<int>& dims) {
+  std::vector<std::string> extents, steps;
+  for (auto d = dims.rbegin(); d != dims.rend(); ++d)
+    if (shape[*d] != 1) {
+      extents.push_back("cute::Int<" + n(shape[*d]) + ">");
+      steps.push_back("cute::Int<" + n(strides[*d]) + ">");
+    }
+  if (extents.empty()) return "cute::Layout<cute::Shape<cute::Int<1>>, cute::Stride<cute::Int<0>>>";
+  return "cute::Layout<cute::Shape<" + join(extents, ", ") + ">, cute::Stride<" + join(steps, ", ") + ">>";
+}
+
+std::vector<int> all_dims(size_t rank) {
+  std::vector<int> dims(rank);
+  std::iota(dims.begin(), dims.end(), 0);
+  return dims;
+}
+
+// The functor a stage applies at each store: a norm's affine parameters, then the pointwise ops
+// after the stage (leaf 0 the stage's value, leaf k its k-th operand), each operand read through a
+// layout of its broadcast strides.
+struct Functor {
+  std::string type, init;  // "struct Stage0 {...};", "Stage0{w, b, in1}"
+};
+
+Functor functor(const ChainStage& s, int index) {
+  std::string name = "Stage" + n(index);
+  std::vector<std::string> members, values, lines;
+  auto read = [&](const ChainOperand& o, const std::vector<int64_t>& shape, const std::string& member) {
+    members.push_back("  float const* " + member + ";");
+    values.push_back(o.c_name);
+    return member + "[" + layout(shape, o.strides, all_dims(shape.size())) + "{}(i)]";
+  };
+  if (s.weight) lines.push_back("    v *= " + read(*s.weight, s.in_shape, "weight") + ";");
+  if (s.bias) lines.push_back("    v += " + read(*s.bias, s.in_shape, "bias") + ";");
+  std::vector<std::string> leaves = {"v"};
+  for (size_t k = 0; k < s.after_operands.size(); ++k) {
+    std::string x = "x" + n(int64_t(k) + 1);
+    lines.push_back("    const float " + x + " = " +
+                    read(s.after_operands[k], s.after_shape, "in" + n(int64_t(k) + 1)) + ";");
+    leaves.push_back(x);
+  }
+  std::string expr = s.after ? to_cuda(s.after, leaves) : "v";
+  std::string type = "struct " + name + " {\n" + join(members, "\n") + (members.empty() ? "" : "\n") +
+                     "  CUTE_DEVICE float apply(float v, int64_t i) const {\n" + join(lines, "\n") +
+                     (lines.empty() ? "" : "\n") + "    return " + expr + ";\n  }\n};\n";
+  return {type, name + "{" + join(values, ", ") + "}"};
+}
+
+const char* row_op(const ChainStage& s) {
+  switch (s.kind) {
+    case StageKind::kReduce:
+      if (s.log_sum_exp) return "kLogSumExp";
+      if (s.reduce == ReduceOp::kMax) return "kMax";
+      if (s.reduce == ReduceOp::kMin) return "kMin";
+      return s.mean ? "kMean" : "kSum";
+    case StageKind::kSoftmax: return "kSoftmax";
+    case StageKind::kLogSoftmax: return "kLogSoftmax";
+    default: return "kNorm";
+  }
+}
+
+std::string list(const std::vector<int64_t>& v) {
+  std::vector<std::string> items;
+  for (auto x : v)
+    items.push_back(n(x));
+  return "{" + join(items, ", ") + "}";
+}
+
+// The stage's types (its functor, and its layouts or pool spec) and its launch from `in` to `out`.
+std::pair<std::string, std::string> stage_code(const ChainStage& s, int index, const std::string& in,
+                                               const std::string& out) {
+  Functor f = functor(s, index);
+  std::string id = n(index), types = f.type;
+  if (s.kind == StageKind::kMaxPool || s.kind == StageKind::kAvgPool) {
+    const int pooled = static_cast<int>(s.dims.size());
+    // Arrays as constexpr functions: a device function may call them with a loop's index.
+    auto table = [](const char* name, const char* type, const std::vector<int64_t>& v) {
+      return "  static constexpr " + std::string(type) + " " + name + "(int d) {\n    constexpr " + type +
+             " v[] = " + list(v) + ";\n    return v[d];\n  }\n";
+    };
+    types += "struct Pool" + id + " {\n  static constexpr int kRank = " + n(int64_t(s.in_shape.size())) +
+             ", kPooled = " + n(pooled) + ", kWindowSize = " + n(product(s.window)) +
+             ";\n  static constexpr int64_t kOutSize = " + n(product(s.out_shape)) +
+             ";\n  static constexpr bool kMax = " + (s.kind == StageKind::kMaxPool ? "true" : "false") +
+             ", kCountPad = " + (s.count_include_pad ? "true" : "false") + ";\n" + table("in", "int64_t", s.in_shape) +
+             table("out", "int64_t", s.out_shape) + table("window", "int64_t", s.window) +
+             table("stride", "int64_t", s.stride) + table("pad", "int64_t", s.padding) +
+             table("dilation", "int64_t", s.dilation) + "};\n";
+    return {types, "  if (cutegen::chain::pool_stage<Pool" + id + ">(" + in + ", " + out + ", " + f.init +
+                       ", stream) != cudaSuccess) return;\n"};
+  }
+  // Group norm: [N, C, spatial...] as [N, G, C / G x spatial], normalized over the last dim.
+  std::vector<int64_t> shape = s.in_shape;
+  std::vector<int> dims = s.dims;
+  if (s.groups > 0) {  // an instance norm read from a group norm keeps its groups (one per channel)
+    shape = {s.in_shape[0], s.groups, product(s.in_shape) / s.in_shape[0] / s.groups};
+    dims = {2};
+  }
+  std::vector<int> kept;
+  for (int d = 0; d < static_cast<int>(shape.size()); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) kept.push_back(d);
+  auto strides = row_major_strides(shape);
+  types += "using Rows" + id + " = " + layout(shape, strides, kept) + ";\nusing Elems" + id + " = " +
+           layout(shape, strides, dims) + ";\n";
+  return {types, "  if (cutegen::chain::row_stage<cutegen::chain::RowOp::" + std::string(row_op(s)) + ", Rows" + id +
+                     ", Elems" + id + ">(" + in + ", " + out + ", " + f.init + ", " + float_literal(s.eps) +
+                     ", stream) != cudaSuccess) return;\n"};
+}
+
+}  // namespace
+
+std::string chain_unsupported(const ChainRecipe& c) {
+  if (c.out_dtype != DType::kFloat32) return "the chain's output is not float32";
+  for (auto& s : c.stages) {
+    for (auto* o : {s.weight ? &*s.weight : nullptr, s.bias ? &*s.bias : nullptr})
+      if (o && o->dtype != DType::kFloat32) return s.op + "'s parameter " + o->name + " is not float32";
+    for (auto& o : s.after_operands)
+      if (o.dtype != DType::kFloat32) return "operand " + o.name + " after " + s.op + " is not float32";
+    if ((s.kind == StageKind::kMaxPool || s.kind == StageKind::kAvgPool) && s.dims.size() > 3)
+      return s.op + " over more than 3 dims";
+    if (product(s.after_shape) != product(s.out_shape)) return "the ops after " + s.op + " change its element count";
+  }
+  return "";
+}
+
+Result<std::string> chain_instance(const Recipe& r, const TaskSpec& spec, const Params& p) {
+  const ChainRecipe& c = *r.chain;
+  if (auto why = chain_unsupported(c); !why.empty()) return error(why);
+  std::vector<std::string> decls, args;
+  for (auto& a : abi_params(spec)) {
+    decls.push_back(a.c_decl);
+    args.push_back(a.c_name + ", ");
+  }
+  std::string signature =
+      "static void cutegen_anchor(" + join(decls, ", ") + ", float* chain_out, cudaStream_t stream)";
+  std::string anchor = CUTEGEN_TRY(r.gemm ? gemm_instance(r, p, signature) : conv_instance(r, p, signature));
+  std::string types, calls;
+  int64_t buffer = product(c.stages.front().in_shape);
+  for (size_t i = 0; i < c.stages.size(); ++i) {
+    bool last = i + 1 == c.stages.size();
+    if (!last) buffer = std::max(buffer, product(c.stages[i].after_shape));
+    auto [t, call] = stage_code(c.stages[i], static_cast<int>(i), "buffer[" + n(int64_t(i % 2)) + "]",
+                                last ? c.out_c_name : "buffer[" + n(int64_t((i + 1) % 2)) + "]");
+    types += t + "\n";
+    calls += call;
+  }
+  return render_instance("instances/chain.cu.in", {{"anchor", anchor},
+                                                   {"stage_types", types},
+                                                   {"signature", entry_signature(spec)},
+                                                   {"buffer_bytes", n((buffer * 4 + 255) / 256 * 256)},
+                                                   {"anchor_args", join(args, "")},
+                                                   {"stage_calls", calls}});
+}
+
+}  // namespace cutegen

@@ -1,0 +1,101 @@
+// Level-2 chains with stages after their anchor: recognized from the bridge's recorded op graphs and
+// emitted as the anchor's instance plus one stage kernel each (compiled in
+// kernels/gemm/tests/check_expert_sass.py; run on the GPU by scripts/gpu's kb stage).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/strings.h"
+#include "cutegen_paths.h"
+#include "expert/chain_recipe.h"
+#include "expert/recognize.h"
+#include "expert/templates.h"
+#include "expert/test_support.h"
+
+namespace cutegen {
+namespace {
+
+TaskSpec fixture(const std::string& name) { return testing_support::recorded_spec("kernelbench/level2/" + name); }
+
+std::string emit(const std::string& name) {
+  auto spec = fixture(name);
+  auto r = recognize(spec);
+  EXPECT_TRUE(r.ok() && r->chain) << name << ": " << (r.ok() ? r->summary : r.message());
+  if (!r.ok() || !r->chain) return "";
+  auto src = generate_kernel(*r, spec, default_params(*r));
+  EXPECT_TRUE(src.ok()) << name << ": " << src.message();
+  return src.ok() ? *src : "";
+}
+
+size_t count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+    ++n;
+  return n;
+}
+
+TEST(ChainInstance, EveryLevel2ChainWithStagesEmitsOneKernelPerStageAfterItsAnchor) {
+  int emitted = 0;
+  for (auto& entry :
+       std::filesystem::directory_iterator(std::string(CUTEGEN_SOURCE_DIR) + "/tests/fixtures/kernelbench/level2")) {
+    std::string name = entry.path().stem().string();
+    auto spec = fixture(name);
+    auto r = recognize(spec);
+    if (!r.ok() || !r->chain) continue;
+    auto src = generate_kernel(*r, spec, default_params(*r));
+    ASSERT_TRUE(src.ok()) << name << ": " << src.message();
+    EXPECT_EQ(count(*src, "cutegen_anchor("), 2u) << name << ": defined and called once";
+    EXPECT_EQ(count(*src, "cutegen::chain::row_stage<") + count(*src, "cutegen::chain::pool_stage<"),
+              r->chain->stages.size())
+        << name;
+    EXPECT_FALSE(contains(*src, "#include \"")) << name << ": every library header inlined";
+    ++emitted;
+  }
+  EXPECT_EQ(emitted, 39) << "level-2 chains with stages (the rest: pointwise chains, or declined with the reason)";
+}
+
+TEST(ChainInstance, GroupNormRowsAreOneSamplesGroups) {
+  // [1024, 8192] in 16 groups: rows (group, sample) of 512 contiguous values.
+  std::string k = emit("30_Gemm_GroupNorm_Hardtanh");
+  EXPECT_TRUE(contains(k,
+                       "using Rows0 = cute::Layout<cute::Shape<cute::Int<16>, cute::Int<1024>>, "
+                       "cute::Stride<cute::Int<512>, cute::Int<8192>>>;"))
+      << k.substr(k.find("struct Stage0"));
+  EXPECT_TRUE(contains(k, "using Elems0 = cute::Layout<cute::Shape<cute::Int<512>>, cute::Stride<cute::Int<1>>>;"));
+  EXPECT_TRUE(contains(k,
+                       "row_stage<cutegen::chain::RowOp::kNorm, Rows0, Elems0>(buffer[0], out, "
+                       "Stage0{group_norm_weight, group_norm_bias}, 1e-05f, stream)"));
+  // The affine parameters per channel (dim 1), then the hardtanh after the norm.
+  EXPECT_TRUE(contains(k,
+                       "v *= weight[cute::Layout<cute::Shape<cute::Int<8192>, cute::Int<1024>>, "
+                       "cute::Stride<cute::Int<1>, cute::Int<0>>>{}(i)];"));
+  EXPECT_TRUE(contains(k, "args.c = reinterpret_cast<Config::ElementC*>(chain_out)")) << "the GEMM writes the buffer";
+}
+
+TEST(ChainInstance, BatchNormRowsAreChannelsOverTheBatch) {
+  std::string k = emit("33_Gemm_Scale_BatchNorm");
+  EXPECT_TRUE(contains(k, "using Rows0 = cute::Layout<cute::Shape<cute::Int<8192>>, cute::Stride<cute::Int<1>>>;"));
+  EXPECT_TRUE(contains(k, "using Elems0 = cute::Layout<cute::Shape<cute::Int<1024>>, cute::Stride<cute::Int<8192>>>;"));
+}
+
+TEST(ChainInstance, StagesPassTheirValueThroughAlternatingBuffers) {
+  // max_pool over [1, 2] windows, then a sum over the row and the scale after it.
+  std::string k = emit("55_Matmul_MaxPool_Sum_Scale");
+  EXPECT_TRUE(contains(k, "pool_stage<Pool0>(buffer[0], buffer[1], Stage0{}, stream)"));
+  EXPECT_TRUE(contains(k, "constexpr int64_t v[] = {1, 2};"));
+  EXPECT_TRUE(contains(k, "row_stage<cutegen::chain::RowOp::kSum, Rows1, Elems1>(buffer[1], out, Stage1{}"));
+  EXPECT_TRUE(contains(k, "return (v * 0.5f);"));
+  // An instance norm of a convolution's NCHW output (a batch norm of its [1, N x C, P, Q] view): a
+  // row per (sample, channel), one 126 x 126 plane.
+  std::string conv = emit("17_Conv2d_InstanceNorm_Divide");
+  EXPECT_TRUE(
+      contains(conv, "using Rows0 = cute::Layout<cute::Shape<cute::Int<16384>>, cute::Stride<cute::Int<15876>>>;"))
+      << conv.substr(conv.find("struct Stage0"));
+  EXPECT_TRUE(contains(conv,
+                       "using Elems0 = cute::Layout<cute::Shape<cute::Int<126>, cute::Int<126>>, "
+                       "cute::Stride<cute::Int<1>, cute::Int<126>>>;"));
+  EXPECT_TRUE(contains(conv, "Conv::run(x, conv_weight, chain_out,")) << "the convolution writes the buffer";
+}
+
+}  // namespace
+}  // namespace cutegen
