@@ -9,6 +9,7 @@
 #include "expert/chain_recipe.h"
 #include "expert/conv_recipe.h"
 #include "expert/kernel_library.h"
+#include "expert/strided.h"
 #include "expert/templates.h"
 #include "task/abi.h"
 
@@ -19,13 +20,6 @@ std::string n(int64_t v) { return std::to_string(v); }
 
 int64_t product(const std::vector<int64_t>& v) {
   return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
-}
-
-std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
 }
 
 // A static CuTe layout over the dims `dims` of `shape` read with `strides`, innermost (last) dim
@@ -132,7 +126,7 @@ std::pair<std::string, std::string> stage_code(const ChainStage& s, int index, c
   std::vector<int> kept;
   for (int d = 0; d < static_cast<int>(shape.size()); ++d)
     if (std::find(dims.begin(), dims.end(), d) == dims.end()) kept.push_back(d);
-  auto strides = row_major_strides(shape);
+  auto strides = contiguous_strides(shape);
   types += "using Rows" + id + " = " + layout(shape, strides, kept) + ";\nusing Elems" + id + " = " +
            layout(shape, strides, dims) + ";\n";
   return {types, "  if (cutegen::chain::row_stage<cutegen::chain::RowOp::" + std::string(row_op(s)) + ", Rows" + id +
