@@ -3,6 +3,9 @@
 // one launch whose producer loads conv tiles (mainloop_conv_tma.cuh), whose consumers run the
 // GEMM's wgmma loop unchanged, and whose epilogue writes channels-first (epilogue_nchw_store.cuh).
 // One group per GEMM batch.
+// Split3xTf32: fp32 accuracy where TF32 falls short (cuDNN's fp32 kernels for few input channels):
+// the copies write each operand's tf32 hi and lo parts, and every k-tile becomes the three
+// products of 3xTF32 (mainloop_conv_tma.cuh), summed in fp32 span by span.
 //
 // Why the layout change: the tasks' tensors are channels-first (NCHW), where a pixel's channels lie
 // a plane apart; tf32 wgmma reads K-major operands only, and K is the channels, so no TMA box of
@@ -24,9 +27,9 @@
 
 namespace cutegen::conv {
 
-template <class Config, int TileP, int TileQ, class Functor>
+template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32>
 struct ConvParams {
-  using Mainloop = MainloopConvTma<Config, TileP, TileQ>;
+  using Mainloop = MainloopConvTma<Config, TileP, TileQ, Split3xTf32>;
   using Epilogue = EpilogueNchwStore<Config, TileP, TileQ, Functor>;
   using Scheduler = gemm::SwizzledTileScheduler<1, 1>;
 
@@ -36,18 +39,22 @@ struct ConvParams {
   gemm::SplitKPartials<Config> partials;  // the kernel's split-K path; a convolution runs unsplit
 };
 
-template <class Config, int TileP, int TileQ, class Functor>
+template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = false>
 struct ConvForward {
-  using Params = ConvParams<Config, TileP, TileQ, Functor>;
+  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32>;
   using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;
   using ElementA = typename Config::ElementA;  // tfloat32_t for fp32 tensors: the same bits
 
-  // The channels-last copies: x then w, each 128-byte aligned.
+  static constexpr int Parts = Split3xTf32 ? 2 : 1;  // hi (and lo) of each copy
+
+  // The channels-last copies, each part after the other: x then w, each 128-byte aligned.
+  static int64_t input_part(ConvShape const& s) { return int64_t(s.n) * s.d * s.h * s.w * s.c_padded(); }
+  static int64_t weight_part(ConvShape const& s) { return int64_t(s.k) * s.taps() * s.c_group_padded(); }
   static size_t input_bytes(ConvShape const& s) {
-    return (size_t(s.n) * s.d * s.h * s.w * s.c_padded() * sizeof(ElementA) + 127) / 128 * 128;
+    return (size_t(Parts * input_part(s)) * sizeof(ElementA) + 127) / 128 * 128;
   }
   static size_t workspace_bytes(ConvShape const& s) {
-    return input_bytes(s) + size_t(s.k) * s.taps() * s.c_group_padded() * sizeof(ElementA);
+    return input_bytes(s) + size_t(Parts * weight_part(s)) * sizeof(ElementA);
   }
 
   // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed_weight: (C, K/G, T, R, S)), out: (N, K, Z, P,
@@ -58,11 +65,12 @@ struct ConvForward {
     static_assert(sizeof(Element) == sizeof(ElementA));
     auto* x_cl = reinterpret_cast<Element*>(workspace);
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
-    cudaError_t err = to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), stream);
+    int64_t x_lo = Split3xTf32 ? input_part(s) : 0, w_lo = Split3xTf32 ? weight_part(s) : 0;
+    cudaError_t err = to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
     if (err == cudaSuccess)
       err = s.transposed_weight
-                ? flip_transposed_weight(w, w_cl, s.c, s.k, s.groups, s.taps(), s.c_group_padded(), stream)
-                : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), stream);
+                ? flip_transposed_weight(w, w_cl, s.c, s.k, s.groups, s.taps(), s.c_group_padded(), w_lo, stream)
+                : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), w_lo, stream);
     if (err != cudaSuccess) return err;
     Params params;
     if (!Params::Mainloop::make_params(s, reinterpret_cast<ElementA const*>(x_cl),

@@ -55,11 +55,6 @@ std::string conv_unsupported(const ConvRecipe& c) {
   for (size_t d = 0; d < c.stride.size(); ++d)
     if (c.transposed && (c.stride[d] != 1 || c.output_padding[d] != 0))
       return "transposed convolutions of stride > 1 have no kernel yet";
-  // Eager's cuDNN ran level 1's 3-D convolutions over 3 input channels (54, 59, 60, 66) in full fp32,
-  // 1e-7 from float64, which TF32's ~3e-4 misses by far (H200, 2026-12-02e call C).
-  if (c.dims == 3 && !c.transposed && c.in_channels / c.groups < 16)
-    return "3-D convolutions over fewer than 16 input channels per group run in full fp32 in eager, which TF32 "
-           "misses (no 3xTF32 convolution yet)";
   ConvTiles t = conv_tiles(c);
   int64_t stride_h = c.dims >= 2 ? c.stride[c.dims - 2] : 1;
   if (t.tile_q * c.stride.back() > 256 || t.tile_p * stride_h > 256)
@@ -80,7 +75,7 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
          "                                         cutegen::gemm::ColMajor, 128, " +
          std::to_string(t.tile_n) + ", " + std::to_string(t.stages) +
          ">;\nusing Conv = cutegen::conv::ConvForward<Config, " + std::to_string(t.tile_p) + ", " +
-         std::to_string(t.tile_q) + ", Epilogue>;";
+         std::to_string(t.tile_q) + ", Epilogue" + (c.math == GemmMath::k3xTF32 ? ", true" : "") + ">;";
 }
 
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p) {

@@ -1,5 +1,6 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
-// per-channel bias and ReLU) with its weight and input copies, and the depthwise template,
+// per-channel bias and ReLU) with its weight and input copies, its 3xTF32 form (128 x 64 tiles),
+// and the depthwise template,
 // compiled for sm_90a by the CI test (check_sass.py beside it), which reads their SASS and ptxas's
 // resource report. Nothing here runs.
 #include "conv/conv_forward.cuh"
@@ -20,6 +21,15 @@ using Conv = ConvForward<Tf32, 8, 16, BiasRelu>;
 
 cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Conv::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// 3xTF32 (split copies, three products per k-tile, promoted partials).
+using Split =
+    ConvForward<gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 64, 6>,
+                4, 32, BiasRelu, true>;
+
+cudaError_t run_split(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
+  return Split::run(x, w, out, s, f, workspace, nullptr);
 }
 
 // The depthwise template: 16 x 32 output tiles, four rows per thread.
