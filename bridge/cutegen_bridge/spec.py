@@ -67,6 +67,7 @@ def trace(module, seed, device):
         model = call_user("Model(*get_init_inputs())", module.Model, *init_args, kind="init")
         if not isinstance(model, nn.Module):
             raise TaskError(f"Model(...) made a {type(model).__name__}, not an nn.Module", kind="no_model")
+        model.eval()  # as the evaluator runs it (evaluate.py): dropout off, batch norm from running statistics
         constants = describe_constants(module.Model, init_args, model)
         inputs = call_user("get_inputs()", lambda: list(module.get_inputs()), kind="inputs")
         if not any(isinstance(x, torch.Tensor) for x in inputs):

@@ -10,6 +10,7 @@
 
 #include <cuda_runtime.h>
 
+#include "conv_shape.cuh"
 #include "gemm/tf32_split.cuh"
 
 namespace cutegen::conv {
@@ -75,6 +76,59 @@ cudaError_t to_channels_last(T const* src, T* dst, int outer, int channels, int 
                              int64_t lo_offset, cudaStream_t stream) {
   dim3 grid((inner + 31) / 32, (channels_padded + 31) / 32, outer);
   to_channels_last_kernel<T><<<grid, dim3(32, 8), 0, stream>>>(src, dst, channels, inner, channels_padded, lo_offset);
+  return cudaGetLastError();
+}
+
+// The copies for ConvShape::pack_w: x (N, C, D, H, W) -> (N, D, H, Q, G x S x C/G, padded), channel
+// (g, s, c) of column q being x[g * C/G + c] at column q * stride_w - pad_w + s * dil_w; and w
+// (K, C/G, T, R, S) -> (K, T x R, S x C/G, padded) in the same channel order. One thread per
+// written element, channels fastest: the writes coalesce, the reads of the few input channels come
+// through the caches (each input value is read S times).
+template <class T>
+__global__ void pack_rows_kernel(T const* x, T* dst, ConvShape s, int64_t lo_offset) {
+  ConvShape const p = s.packed_w();
+  int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  const int channels = p.c_padded();
+  if (i >= int64_t(s.n) * s.d * s.h * s.q * channels) return;
+  int cp = int(i % channels);
+  int64_t rest = i / channels;
+  int q = int(rest % s.q), h = int(rest / s.q % s.h), d = int(rest / (int64_t(s.q) * s.h) % s.d);
+  int64_t n = rest / (int64_t(s.q) * s.h * s.d);
+  T v = T(0);
+  if (cp < p.c) {
+    int g = cp / p.c_group(), tap = cp % p.c_group() / s.c_group(), c = cp % s.c_group();
+    int w = q * s.stride_w - s.pad_w + tap * s.dil_w;
+    if (w >= 0 && w < s.w) v = x[((n * s.c + g * s.c_group() + c) * s.d + d) * s.h * s.w + int64_t(h) * s.w + w];
+  }
+  store_parts(dst, i, v, lo_offset);
+}
+
+template <class T>
+__global__ void pack_weight_rows_kernel(T const* w, T* dst, ConvShape s, int64_t lo_offset) {
+  ConvShape const p = s.packed_w();
+  int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  const int channels = p.c_group_padded(), rows = s.t * s.r;
+  if (i >= int64_t(s.k) * rows * channels) return;
+  int cp = int(i % channels), tr = int(i / channels % rows), k = int(i / (int64_t(channels) * rows));
+  T v = T(0);
+  if (cp < p.c_group()) {
+    int tap = cp / s.c_group(), c = cp % s.c_group();
+    v = w[((int64_t(k) * s.c_group() + c) * rows + tr) * s.s + tap];
+  }
+  store_parts(dst, i, v, lo_offset);
+}
+
+template <class T>
+cudaError_t pack_rows(T const* x, T* dst, ConvShape const& s, int64_t lo_offset, cudaStream_t stream) {
+  int64_t n = int64_t(s.n) * s.d * s.h * s.q * s.packed_w().c_padded();
+  pack_rows_kernel<T><<<unsigned((n + 255) / 256), 256, 0, stream>>>(x, dst, s, lo_offset);
+  return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t pack_weight_rows(T const* w, T* dst, ConvShape const& s, int64_t lo_offset, cudaStream_t stream) {
+  int64_t n = int64_t(s.k) * s.t * s.r * s.packed_w().c_group_padded();
+  pack_weight_rows_kernel<T><<<unsigned((n + 255) / 256), 256, 0, stream>>>(w, dst, s, lo_offset);
   return cudaGetLastError();
 }
 

@@ -47,9 +47,17 @@ struct ConvForward {
 
   static constexpr int Parts = Split3xTf32 ? 2 : 1;  // hi (and lo) of each copy
 
+  // The geometry the implicit GEMM runs (the packed one for pack_w).
+  static ConvShape gemm_shape(ConvShape const& s) { return s.pack_w ? s.packed_w() : s; }
   // The channels-last copies, each part after the other: x then w, each 128-byte aligned.
-  static int64_t input_part(ConvShape const& s) { return int64_t(s.n) * s.d * s.h * s.w * s.c_padded(); }
-  static int64_t weight_part(ConvShape const& s) { return int64_t(s.k) * s.taps() * s.c_group_padded(); }
+  static int64_t input_part(ConvShape const& s) {
+    ConvShape const g = gemm_shape(s);
+    return int64_t(g.n) * g.d * g.h * g.w * g.c_padded();
+  }
+  static int64_t weight_part(ConvShape const& s) {
+    ConvShape const g = gemm_shape(s);
+    return int64_t(g.k) * g.taps() * g.c_group_padded();
+  }
   static size_t input_bytes(ConvShape const& s) {
     return (size_t(Parts * input_part(s)) * sizeof(ElementA) + 127) / 128 * 128;
   }
@@ -66,20 +74,23 @@ struct ConvForward {
     auto* x_cl = reinterpret_cast<Element*>(workspace);
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
     int64_t x_lo = Split3xTf32 ? input_part(s) : 0, w_lo = Split3xTf32 ? weight_part(s) : 0;
-    cudaError_t err = to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
+    cudaError_t err = s.pack_w ? pack_rows(x, x_cl, s, x_lo, stream)
+                               : to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
     if (err == cudaSuccess)
       err = s.transposed_weight
                 ? flip_transposed_weight(w, w_cl, s.c, s.k, s.groups, s.taps(), s.c_group_padded(), w_lo, stream)
-                : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), w_lo, stream);
+            : s.pack_w ? pack_weight_rows(w, w_cl, s, w_lo, stream)
+                       : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), w_lo, stream);
     if (err != cudaSuccess) return err;
+    ConvShape const g = gemm_shape(s);  // the output's dims are the same in both
     Params params;
-    if (!Params::Mainloop::make_params(s, reinterpret_cast<ElementA const*>(x_cl),
+    if (!Params::Mainloop::make_params(g, reinterpret_cast<ElementA const*>(x_cl),
                                        reinterpret_cast<ElementA const*>(w_cl), params.mainloop))
       return cudaErrorInvalidValue;
-    params.epilogue = {out, s, functor};
-    params.scheduler = Params::Scheduler::make_params(PixelTiling<TileP, TileQ>::m_tiles(s) * Config::TileM,
-                                                      s.k_group(), s.groups, Config::TileM, Config::TileN, 8,
-                                                      Params::Mainloop::k_tile_count(s), /*splits=*/1);
+    params.epilogue = {out, g, functor};
+    params.scheduler = Params::Scheduler::make_params(PixelTiling<TileP, TileQ>::m_tiles(g) * Config::TileM,
+                                                      g.k_group(), g.groups, Config::TileM, Config::TileN, 8,
+                                                      Params::Mainloop::k_tile_count(g), /*splits=*/1);
     return gemm::launch_kernel<Kernel>(params, stream);
   }
 };

@@ -23,6 +23,9 @@ struct ConvShape {
   // 1: the weight is a stride-1 transposed convolution's (C, K/G, T, R, S), run as the forward
   // convolution of its flipped kernel (padding dil * (kernel - 1) - the transposed one's).
   int transposed_weight;
+  // 1: few input channels: the copy in front packs each row's S taps into the channels (a row-wise
+  // im2col at the output's width), and the implicit GEMM runs packed_w()'s geometry.
+  int pack_w;
 
   CUTE_HOST_DEVICE int c_group() const { return c / groups; }
   CUTE_HOST_DEVICE int k_group() const { return k / groups; }
@@ -30,6 +33,15 @@ struct ConvShape {
   // Channel counts of the channels-last copies: rows of 16 bytes (TMA's stride unit) for 4-byte elements.
   CUTE_HOST_DEVICE int c_padded() const { return (c + 3) / 4 * 4; }
   CUTE_HOST_DEVICE int c_group_padded() const { return (c_group() + 3) / 4 * 4; }
+
+  // The convolution over the packed input (N, D, H, Q, G x S x C/G): channel (g, s, c) of column q
+  // holds x[g * C/G + c] at column q * stride_w - pad_w + s * dil_w (zero outside the row), so the
+  // W dim has one tap, stride 1 and no padding.
+  CUTE_HOST_DEVICE ConvShape packed_w() const {
+    ConvShape k = *this;
+    k.c = c * s, k.w = q, k.s = 1, k.stride_w = 1, k.pad_w = 0, k.dil_w = 1, k.pack_w = 0;
+    return k;
+  }
 };
 
 // Where an M tile sits: image, output depth slice, and its first output row and column.

@@ -22,9 +22,13 @@ std::vector<int64_t> as_3d(const std::vector<int64_t>& v, int64_t fill) {
 
 }  // namespace
 
+bool conv_packs_w(const ConvRecipe& c) {
+  return c.kind == ConvClass::kImplicitGemm && !c.transposed && c.in_channels / c.groups < 16 && c.kernel.back() > 1;
+}
+
 ConvTiles conv_tiles(const ConvRecipe& c) {
   ConvTiles t;
-  int64_t q = c.out_size.back(), stride_w = c.stride.back();
+  int64_t q = c.out_size.back(), stride_w = conv_packs_w(c) ? 1 : c.stride.back();
   while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256)
     t.tile_q *= 2;
   t.tile_p = 128 / t.tile_q;
@@ -57,7 +61,7 @@ std::string conv_unsupported(const ConvRecipe& c) {
       return "transposed convolutions of stride > 1 have no kernel yet";
   ConvTiles t = conv_tiles(c);
   int64_t stride_h = c.dims >= 2 ? c.stride[c.dims - 2] : 1;
-  if (t.tile_q * c.stride.back() > 256 || t.tile_p * stride_h > 256)
+  if (t.tile_q * (conv_packs_w(c) ? 1 : c.stride.back()) > 256 || t.tile_p * stride_h > 256)
     return "the stride exceeds a TMA box's 256 elements";
   return "";
 }
@@ -123,6 +127,7 @@ Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::s
   for (auto* v : {&in, &out, &kernel, &stride, &pad, &dil})
     shape.insert(shape.end(), v->begin(), v->end());
   shape.push_back(c.transposed ? 1 : 0);
+  shape.push_back(conv_packs_w(c) ? 1 : 0);
   std::vector<std::string> shape_text;
   for (auto v : shape)
     shape_text.push_back(std::to_string(v));

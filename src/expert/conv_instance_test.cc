@@ -54,7 +54,7 @@ TEST(ConvInstance, TransposedOfStrideOneIsTheForwardConvolutionOfTheFlippedKerne
   auto cu = generate_kernel(*r, spec, default_params(*r));
   ASSERT_TRUE(cu.ok()) << cu.message();
   // strides 1, 1, 1; padding 0, (3 - 1) - 1, (7 - 1) - 3; dilation 1, 1, 1; the weight flipped
-  EXPECT_TRUE(contains(*cu, ", 1, 1, 1, 0, 1, 3, 1, 1, 1, 1 };")) << cu->substr(cu->find("ConvShape shape"), 200);
+  EXPECT_TRUE(contains(*cu, ", 1, 1, 1, 0, 1, 3, 1, 1, 1, 1, 0 };")) << cu->substr(cu->find("ConvShape shape"), 200);
 }
 
 TEST(ConvInstance, DepthwiseHasItsOwnTemplate) {
@@ -71,10 +71,12 @@ TEST(ConvInstance, DepthwiseHasItsOwnTemplate) {
   EXPECT_TRUE(contains(*cu, "depthwise_conv_kernel")) << "the template is inlined";
 }
 
-TEST(ConvInstance, FewInputChannelsIn3dRun3xTf32) {
-  // Eager ran these in full fp32: TF32 misses the accuracy rule, 3xTF32 keeps fp32's.
-  for (auto name :
-       {"level1/66_conv_standard_3D__asymmetric_input__asymmetric_kernel", "level2/23_Conv3d_GroupNorm_Mean"}) {
+TEST(ConvInstance, FewInputChannelsRun3xTf32WithTheirRowTapsPacked) {
+  // Eager ran these in full fp32: TF32 misses the accuracy rule, 3xTF32 keeps fp32's. The copy packs
+  // the S taps into the channels (ConvShape's last field).
+  for (auto name : {"level1/66_conv_standard_3D__asymmetric_input__asymmetric_kernel",
+                    "level1/50_conv_standard_2D__square_input__square_kernel", "level2/23_Conv3d_GroupNorm_Mean",
+                    "level2/21_Conv2d_Add_Scale_Sigmoid_GroupNorm"}) {
     auto spec = fixture(name);
     auto r = recognize(spec);
     ASSERT_TRUE(r.ok()) << name << ": " << r.message();
@@ -83,10 +85,17 @@ TEST(ConvInstance, FewInputChannelsIn3dRun3xTf32) {
     auto cu = generate_kernel(*r, spec, default_params(*r));
     ASSERT_TRUE(cu.ok()) << cu.message();
     EXPECT_TRUE(contains(*cu, ", Epilogue, true>;")) << name << ": the split instance";
+    EXPECT_TRUE(conv_packs_w(conv)) << name;
+    EXPECT_TRUE(contains(*cu, ", 0, 1 };")) << name << ": not transposed, packed";
   }
   auto wide = recognize_conv(fixture("level1/61_conv_transposed_3D__square_input__square_kernel"));
   ASSERT_TRUE(wide.ok()) << wide.message();
   EXPECT_EQ(wide->math, GemmMath::kTF32) << "transposed, as eager's TF32 ran it";
+  EXPECT_FALSE(conv_packs_w(*wide));
+  // Stride 4 over 11 x 11: packed, the W dim has stride 1, so 64-wide tiles fit a TMA box.
+  auto alex = recognize_conv(fixture("level1/50_conv_standard_2D__square_input__square_kernel"));
+  ASSERT_TRUE(alex.ok()) << alex.message();
+  EXPECT_EQ(conv_tiles(*alex).tile_q, 64);
 }
 
 TEST(ConvInstance, WhatHasNoKernelYetIsDeclinedWithTheReason) {

@@ -71,6 +71,9 @@ struct ConvTiles {
   int tile_p = 1, tile_q = 1, tile_n = 128, stages = 4;
 };
 ConvTiles conv_tiles(const ConvRecipe& c);
+// Whether the copy in front packs the kernel's S taps into the channels (few input channels per
+// group: ConvShape::pack_w), so that a k-tile is not mostly zero padding.
+bool conv_packs_w(const ConvRecipe& c);
 // Why the forward kernel cannot compute the recipe ("" when it can).
 std::string conv_unsupported(const ConvRecipe& c);
 // Its instance (kernels/instances/conv.cu.in) for a kConv recipe, before inlining.

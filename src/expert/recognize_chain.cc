@@ -140,7 +140,9 @@ class ChainBuilder {
     r_.out_shape = out.shape;
     r_.anchor = g_.nodes[anchor_].op == "aten.convolution.default" ? AnchorKind::kConv : AnchorKind::kGemm;
     GraphArg top = g_.outputs[0];
-    auto is_source = [this](int op) { return op == anchor_ || stage_op(g_.nodes[op].op); };
+    auto is_source = [this](int op) {
+      return op == anchor_ || (stage_op(g_.nodes[op].op) && !is_inference_batch_norm(g_.nodes[op]));
+    };
     while (true) {
       auto seg = CUTEGEN_TRY(pointwise_segment(spec_, g_, top, is_source));
       if (seg.source < 0) return error("the output does not depend on " + g_.nodes[anchor_].op);
@@ -246,8 +248,6 @@ class ChainBuilder {
         break;
       }
       case StageKind::kBatchNorm: {
-        if (CUTEGEN_TRY(number(n, 5, "training", 1)) == 0)
-          return unsupported("batch norm with running statistics (inference form) is not covered yet");
         s.eps = CUTEGEN_TRY(number(n, 7, "eps", 1e-5));
         for (int d = 0; d < rank; ++d)
           if (d != 1) s.dims.push_back(d);

@@ -271,6 +271,7 @@ class GemmBuilder {
     for (int i = node_ + 1; i < static_cast<int>(g_.nodes.size()); ++i) {
       const GraphNode& n = g_.nodes[i];
       if (!reach_.needed[i] || !reach_.after[i]) continue;
+      if (is_inference_batch_norm(n)) continue;  // per channel: pointwise (segment.cc)
       if (is_reduction(n.op))
         return error("GEMM (" + shape_text() + ") followed by " + n.op +
                      ": a reduction epilogue, not yet supported (the product would be stored and reduced apart)");
@@ -308,14 +309,18 @@ class GemmBuilder {
   // An epilogue operand read through `read`, as its consumer broadcasts it, in (batch..., M, N).
   Result<ExprPtr> epilogue_leaf(const StridedRead& read) {
     if (read.offset != 0) return error(read.base->name + " is read from an offset (a slice) in the epilogue");
-    if (!is_float(read.base->dtype)) return error(read.base->name + " is not a float tensor");
-    auto shape = consumer_shape();
-    int64_t total = product(r_.batch_shape) * r_.m * r_.n;
-    if (product(shape) != total)
-      return error(read.base->name + " enters a part of the epilogue that is not the product's shape");
     TaskArg view = *read.base;
     view.shape = read.shape;
     view.strides = CUTEGEN_TRY(read.strides());
+    return epilogue_leaf(view, read.base);
+  }
+  // `view`: the shape and strides `base` is read with.
+  Result<ExprPtr> epilogue_leaf(const TaskArg& view, const TaskArg* base) {
+    if (!is_float(base->dtype)) return error(base->name + " is not a float tensor");
+    auto shape = consumer_shape();
+    int64_t total = product(r_.batch_shape) * r_.m * r_.n;
+    if (product(shape) != total)
+      return error(base->name + " enters a part of the epilogue that is not the product's shape");
     auto strides = CUTEGEN_TRY(broadcast_strides(view, shape));
     Modes modes;
     for (size_t d = 0; d < shape.size(); ++d)
@@ -328,10 +333,10 @@ class GemmBuilder {
     for (auto& d : dims) {
       Modes m = merged(d);
       if (m.size() > 1)
-        return error(read.base->name + " " + dims_text(read.shape) + " does not follow the product's (batch, M, N)");
+        return error(base->name + " " + dims_text(view.shape) + " does not follow the product's (batch, M, N)");
       per_dim.push_back(m.empty() ? 0 : m[0].stride);
     }
-    EpilogueOperand o{.name = read.base->name, .c_name = abi_name(spec_, read.base), .dtype = read.base->dtype};
+    EpilogueOperand o{.name = base->name, .c_name = abi_name(spec_, base), .dtype = base->dtype};
     o.n_stride = per_dim.back();
     per_dim.pop_back();
     o.m_stride = per_dim.back();
@@ -385,6 +390,9 @@ class GemmBuilder {
     const GraphNode& n = g_.nodes[op];
     if (op == node_) return product_value();
     if (is_view_op(n.op)) return view_value(op);
+    if (is_inference_batch_norm(n))
+      return inference_batch_norm(
+          spec_, expr_, op, [this](const TaskArg& view, const TaskArg* base) { return epilogue_leaf(view, base); });
     if (n.op == "aten.tril.default" || n.op == "aten.triu.default") {
       if (op != top_) return error(n.op + " inside the epilogue (only on the output)");
       r_.triangle = n.op == "aten.tril.default" ? Triangle::kLower : Triangle::kUpper;

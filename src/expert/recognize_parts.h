@@ -22,6 +22,9 @@ bool is_contiguous(const TaskArg& a);
 Status set_output(const TaskSpec& spec, const OpGraph& g, Recipe& r, bool integer_output = false);
 // Follows identity ops (clone, alias, detach) back to the node that made a value.
 GraphArg skip_identity(const OpGraph& g, GraphArg a);
+// A batch norm from running statistics (the evaluator runs tasks in eval mode): per channel, so a
+// pointwise op (segment.cc) rather than a normalization over the batch.
+bool is_inference_batch_norm(const GraphNode& n);
 // Normalizes a dim argument against `rank` (negative dims count from the end).
 Result<int> normalize_dim(const GraphArg* dim, int rank);
 RowShape row_shape(const std::vector<int64_t>& shape, int first, int last);  // reduces dims [first, last]
@@ -40,6 +43,12 @@ struct ExprBuilder {
 
   Result<ExprPtr> operator()(const GraphArg& a);
 };
+
+// Batch norm op `op` from running statistics as a pointwise expression,
+// (x - running_mean) * rsqrt(running_var + eps) * weight + bias, x built by `b` (its consumer set to
+// the norm) and each [C] parameter made a leaf by `channel` from its [1, C, 1, ...] view.
+using ChannelLeafFn = std::function<Result<ExprPtr>(const TaskArg& view, const TaskArg* base)>;
+Result<ExprPtr> inference_batch_norm(const TaskSpec& spec, ExprBuilder& b, int op, const ChannelLeafFn& channel);
 
 Result<Recipe> recognize_elementwise(const TaskSpec& spec, const OpGraph& g);
 Result<Recipe> recognize_reduce(const TaskSpec& spec, const OpGraph& g);

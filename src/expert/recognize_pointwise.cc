@@ -83,6 +83,49 @@ Result<ExprPtr> ExprBuilder::operator()(const GraphArg& a) {
   return e;
 }
 
+bool is_inference_batch_norm(const GraphNode& n) {
+  if (n.op == "aten._native_batch_norm_legit_no_training.default") return true;
+  if (n.op != "aten.native_batch_norm.default" && n.op != "aten.cudnn_batch_norm.default" &&
+      n.op != "aten._native_batch_norm_legit.default")
+    return false;
+  auto* training = n.arg(5, "training");
+  return training && training->kind == GraphArg::kConst && training->number == 0;
+}
+
+Result<ExprPtr> inference_batch_norm(const TaskSpec& spec, ExprBuilder& b, int op, const ChannelLeafFn& channel) {
+  const GraphNode& n = b.g.nodes[op];
+  auto* in = b.g.value(n.args.at(0));
+  if (!in || in->shape.size() < 2) return error(n.op + ": the graph records no shape for its input");
+  auto* eps = n.arg(n.op == "aten._native_batch_norm_legit_no_training.default" ? 6 : 7, "eps");
+  if (!eps || eps->kind != GraphArg::kConst) return error(n.op + "'s eps is not a constant");
+  int saved = b.consumer;
+  b.consumer = op;
+  auto per_channel = [&](size_t i, const char* name) -> Result<ExprPtr> {
+    auto* a = n.arg(i, name);
+    if (!a || a->kind == GraphArg::kNone) return ExprPtr{};
+    auto* t = CUTEGEN_TRY(referenced_arg(spec, skip_identity(b.g, *a)));
+    if (t->shape != std::vector<int64_t>{in->shape[1]} || !is_contiguous(*t))
+      return error(n.op + "'s " + name + " is not one contiguous value per channel");
+    TaskArg view = *t;
+    view.shape.assign(in->shape.size(), 1);
+    view.shape[1] = in->shape[1];
+    view.strides = contiguous_strides(view.shape);
+    return channel(view, t);
+  };
+  auto x = b(n.args[0]);
+  auto weight = per_channel(1, "weight"), bias = per_channel(2, "bias");
+  auto mean = per_channel(3, "running_mean"), var = per_channel(4, "running_var");
+  b.consumer = saved;
+  for (auto* r : {&x, &weight, &bias, &mean, &var})
+    if (!r->ok()) return error(r->message());
+  if (!*mean || !*var) return error(n.op + " without running statistics");
+  ExprPtr e = call(Prim::kMul, {call(Prim::kSub, {*x, *mean}),
+                                call(Prim::kRsqrt, {call(Prim::kAdd, {*var, constant(eps->number)})})});
+  if (*weight) e = call(Prim::kMul, {e, *weight});
+  if (*bias) e = call(Prim::kAdd, {e, *bias});
+  return e;
+}
+
 Result<const TaskArg*> set_input(const TaskSpec& spec, const OpGraph& g, const GraphArg& ref, Recipe& r) {
   GraphArg a = skip_identity(g, ref);
   if (a.kind != GraphArg::kInput) return error("the reduced tensor is not a forward input");

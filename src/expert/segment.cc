@@ -136,6 +136,9 @@ class SegmentBuilder {
       if (!v || !is_float(v->dtype)) return error(n.op + " to a non-float type");
       return through(op, n.args.at(0));
     }
+    if (is_inference_batch_norm(n))
+      return inference_batch_norm(spec_, b_, op,
+                                  [this](const TaskArg& view, const TaskArg* base) { return operand(view, base); });
     if (!is_pointwise_op(n.op))
       return error(n.op + " stops recognition: neither pointwise nor a stage the chain covers");
     return ExprPtr{};

@@ -23,6 +23,8 @@ EXPECTATIONS = [
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
     ("channels-last copy", r"to_channels_last_kernel<float>", 1, [], ["HGMMA"]),
     ("transposed weight flip", r"flip_transposed_weight_kernel<float>", 1, [], ["HGMMA"]),
+    ("row packing of few input channels", r"pack_rows_kernel<float>", 1, [], ["HGMMA"]),
+    ("its weight", r"pack_weight_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("depthwise, exact fp32", r"depthwise_conv_kernel<16, 32, 4,", 1, ["FFMA", "LDS"], ["HGMMA"]),
 ]
 
