@@ -18,10 +18,6 @@ namespace {
 
 std::string n(int64_t v) { return std::to_string(v); }
 
-int64_t product(const std::vector<int64_t>& v) {
-  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
-}
-
 // A static CuTe layout over the dims `dims` of `shape` read with `strides`, innermost (last) dim
 // first, so that its index counts those dims in row-major order; dims of extent 1 are left out.
 std::string layout(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,

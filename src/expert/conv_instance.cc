@@ -11,6 +11,11 @@
 #include "expert/templates.h"
 
 namespace cutegen {
+
+bool conv_packs_w(const ConvRecipe& c) {
+  return c.kind == ConvClass::kImplicitGemm && !c.transposed && c.in_channels / c.groups < 16 && c.kernel.back() > 1;
+}
+
 namespace {
 
 // The spatial sizes as (D, H, W), 1 for absent dims.
@@ -20,15 +25,14 @@ std::vector<int64_t> as_3d(const std::vector<int64_t>& v, int64_t fill) {
   return out;
 }
 
-}  // namespace
+// The W stride the implicit GEMM's TMA box steps by: 1 over a packed input (ConvShape::packed_w).
+int64_t gemm_stride_w(const ConvRecipe& c) { return conv_packs_w(c) ? 1 : c.stride.back(); }
 
-bool conv_packs_w(const ConvRecipe& c) {
-  return c.kind == ConvClass::kImplicitGemm && !c.transposed && c.in_channels / c.groups < 16 && c.kernel.back() > 1;
-}
+}  // namespace
 
 ConvTiles conv_tiles(const ConvRecipe& c) {
   ConvTiles t;
-  int64_t q = c.out_size.back(), stride_w = conv_packs_w(c) ? 1 : c.stride.back();
+  int64_t q = c.out_size.back(), stride_w = gemm_stride_w(c);
   while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256)
     t.tile_q *= 2;
   t.tile_p = 128 / t.tile_q;
@@ -61,7 +65,7 @@ std::string conv_unsupported(const ConvRecipe& c) {
       return "transposed convolutions of stride > 1 have no kernel yet";
   ConvTiles t = conv_tiles(c);
   int64_t stride_h = c.dims >= 2 ? c.stride[c.dims - 2] : 1;
-  if (t.tile_q * (conv_packs_w(c) ? 1 : c.stride.back()) > 256 || t.tile_p * stride_h > 256)
+  if (t.tile_q * gemm_stride_w(c) > 256 || t.tile_p * stride_h > 256)
     return "the stride exceeds a TMA box's 256 elements";
   return "";
 }

@@ -4,7 +4,6 @@
 // recognize_gemm or recognize_conv on the graph cut at the first stage's input.
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <set>
 
 #include "core/strings.h"
@@ -17,10 +16,6 @@
 
 namespace cutegen {
 namespace {
-
-int64_t product(const std::vector<int64_t>& v) {
-  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
-}
 
 bool is_anchor(const std::string& op) {
   static const std::set<std::string> ops = {"aten.convolution.default", "aten.mm.default",      "aten.addmm.default",
@@ -348,17 +343,15 @@ Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g) {
     return r;
   }
   // Stages follow: the anchor writes its value into the chain's first buffer.
-  if (chain->gemm) {
-    GemmRecipe anchor = *chain->gemm;
-    anchor.out_c_name = "chain_out";
-    r.kind = TemplateKind::kGemm;
-    r.gemm = std::make_shared<const GemmRecipe>(anchor);
-  } else {
-    ConvRecipe anchor = *chain->conv;
-    anchor.out_c_name = "chain_out";
-    r.kind = TemplateKind::kConv;
-    r.conv = std::make_shared<const ConvRecipe>(anchor);
-  }
+  auto anchor = [](auto recipe) {
+    recipe.out_c_name = "chain_out";
+    return std::make_shared<const decltype(recipe)>(std::move(recipe));
+  };
+  r.kind = chain->gemm ? TemplateKind::kGemm : TemplateKind::kConv;
+  if (chain->gemm)
+    r.gemm = anchor(*chain->gemm);
+  else
+    r.conv = anchor(*chain->conv);
   r.chain = std::make_shared<const ChainRecipe>(*std::move(chain));
   return r;
 }

@@ -1,7 +1,6 @@
 // Convolution-shaped work: one aten.convolution (what conv1d/2d/3d and conv_transpose1d/2d/3d
 // reach dispatch as) reading a forward input and the module's weight and bias, and the pointwise
 // ops after it as an epilogue segment.
-#include <numeric>
 
 #include "core/strings.h"
 #include "expert/conv_recipe.h"
@@ -13,11 +12,6 @@ namespace cutegen {
 namespace {
 
 constexpr const char* kConvOp = "aten.convolution.default";
-
-int64_t product(const std::vector<int64_t>& v) {
-  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
-}
-bool is_float(DType d) { return d == DType::kFloat32 || d == DType::kFloat16 || d == DType::kBFloat16; }
 
 // A list argument of `count` numbers (a single number repeats, as torch expands it).
 Result<std::vector<int64_t>> int_list(const GraphNode& n, size_t i, const char* name, size_t count) {

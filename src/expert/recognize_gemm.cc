@@ -3,7 +3,6 @@
 // and the pointwise ops that follow it as an epilogue built by the elementwise expression machinery.
 // Also diag(d) @ B and B @ diag(d), which are scalings and go to the elementwise template.
 #include <algorithm>
-#include <numeric>
 #include <set>
 
 #include "core/strings.h"
@@ -66,13 +65,9 @@ bool is_reduction(const std::string& op) {
   return ops.count(op) > 0;
 }
 
-bool is_float(DType d) { return d == DType::kFloat32 || d == DType::kFloat16 || d == DType::kBFloat16; }
 bool is_inplace(const std::string& op) {  // "aten.add_.Tensor"
   auto first = op.find('.'), second = op.find('.', first + 1);
   return first != std::string::npos && second != std::string::npos && op[second - 1] == '_';
-}
-int64_t product(const std::vector<int64_t>& v) {
-  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
 }
 std::vector<int64_t> sizes_of(const Modes& m) {
   std::vector<int64_t> s;

@@ -18,6 +18,7 @@ namespace cutegen {
 Result<const TaskArg*> referenced_arg(const TaskSpec& spec, const GraphArg& ref);
 std::string abi_name(const TaskSpec& spec, const TaskArg* arg);
 bool is_contiguous(const TaskArg& a);
+bool is_float(DType d);  // float32, float16 or bfloat16
 // Fills out_* and checks the single float output every template writes ("int64" allowed for argmax).
 Status set_output(const TaskSpec& spec, const OpGraph& g, Recipe& r, bool integer_output = false);
 // Follows identity ops (clone, alias, detach) back to the node that made a value.

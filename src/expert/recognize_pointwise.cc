@@ -11,8 +11,6 @@
 namespace cutegen {
 namespace {
 
-bool is_float(DType d) { return d == DType::kFloat32 || d == DType::kFloat16 || d == DType::kBFloat16; }
-
 // A reduction node a scale norm may use: its op, the statistic's combine, and what the value means.
 struct StatOp {
   const char* op;
@@ -63,6 +61,8 @@ Result<std::vector<int64_t>> broadcast_strides(const TaskArg& a, const std::vect
   }
   return strides;
 }
+
+bool is_float(DType d) { return d == DType::kFloat32 || d == DType::kFloat16 || d == DType::kBFloat16; }
 
 Result<ExprPtr> ExprBuilder::operator()(const GraphArg& a) {
   if (a.kind == GraphArg::kConst) return constant(a.number);

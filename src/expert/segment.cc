@@ -1,7 +1,6 @@
 #include "expert/segment.h"
 
 #include <map>
-#include <numeric>
 
 #include "expert/pointwise_ops.h"
 #include "expert/recognize_parts.h"
@@ -10,10 +9,6 @@
 namespace cutegen {
 namespace {
 
-int64_t product(const std::vector<int64_t>& v) {
-  return std::accumulate(v.begin(), v.end(), int64_t{1}, std::multiplies<>());
-}
-bool is_float(DType d) { return d == DType::kFloat32 || d == DType::kFloat16 || d == DType::kBFloat16; }
 bool all_zero(const std::vector<int64_t>& v) {
   for (auto x : v)
     if (x) return false;

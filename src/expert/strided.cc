@@ -167,6 +167,10 @@ Result<std::vector<int64_t>> common_sizes(const std::vector<int64_t>& a, const s
   return sizes;
 }
 
+int64_t product(const std::vector<int64_t>& shape) {
+  return std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
+}
+
 std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape) {
   std::vector<int64_t> s(shape.size());
   int64_t expect = 1;

@@ -43,6 +43,8 @@ Result<std::vector<Modes>> regroup(const Modes& modes, const std::vector<int64_t
 // The sizes that refine both lists (same product): [6] and [2, 3] give [2, 3]; errors when the
 // boundaries interleave ([2, 3] and [3, 2]).
 Result<std::vector<int64_t>> common_sizes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+// The number of elements of `shape` (1 for a scalar's empty shape).
+int64_t product(const std::vector<int64_t>& shape);
 // Strides of `shape` when contiguous (row-major).
 std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape);
 // Whether (shape, strides) lays the elements out contiguously, ignoring size-1 dims.
