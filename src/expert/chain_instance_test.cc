@@ -72,6 +72,21 @@ TEST(ChainInstance, GroupNormRowsAreOneSamplesGroups) {
   EXPECT_TRUE(contains(k, "args.c = reinterpret_cast<Config::ElementC*>(chain_out)")) << "the GEMM writes the buffer";
 }
 
+TEST(ChainInstance, BatchStatisticsNormRowsAreChannelsOverTheBatch) {
+  // F.batch_norm(training=True): each of the 1024 features normalized over the 256 samples.
+  auto spec = testing_support::recorded_spec("gemm_specs/linear_batchnorm_batch_stats");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok() && r->chain) << (r.ok() ? r->summary : r.message());
+  auto src = generate_kernel(*r, spec, default_params(*r));
+  ASSERT_TRUE(src.ok()) << src.message();
+  EXPECT_TRUE(contains(*src, "using Rows0 = cute::Layout<cute::Shape<cute::Int<1024>>, cute::Stride<cute::Int<1>>>;"));
+  EXPECT_TRUE(
+      contains(*src, "using Elems0 = cute::Layout<cute::Shape<cute::Int<256>>, cute::Stride<cute::Int<1024>>>;"));
+  EXPECT_TRUE(contains(*src,
+                       "row_stage<cutegen::chain::RowOp::kNorm, Rows0, Elems0>(buffer[0], out, "
+                       "Stage0{weight, bias}, 1e-05f, stream)"));
+}
+
 TEST(ChainInstance, InferenceBatchNormIsPerChannelInTheAnchorsEpilogue) {
   // The evaluator runs tasks in eval mode: batch norm from running statistics, one affine map per
   // channel, so GEMM + scale + batch norm is one GEMM with its epilogue, no stage.
