@@ -4,6 +4,8 @@
 // through shared memory so that both the reads (along inner) and the writes (along C) coalesce.
 // For 3xTF32 (a nonzero lo_offset, fp32 only) each value is written as its tf32 parts: hi at the
 // copy's place, lo lo_offset elements further (split_tf32, kernels/gemm/tf32_split.cuh).
+// Also the weight copies of few input channels (row packing) and of a transposed convolution's
+// output phases.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 
 #include "conv_shape.cuh"
 #include "gemm/tf32_split.cuh"
+#include "transposed_phases.cuh"
 
 namespace cutegen::conv {
 
@@ -46,28 +49,27 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// A transposed convolution of stride 1 is the forward convolution of the flipped kernel with its
-// channels swapped: w (C, K/G, taps) -> (K, taps, C/G_pad), tap t read from taps - 1 - t, group by
-// group. Weights are small: one thread per output element.
+// The phase's weight, channels-last for its forward convolution: w (C, K/G, T, R, S) ->
+// (K, phase taps, C/G_pad), flipped and with the channels swapped, group by group. Weights are
+// small: one thread per written element.
 template <class T>
-__global__ void flip_transposed_weight_kernel(T const* src, T* dst, int c, int k, int groups, int taps,
-                                              int c_group_padded, int64_t lo_offset) {
+__global__ void phase_weight_kernel(T const* src, T* dst, ConvShape t, TransposedPhase phase, int64_t lo_offset) {
+  int const taps = phase.taps(), c_pad = t.c_group_padded();
   int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (i >= int64_t(k) * taps * c_group_padded) return;
-  int ci = int(i % c_group_padded), tap = int(i / c_group_padded % taps),
-      ko = int(i / (int64_t(c_group_padded) * taps));
-  int c_group = c / groups, k_group = k / groups, g = ko / k_group;
-  store_parts(dst, i,
-              ci < c_group ? src[(int64_t(g * c_group + ci) * k_group + ko % k_group) * taps + taps - 1 - tap] : T(0),
-              lo_offset);
+  if (i >= int64_t(t.k) * taps * c_pad) return;
+  int ci = int(i % c_pad), tap = int(i / c_pad % taps), ko = int(i / (int64_t(c_pad) * taps));
+  int g = ko / t.k_group();
+  T v = T(0);
+  if (ci < t.c_group())
+    v = src[(int64_t(g * t.c_group() + ci) * t.k_group() + ko % t.k_group()) * t.taps() + phase.source_tap(t, tap)];
+  store_parts(dst, i, v, lo_offset);
 }
 
 template <class T>
-cudaError_t flip_transposed_weight(T const* src, T* dst, int c, int k, int groups, int taps, int c_group_padded,
-                                   int64_t lo_offset, cudaStream_t stream) {
-  int64_t n = int64_t(k) * taps * c_group_padded;
-  flip_transposed_weight_kernel<T>
-      <<<unsigned((n + 255) / 256), 256, 0, stream>>>(src, dst, c, k, groups, taps, c_group_padded, lo_offset);
+cudaError_t phase_weight(T const* src, T* dst, ConvShape const& t, TransposedPhase const& phase, int64_t lo_offset,
+                         cudaStream_t stream) {
+  int64_t n = int64_t(t.k) * phase.taps() * t.c_group_padded();
+  phase_weight_kernel<T><<<unsigned((n + 255) / 256), 256, 0, stream>>>(src, dst, t, phase, lo_offset);
   return cudaGetLastError();
 }
 

@@ -2,7 +2,8 @@
 // (kernels/gemm/kernel_warp_specialized.cuh): the channels-last copies of input and weight, then
 // one launch whose producer loads conv tiles (mainloop_conv_tma.cuh), whose consumers run the
 // GEMM's wgmma loop unchanged, and whose epilogue writes channels-first (epilogue_nchw_store.cuh).
-// One group per GEMM batch.
+// One group per GEMM batch. A transposed convolution is one such launch per output phase
+// (transposed_phases.cuh), all reading one copy of the input.
 // Split3xTf32: fp32 accuracy where TF32 falls short (cuDNN's fp32 kernels for few input channels):
 // the copies write each operand's tf32 hi and lo parts, and every k-tile becomes the three
 // products of 3xTF32 (mainloop_conv_tma.cuh), summed in fp32 span by span.
@@ -24,6 +25,7 @@
 #include "gemm/gemm_launch.cuh"
 #include "gemm/kernel_warp_specialized.cuh"
 #include "mainloop_conv_tma.cuh"
+#include "transposed_phases.cuh"
 
 namespace cutegen::conv {
 
@@ -47,9 +49,10 @@ struct ConvForward {
 
   static constexpr int Parts = Split3xTf32 ? 2 : 1;  // hi (and lo) of each copy
 
-  // The geometry the implicit GEMM runs (the packed one for pack_w).
+  // The geometry the implicit GEMM runs (the packed one for pack_w; a transposed convolution's
+  // phases run over its input, and their weights' taps add up to its).
   static ConvShape gemm_shape(ConvShape const& s) { return s.pack_w ? s.packed_w() : s; }
-  // The channels-last copies, each part after the other: x then w, each 128-byte aligned.
+  // The channels-last copies, each part after the other: x then w (phase by phase), 128-byte aligned.
   static int64_t input_part(ConvShape const& s) {
     ConvShape const g = gemm_shape(s);
     return int64_t(g.n) * g.d * g.h * g.w * g.c_padded();
@@ -65,29 +68,60 @@ struct ConvForward {
     return input_bytes(s) + size_t(Parts * weight_part(s)) * sizeof(ElementA);
   }
 
-  // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed_weight: (C, K/G, T, R, S)), out: (N, K, Z, P,
-  // Q); workspace: workspace_bytes.
+  // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed: (C, K/G, T, R, S)), out: (N, K, Z, P, Q);
+  // workspace: workspace_bytes.
   template <class Element>
   static cudaError_t run(Element const* x, Element const* w, typename Config::ElementC* out, ConvShape const& s,
                          Functor functor, char* workspace, cudaStream_t stream) {
     static_assert(sizeof(Element) == sizeof(ElementA));
     auto* x_cl = reinterpret_cast<Element*>(workspace);
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
-    int64_t x_lo = Split3xTf32 ? input_part(s) : 0, w_lo = Split3xTf32 ? weight_part(s) : 0;
+    int64_t x_lo = Split3xTf32 ? input_part(s) : 0;
     cudaError_t err = s.pack_w ? pack_rows(x, x_cl, s, x_lo, stream)
                                : to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
-    if (err == cudaSuccess)
-      err = s.transposed_weight
-                ? flip_transposed_weight(w, w_cl, s.c, s.k, s.groups, s.taps(), s.c_group_padded(), w_lo, stream)
-            : s.pack_w ? pack_weight_rows(w, w_cl, s, w_lo, stream)
-                       : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), w_lo, stream);
-    if (err != cudaSuccess) return err;
+    if (err != cudaSuccess || s.transposed) return err != cudaSuccess ? err : run_phases(x_cl, w, w_cl, out, s, functor, stream);
+    int64_t w_lo = Split3xTf32 ? weight_part(s) : 0;
+    err = s.pack_w ? pack_weight_rows(w, w_cl, s, w_lo, stream)
+                   : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), w_lo, stream);
     ConvShape const g = gemm_shape(s);  // the output's dims are the same in both
+    return err != cudaSuccess ? err : launch(x_cl, w_cl, out, g, OutputPhase::whole(g), functor, stream);
+  }
+
+ private:
+  // The transposed convolution t, phase by phase: each phase's weight copy, then its forward
+  // convolution (or, where no tap reaches the phase, its bias alone).
+  template <class Element>
+  static cudaError_t run_phases(Element const* x_cl, Element const* w, Element* w_cl, typename Config::ElementC* out,
+                                ConvShape const& t, Functor const& functor, cudaStream_t stream) {
+    cudaError_t err = cudaSuccess;
+    for (int r_z = 0; r_z < t.stride_d; ++r_z)
+      for (int r_p = 0; r_p < t.stride_h; ++r_p)
+        for (int r_q = 0; r_q < t.stride_w && err == cudaSuccess; ++r_q) {
+          TransposedPhase phase = TransposedPhase::of(t, r_z, r_p, r_q);
+          OutputPhase o{t.z, t.p, t.q, t.stride_d, t.stride_h, t.stride_w, r_z, r_p, r_q};
+          if (phase.pixels() == 0) continue;
+          if (phase.taps() == 0) {
+            err = bias_only_phase(out, t, phase, o, functor, stream);
+            continue;
+          }
+          ConvShape const g = phase.forward(t);
+          int64_t w_lo = Split3xTf32 ? weight_part(g) : 0;
+          err = phase_weight(w, w_cl, t, phase, w_lo, stream);
+          if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, o, functor, stream);
+          w_cl += Parts * weight_part(g);
+        }
+    return err;
+  }
+
+  // The implicit GEMM g over the channels-last copies, its output pixels placed by o.
+  template <class Element>
+  static cudaError_t launch(Element const* x_cl, Element const* w_cl, typename Config::ElementC* out,
+                            ConvShape const& g, OutputPhase const& o, Functor const& functor, cudaStream_t stream) {
     Params params;
     if (!Params::Mainloop::make_params(g, reinterpret_cast<ElementA const*>(x_cl),
                                        reinterpret_cast<ElementA const*>(w_cl), params.mainloop))
       return cudaErrorInvalidValue;
-    params.epilogue = {out, g, functor};
+    params.epilogue = {out, g, functor, o};
     params.scheduler = Params::Scheduler::make_params(PixelTiling<TileP, TileQ>::m_tiles(g) * Config::TileM,
                                                       g.k_group(), g.groups, Config::TileM, Config::TileN, 8,
                                                       Params::Mainloop::k_tile_count(g), /*splits=*/1);

@@ -4,6 +4,7 @@
 //   columns = the group's output channels,
 //   K       = kernel taps x the group's input channels, a k-tile being one tap and TileK channels.
 // Its kernel reads channels-last copies: x as (N, D, H, W, C_pad), w as (K, taps, C/G_pad).
+// A transposed convolution is one such forward convolution per output phase (transposed_phases.cuh).
 #pragma once
 
 #include <cstdint>
@@ -20,9 +21,9 @@ struct ConvShape {
   int stride_d, stride_h, stride_w;
   int pad_d, pad_h, pad_w;
   int dil_d, dil_h, dil_w;
-  // 1: the weight is a stride-1 transposed convolution's (C, K/G, T, R, S), run as the forward
-  // convolution of its flipped kernel (padding dil * (kernel - 1) - the transposed one's).
-  int transposed_weight;
+  // 1: a transposed convolution (ConvTranspose) with its own stride, padding and dilation and a
+  // (C, K/G, T, R, S) weight, run as one forward convolution per output phase.
+  int transposed;
   // 1: few input channels: the copy in front packs each row's S taps into the channels (a row-wise
   // im2col at the output's width), and the implicit GEMM runs packed_w()'s geometry.
   int pack_w;
@@ -42,6 +43,17 @@ struct ConvShape {
     k.c = c * s, k.w = q, k.s = 1, k.stride_w = 1, k.pad_w = 0, k.dil_w = 1, k.pack_w = 0;
     return k;
   }
+};
+
+// Where the implicit GEMM's output pixel (z, p, q) lands in the (Z, P, Q) output: at
+// (z * step_z + r_z, p * step_p + r_p, q * step_q + r_q). A forward convolution writes in place; a
+// transposed one's output phase (r_z, r_p, r_q) writes every stride-th pixel.
+struct OutputPhase {
+  int z, p, q;
+  int step_z, step_p, step_q;
+  int r_z, r_p, r_q;
+
+  CUTE_HOST_DEVICE static OutputPhase whole(ConvShape const& s) { return {s.z, s.p, s.q, 1, 1, 1, 0, 0, 0}; }
 };
 
 // Where an M tile sits: image, output depth slice, and its first output row and column.

@@ -1,7 +1,8 @@
 // The convolution's epilogue: accumulators from registers to the channels-first output (N, K, Z,
 // P, Q) through a functor, skipping the rows of a pixel tile past the image's edge and the columns
 // past the group's channels. A wgmma fragment's values of one column and eight neighbouring rows
-// are eight neighbouring pixels of one channel: each warp store fills whole 32-byte sectors.
+// are eight neighbouring pixels of one channel: each warp store fills whole 32-byte sectors (a
+// transposed convolution's output phase writes every stride-th of them: OutputPhase).
 //
 // The functor's contract (fused pointwise and per-channel ops, the bias among them):
 //   CUTE_DEVICE float apply(float acc, int n, int k, int z, int p, int q) const;
@@ -14,6 +15,7 @@
 
 #include "conv_shape.cuh"
 #include "gemm/tile_scheduler.cuh"
+#include "transposed_phases.cuh"
 
 namespace cutegen::conv {
 
@@ -24,8 +26,9 @@ struct EpilogueNchwStore {
 
   struct Params {
     ElementC* out;
-    ConvShape shape;
+    ConvShape shape;  // the implicit GEMM's (for a transposed convolution, the phase's)
     Functor functor;
+    OutputPhase phase;
   };
 
   template <class TiledMma, class Accumulator>
@@ -36,20 +39,45 @@ struct EpilogueNchwStore {
     Tensor cC = make_identity_tensor(make_shape(Int<Config::TileM>{}, Int<Config::TileN>{}));  // (BM,BN) -> (row,col)
     Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);                 // (MMA,MMA_M,MMA_N)
     CUTE_STATIC_ASSERT_V(size(tCcC) == size(accum));
+    OutputPhase const& o = params.phase;
     PixelTile pixels = Tiling::tile(s, tile.m);
-    int64_t plane = int64_t(s.p) * s.q;
-    int k0 = tile.n * Config::TileN;
+    int64_t plane = int64_t(o.p) * o.q;
+    int k0 = tile.n * Config::TileN, z = pixels.z * o.step_z + o.r_z;
     CUTE_UNROLL
     for (int i = 0; i < size(accum); ++i) {
       int row = get<0>(tCcC(i)), col = get<1>(tCcC(i));
       int p = pixels.p0 + row / TileQ, q = pixels.q0 + row % TileQ, k = k0 + col;
       if (p < s.p && q < s.q && k < s.k_group()) {
         k += tile.batch * s.k_group();
-        params.out[((int64_t(pixels.n) * s.k + k) * s.z + pixels.z) * plane + int64_t(p) * s.q + q] =
-            ElementC(params.functor.apply(accum(i), pixels.n, k, pixels.z, p, q));
+        p = p * o.step_p + o.r_p, q = q * o.step_q + o.r_q;
+        params.out[((int64_t(pixels.n) * s.k + k) * o.z + z) * plane + int64_t(p) * o.q + q] =
+            ElementC(params.functor.apply(accum(i), pixels.n, k, z, p, q));
       }
     }
   }
 };
+
+// A phase no tap reaches: each of its outputs is the epilogue of a zero sum (the bias and the ops
+// after it). One thread per output.
+template <class Functor, class ElementC>
+__global__ void bias_only_phase_kernel(ElementC* out, ConvShape t, TransposedPhase phase, OutputPhase o,
+                                       Functor functor) {
+  int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i >= int64_t(t.n) * t.k * phase.pixels()) return;
+  int q = int(i % phase.w.size) * o.step_q + o.r_q, p = int(i / phase.w.size % phase.h.size) * o.step_p + o.r_p;
+  int64_t rest = i / (int64_t(phase.w.size) * phase.h.size);
+  int z = int(rest % phase.d.size) * o.step_z + o.r_z;
+  rest /= phase.d.size;
+  int k = int(rest % t.k), n = int(rest / t.k);
+  out[((int64_t(n) * t.k + k) * t.z + z) * t.p * t.q + int64_t(p) * t.q + q] = ElementC(functor.apply(0.f, n, k, z, p, q));
+}
+
+template <class Functor, class ElementC>
+cudaError_t bias_only_phase(ElementC* out, ConvShape const& t, TransposedPhase const& phase, OutputPhase const& o,
+                            Functor const& functor, cudaStream_t stream) {
+  int64_t n = int64_t(t.n) * t.k * phase.pixels();
+  bias_only_phase_kernel<Functor, ElementC><<<unsigned((n + 255) / 256), 256, 0, stream>>>(out, t, phase, o, functor);
+  return cudaGetLastError();
+}
 
 }  // namespace cutegen::conv

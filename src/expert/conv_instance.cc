@@ -25,14 +25,24 @@ std::vector<int64_t> as_3d(const std::vector<int64_t>& v, int64_t fill) {
   return out;
 }
 
-// The W stride the implicit GEMM's TMA box steps by: 1 over a packed input (ConvShape::packed_w).
-int64_t gemm_stride_w(const ConvRecipe& c) { return conv_packs_w(c) ? 1 : c.stride.back(); }
+// The stride the implicit GEMM's TMA box steps by in the H and W dims: 1 over a packed input's W
+// (ConvShape::packed_w) and in a transposed convolution's phases (kernels/conv/transposed_phases.cuh).
+int64_t gemm_stride(const ConvRecipe& c, int from_back) {
+  if (int(c.stride.size()) < from_back || c.transposed || (from_back == 1 && conv_packs_w(c))) return 1;
+  return c.stride[c.stride.size() - from_back];
+}
+
+// The implicit GEMM's output width: a transposed convolution's phase holds every stride-th column.
+int64_t gemm_out_w(const ConvRecipe& c) {
+  int64_t q = c.out_size.back();
+  return c.transposed ? (q + c.stride.back() - 1) / c.stride.back() : q;
+}
 
 }  // namespace
 
 ConvTiles conv_tiles(const ConvRecipe& c) {
   ConvTiles t;
-  int64_t q = c.out_size.back(), stride_w = gemm_stride_w(c);
+  int64_t q = gemm_out_w(c), stride_w = gemm_stride(c, 1);
   while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256)
     t.tile_q *= 2;
   t.tile_p = 128 / t.tile_q;
@@ -60,12 +70,8 @@ std::string conv_unsupported(const ConvRecipe& c) {
     if (c.batch * c.out_channels > 65535) return "more than 65535 output planes (the depthwise grid's z)";
     return "";
   }
-  for (size_t d = 0; d < c.stride.size(); ++d)
-    if (c.transposed && (c.stride[d] != 1 || c.output_padding[d] != 0))
-      return "transposed convolutions of stride > 1 have no kernel yet";
   ConvTiles t = conv_tiles(c);
-  int64_t stride_h = c.dims >= 2 ? c.stride[c.dims - 2] : 1;
-  if (t.tile_q * gemm_stride_w(c) > 256 || t.tile_p * stride_h > 256)
+  if (t.tile_q * gemm_stride(c, 1) > 256 || t.tile_p * gemm_stride(c, 2) > 256)
     return "the stride exceeds a TMA box's 256 elements";
   return "";
 }
@@ -124,9 +130,6 @@ Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::s
   }
   auto in = as_3d(c.in_size, 1), out = as_3d(c.out_size, 1), kernel = as_3d(c.kernel, 1);
   auto stride = as_3d(c.stride, 1), pad = as_3d(c.padding, 0), dil = as_3d(c.dilation, 1);
-  if (c.transposed)  // stride 1: the forward convolution of the flipped kernel pads dil * (kernel - 1) - pad
-    for (int d = 0; d < 3; ++d)
-      pad[d] = dil[d] * (kernel[d] - 1) - pad[d];
   std::vector<int64_t> shape = {c.batch, c.in_channels, c.out_channels, c.groups};  // ConvShape's order
   for (auto* v : {&in, &out, &kernel, &stride, &pad, &dil})
     shape.insert(shape.end(), v->begin(), v->end());

@@ -125,9 +125,10 @@ Result<ConvRecipe> recognize_conv(const TaskSpec& spec, const OpGraph& g) {
   // Depthwise runs exact fp32 multiply-adds (no MMA): native precision. Eager's cuDNN ran forward
   // convolutions over few input channels in full fp32, 1e-7 from float64, which TF32's ~3e-4 misses
   // by far (level 1's 3-D ones over 3 channels, 2026-12-02e call C; level 2's 2-D ones over 8,
-  // 2026-12-02f calls B and C): 3xTF32 there.
+  // 2026-12-02f calls B and C): 3xTF32 there, and for transposed ones over as few (not measured:
+  // the safe side).
   if (r.input.dtype == DType::kFloat32 && r.kind == ConvClass::kImplicitGemm)
-    r.math = !r.transposed && r.in_channels / r.groups < 16 ? GemmMath::k3xTF32 : GemmMath::kTF32;
+    r.math = r.in_channels / r.groups < 16 ? GemmMath::k3xTF32 : GemmMath::kTF32;
 
   if (spec.outputs.size() != 1 || g.outputs.size() != 1)
     return error("forward returns " + std::to_string(spec.outputs.size()) + " tensors; a convolution writes one");

@@ -1,5 +1,6 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
-// per-channel bias and ReLU) with its weight and input copies, its 3xTF32 form (128 x 64 tiles),
+// per-channel bias and ReLU) with its weight and input copies and a transposed convolution's
+// phases, its 3xTF32 form (128 x 64 tiles),
 // and the depthwise template,
 // compiled for sm_90a by the CI test (check_sass.py beside it), which reads their SASS and ptxas's
 // resource report. Nothing here runs.
