@@ -79,7 +79,8 @@ struct ConvForward {
     int64_t x_lo = Split3xTf32 ? input_part(s) : 0;
     cudaError_t err = s.pack_w ? pack_rows(x, x_cl, s, x_lo, stream)
                                : to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
-    if (err != cudaSuccess || s.transposed) return err != cudaSuccess ? err : run_phases(x_cl, w, w_cl, out, s, functor, stream);
+    if (err != cudaSuccess || s.transposed)
+      return err != cudaSuccess ? err : run_phases(x_cl, w, w_cl, out, s, functor, stream);
     int64_t w_lo = Split3xTf32 ? weight_part(s) : 0;
     err = s.pack_w ? pack_weight_rows(w, w_cl, s, w_lo, stream)
                    : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), w_lo, stream);

@@ -69,7 +69,8 @@ __global__ void bias_only_phase_kernel(ElementC* out, ConvShape t, TransposedPha
   int z = int(rest % phase.d.size) * o.step_z + o.r_z;
   rest /= phase.d.size;
   int k = int(rest % t.k), n = int(rest / t.k);
-  out[((int64_t(n) * t.k + k) * t.z + z) * t.p * t.q + int64_t(p) * t.q + q] = ElementC(functor.apply(0.f, n, k, z, p, q));
+  out[((int64_t(n) * t.k + k) * t.z + z) * t.p * t.q + int64_t(p) * t.q + q] =
+      ElementC(functor.apply(0.f, n, k, z, p, q));
 }
 
 template <class Functor, class ElementC>

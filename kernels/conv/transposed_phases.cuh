@@ -40,7 +40,8 @@ struct TransposedPhase {
 
   // Phase (r_z, r_p, r_q) of the transposed convolution t.
   CUTE_HOST_DEVICE static TransposedPhase of(ConvShape const& t, int r_z, int r_p, int r_q) {
-    return {phase_dim(t.z, t.t, t.stride_d, t.pad_d, t.dil_d, r_z), phase_dim(t.p, t.r, t.stride_h, t.pad_h, t.dil_h, r_p),
+    return {phase_dim(t.z, t.t, t.stride_d, t.pad_d, t.dil_d, r_z),
+            phase_dim(t.p, t.r, t.stride_h, t.pad_h, t.dil_h, r_p),
             phase_dim(t.q, t.s, t.stride_w, t.pad_w, t.dil_w, r_q)};
   }
   CUTE_HOST_DEVICE int64_t pixels() const { return int64_t(d.size) * h.size * w.size; }

@@ -49,13 +49,13 @@ struct Dim {
 
 TEST(TransposedPhases, EachDimIsItsPhasesForwardConvolutions) {
   const Dim dims[] = {
-      {12, 3, 2, 1, 1, 1}, {24, 5, 2, 2, 1, 1}, {48, 7, 2, 3, 1, 1},  // level 1's 72 (grouped, 3-D)
-      {128, 3, 2, 1, 2, 0}, {256, 5, 3, 2, 1, 0},                     // level 1's 75: dilation 2, stride 3
-      {16, 3, 2, 1, 2, 0},  {131, 3, 2, 1, 2, 0},                     // 77, 79: stride 2 and dilation 2
-      {64, 3, 5, 1, 2, 0},                                            // 81: stride 5, dilation 2
+      {12, 3, 2, 1, 1, 1},  {24, 5, 2, 2, 1, 1},  {48, 7, 2, 3, 1, 1},  // level 1's 72 (grouped, 3-D)
+      {128, 3, 2, 1, 2, 0}, {256, 5, 3, 2, 1, 0},                       // level 1's 75: dilation 2, stride 3
+      {16, 3, 2, 1, 2, 0},  {131, 3, 2, 1, 2, 0},                       // 77, 79: stride 2 and dilation 2
+      {64, 3, 5, 1, 2, 0},                                              // 81: stride 5, dilation 2
       {32, 4, 2, 1, 1, 0},  {16, 5, 2, 2, 1, 0},  {33, 3, 2, 1, 1, 1}, {128, 4, 2, 0, 1, 0},  // level 2's
-      {20, 3, 1, 1, 1, 0},  {20, 5, 1, 0, 3, 0},                      // stride 1 (one phase)
-      {9, 2, 3, 0, 1, 2},   {10, 1, 2, 0, 1, 1},  {7, 3, 4, 2, 6, 3}, {11, 6, 4, 5, 2, 1},  // odd ones
+      {20, 3, 1, 1, 1, 0},  {20, 5, 1, 0, 3, 0},                                              // stride 1 (one phase)
+      {9, 2, 3, 0, 1, 2},   {10, 1, 2, 0, 1, 1},  {7, 3, 4, 2, 6, 3},  {11, 6, 4, 5, 2, 1},   // odd ones
   };
   for (const Dim& d : dims) {
     int outputs = 0;
