@@ -16,7 +16,11 @@ class PinDevice(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = dict(kwargs or {})
-        if func in _device_constructors():
+        if func is torch.tensor and args and isinstance(args[0], (bool, int, float)):
+            # A constant such as torch.tensor(0.5) stays a 0-d CPU tensor, as a real run's would
+            # (usable beside tensors of any device), so that its value can be recorded.
+            kwargs["device"] = "cpu"
+        elif func in _device_constructors():
             kwargs["device"] = self.device
         elif func in (torch.Tensor.cuda, torch.Tensor.cpu):
             return args[0].to(self.device)
@@ -30,9 +34,9 @@ class PinDevice(TorchFunctionMode):
 class OpRecorder(TorchDispatchMode):
     """Records the name of every aten op that reaches dispatch, in order ("aten.relu.default"), and
     the op graph: each op's arguments as references ("in:x", "param:norm.weight", "op:3", "op:3.1")
-    or constants ("const:0.5", "str:tanh", "none", lists as JSON arrays, anything else "other:..."),
-    and what it made: "results", one entry per result (a tuple's in order), each a tensor's dtype, shape,
-    strides and storage offset, or null. A view's strides and offset address its base's storage, so
+    or constants ("const:0.5", a 0-d CPU tensor's value too, "str:tanh", "none", lists as JSON arrays,
+    anything else "other:..."), and what it made: "results", one entry per result (a tuple's in
+    order), each a tensor's dtype, shape, strides and storage offset, or null. A view's strides and offset address its base's storage, so
     a consumer can fold transposes and reshapes into how it reads a forward input."""
 
     def __init__(self):
@@ -49,6 +53,8 @@ class OpRecorder(TorchDispatchMode):
 
     def encode(self, value):
         if isinstance(value, torch.Tensor):
+            if id(value) not in self._names and value.device.type == "cpu" and value.dim() == 0:
+                return self.encode(value.item())  # a constant made in forward (PinDevice)
             return self._names.get(id(value), "tensor:unknown")
         if isinstance(value, bool):
             return "const:" + ("true" if value else "false")

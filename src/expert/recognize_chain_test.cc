@@ -173,7 +173,7 @@ TEST(RecognizeChain, KernelBenchLevel2) {
       {"28_BMM_InstanceNorm_Sum_ResidualAdd_Multiply", ""},
       {"29_Matmul_Mish_Mish", ""},
       {"30_Gemm_GroupNorm_Hardtanh", ""},
-      {"31_Conv2d_Min_Add_Multiply", "aten.lift_fresh.default stops recognition"},
+      {"31_Conv2d_Min_Add_Multiply", ""},
       {"32_Conv2d_Scaling_Min", ""},
       {"33_Gemm_Scale_BatchNorm", ""},
       {"34_ConvTranspose3d_LayerNorm_GELU_Scaling", ""},
@@ -225,7 +225,7 @@ TEST(RecognizeChain, KernelBenchLevel2) {
       {"80_Gemm_Max_Subtract_GELU", "meet in one pointwise op"},
       {"81_Gemm_Swish_Divide_Clamp_Tanh_Clamp", ""},
       {"82_Conv2d_Tanh_Scaling_BiasAdd_Max", ""},
-      {"83_Conv3d_GroupNorm_Min_Clamp_Dropout", "aten.lift_fresh.default stops recognition"},
+      {"83_Conv3d_GroupNorm_Min_Clamp_Dropout", ""},
       {"84_Gemm_BatchNorm_Scaling_Softmax", ""},
       {"85_Conv2d_GroupNorm_Scale_MaxPool_Clamp", ""},
       {"86_Matmul_Divide_GELU", ""},
@@ -235,7 +235,7 @@ TEST(RecognizeChain, KernelBenchLevel2) {
       {"90_Conv3d_LeakyReLU_Sum_Clamp_GELU", ""},
       {"91_ConvTranspose2d_Softmax_BiasAdd_Scaling_Sigmoid", ""},
       {"92_Conv2d_GroupNorm_Tanh_HardSwish_ResidualAdd_LogSumExp", "meet in one pointwise op"},
-      {"93_ConvTranspose2d_Add_Min_GELU_Multiply", "aten.lift_fresh.default stops recognition"},
+      {"93_ConvTranspose2d_Add_Min_GELU_Multiply", ""},
       {"94_Gemm_BiasAdd_Hardtanh_Mish_GroupNorm", ""},
       {"95_Matmul_Add_Swish_Tanh_GELU_Hardtanh", ""},
       {"96_ConvTranspose3d_Multiply_Max_GlobalAvgPool_Clamp", ""},
@@ -258,7 +258,14 @@ TEST(RecognizeChain, KernelBenchLevel2) {
     }
   }
   EXPECT_EQ(expected.size(), 100u);
-  EXPECT_EQ(recognized, 92);
+  EXPECT_EQ(recognized, 95);
+}
+
+TEST(RecognizeChain, ConstantTensorsMadeInForwardAreNumbers) {
+  // torch.min(x, torch.tensor(0.5)): the bridge records lift_fresh's argument as the constant.
+  auto r = recognize(fixture("level2/31_Conv2d_Min_Add_Multiply"));
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_TRUE(contains(r->summary, "epilogue mul(add(min(x0, 0.5), x1), 2)")) << r->summary;
 }
 
 TEST(RecognizeChain, TheExpertTakesChainsWithStagesAndReportsThoseItDeclines) {
