@@ -36,8 +36,9 @@ class OpRecorder(TorchDispatchMode):
     the op graph: each op's arguments as references ("in:x", "param:norm.weight", "op:3", "op:3.1")
     or constants ("const:0.5", a 0-d CPU tensor's value too, "str:tanh", "none", lists as JSON arrays,
     anything else "other:..."), and what it made: "results", one entry per result (a tuple's in
-    order), each a tensor's dtype, shape, strides and storage offset, or null. A view's strides and offset address its base's storage, so
-    a consumer can fold transposes and reshapes into how it reads a forward input."""
+    order), each a tensor's dtype, shape, strides and storage offset, or null. A view's strides and
+    offset address its base's storage, so a consumer can fold transposes and reshapes into how it
+    reads a forward input."""
 
     def __init__(self):
         super().__init__()

@@ -130,6 +130,8 @@ const std::map<std::string, Builder>& table() {
       {"aten.clone.default", unary([](E x) { return x; })},
       {"aten.alias.default", unary([](E x) { return x; })},
       {"aten.detach.default", unary([](E x) { return x; })},
+      // torch.tensor(c) made in forward: the bridge records its argument as the constant c
+      {"aten.lift_fresh.default", unary([](E x) { return x; })},
       {"aten.gelu.default", gelu},
       {"aten.elu.default", elu},
       {"aten.leaky_relu.default",

@@ -131,8 +131,6 @@ class SegmentBuilder {
       if (!v || !is_float(v->dtype)) return error(n.op + " to a non-float type");
       return through(op, n.args.at(0));
     }
-    if (n.op == "aten.lift_fresh.default" && n.args.size() == 1 && n.args[0].kind == GraphArg::kConst)
-      return constant(n.args[0].number);  // torch.tensor(c) in forward: the bridge records c
     if (is_inference_batch_norm(n))
       return inference_batch_norm(spec_, b_, op,
                                   [this](const TaskArg& view, const TaskArg* base) { return operand(view, base); });
