@@ -1,7 +1,7 @@
 // The layout change in front of a convolution: (outer, C, inner) -> (outer, inner, C_pad), C
 // padded with zeros to C_pad. For an NC(D)HW input outer is the batch and inner the pixels; for a
-// (K, C/G, taps) weight outer is the output channel and inner the taps. Tiles of 32 x 32 pass
-// through shared memory so that both the reads (along inner) and the writes (along C) coalesce.
+// (K, C/G, taps) weight outer is the output channel and inner the taps. Tiles of 32 channels
+// pass through shared memory so that both the reads (along inner) and the writes (along C) coalesce.
 // For 3xTF32 (a nonzero lo_offset, fp32 only) each value is written as its tf32 parts: hi at the
 // copy's place, lo lo_offset elements further (split_tf32, kernels/gemm/tf32_split.cuh).
 // Also the weight copies of few input channels (row packing) and of a transposed convolution's
@@ -31,19 +31,29 @@ __device__ void store_parts(T* dst, int64_t i, T v, int64_t lo_offset) {
   dst[i] = v;
 }
 
+// A CTA moves a tile of 32 channels x CopyInner inner positions, each thread 16 loads in flight
+// before the barrier (the copy is latency-bound with fewer).
+constexpr int CopyInner = 128;
+
 template <class T>
 __global__ void __launch_bounds__(256)
     to_channels_last_kernel(T const* src, T* dst, int channels, int inner, int channels_padded, int64_t lo_offset) {
-  __shared__ T tile[32][33];  // [c][i], one column of padding against bank conflicts
+  __shared__ T tile[32][CopyInner + 1];  // [c][i], one column of padding against bank conflicts
   int64_t outer = blockIdx.z;
-  int i0 = blockIdx.x * 32, c0 = blockIdx.y * 32;
-  for (int cy = threadIdx.y; cy < 32; cy += blockDim.y) {
-    int c = c0 + cy, i = i0 + threadIdx.x;
-    tile[cy][threadIdx.x] = c < channels && i < inner ? src[(outer * channels + c) * inner + i] : T(0);
+  int i0 = blockIdx.x * CopyInner, c0 = blockIdx.y * 32;
+  CUTE_UNROLL
+  for (int cy = threadIdx.y; cy < 32; cy += 8) {
+    int c = c0 + cy;
+    T const* row = src + (outer * channels + c) * inner;
+    CUTE_UNROLL
+    for (int ix = threadIdx.x; ix < CopyInner; ix += 32)
+      tile[cy][ix] = c < channels && i0 + ix < inner ? row[i0 + ix] : T(0);
   }
   __syncthreads();
-  for (int iy = threadIdx.y; iy < 32; iy += blockDim.y) {
-    int i = i0 + iy, c = c0 + threadIdx.x;
+  int c = c0 + threadIdx.x;
+  CUTE_UNROLL
+  for (int iy = threadIdx.y; iy < CopyInner; iy += 8) {
+    int i = i0 + iy;
     if (i < inner && c < channels_padded)
       store_parts(dst, (outer * inner + i) * channels_padded + c, tile[threadIdx.x][iy], lo_offset);
   }
@@ -76,33 +86,39 @@ cudaError_t phase_weight(T const* src, T* dst, ConvShape const& t, TransposedPha
 template <class T>
 cudaError_t to_channels_last(T const* src, T* dst, int outer, int channels, int inner, int channels_padded,
                              int64_t lo_offset, cudaStream_t stream) {
-  dim3 grid((inner + 31) / 32, (channels_padded + 31) / 32, outer);
+  dim3 grid((inner + CopyInner - 1) / CopyInner, (channels_padded + 31) / 32, outer);
   to_channels_last_kernel<T><<<grid, dim3(32, 8), 0, stream>>>(src, dst, channels, inner, channels_padded, lo_offset);
   return cudaGetLastError();
 }
 
 // The copies for ConvShape::pack_w: x (N, C, D, H, W) -> (N, D, H, Q, G x S x C/G, padded), channel
 // (g, s, c) of column q being x[g * C/G + c] at column q * stride_w - pad_w + s * dil_w; and w
-// (K, C/G, T, R, S) -> (K, T x R, S x C/G, padded) in the same channel order. One thread per
-// written element, channels fastest: the writes coalesce, the reads of the few input channels come
-// through the caches (each input value is read S times).
+// (K, C/G, T, R, S) -> (K, T x R, S x C/G, padded) in the same channel order.
+// The input's copy: a CTA per input row (n, d, h), a lane per packed channel (its source channel
+// and tap worked out once), a warp writing whole pixels side by side, so the stores coalesce and
+// no index is divided per element; the reads of the few input channels come through the caches
+// (each input value is read S times).
 template <class T>
-__global__ void pack_rows_kernel(T const* x, T* dst, ConvShape s, int64_t lo_offset) {
+__global__ void __launch_bounds__(256) pack_rows_kernel(T const* x, T* dst, ConvShape s, int64_t lo_offset) {
   ConvShape const p = s.packed_w();
-  int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  const int channels = p.c_padded();
-  if (i >= int64_t(s.n) * s.d * s.h * s.q * channels) return;
-  int cp = int(i % channels);
-  int64_t rest = i / channels;
-  int q = int(rest % s.q), h = int(rest / s.q % s.h), d = int(rest / (int64_t(s.q) * s.h) % s.d);
-  int64_t n = rest / (int64_t(s.q) * s.h * s.d);
-  T v = T(0);
-  if (cp < p.c) {
-    int g = cp / p.c_group(), tap = cp % p.c_group() / s.c_group(), c = cp % s.c_group();
-    int w = q * s.stride_w - s.pad_w + tap * s.dil_w;
-    if (w >= 0 && w < s.w) v = x[((n * s.c + g * s.c_group() + c) * s.d + d) * s.h * s.w + int64_t(h) * s.w + w];
+  int const channels = p.c_padded(), lanes = channels < 32 ? channels : 32, per_warp = 32 / lanes;
+  int const lane = threadIdx.x % 32, sub = lane / lanes, warp = threadIdx.x / 32;
+  if (sub >= per_warp) return;
+  int64_t const row = blockIdx.x;  // (n, d, h)
+  int const h = int(row % s.h), d = int(row / s.h % s.d);
+  int64_t const n = row / (int64_t(s.h) * s.d), plane = int64_t(s.d) * s.h * s.w;
+  T const* src = x + n * s.c * plane + (int64_t(d) * s.h + h) * s.w;
+  T* out = dst + row * s.q * channels;
+  for (int cp = lane % lanes; cp < channels; cp += lanes) {
+    int const g = cp / p.c_group(), tap = cp % p.c_group() / s.c_group(), c = cp % s.c_group();
+    T const* channel = src + (g * s.c_group() + c) * plane;
+    int const w_first = tap * s.dil_w - s.pad_w;
+    for (int q = warp * per_warp + sub; q < s.q; q += 8 * per_warp) {
+      int const w = q * s.stride_w + w_first;
+      T v = cp < p.c && w >= 0 && w < s.w ? channel[w] : T(0);
+      store_parts(out, int64_t(q) * channels + cp, v, lo_offset);
+    }
   }
-  store_parts(dst, i, v, lo_offset);
 }
 
 template <class T>
@@ -122,8 +138,7 @@ __global__ void pack_weight_rows_kernel(T const* w, T* dst, ConvShape s, int64_t
 
 template <class T>
 cudaError_t pack_rows(T const* x, T* dst, ConvShape const& s, int64_t lo_offset, cudaStream_t stream) {
-  int64_t n = int64_t(s.n) * s.d * s.h * s.q * s.packed_w().c_padded();
-  pack_rows_kernel<T><<<unsigned((n + 255) / 256), 256, 0, stream>>>(x, dst, s, lo_offset);
+  pack_rows_kernel<T><<<unsigned(int64_t(s.n) * s.d * s.h), 256, 0, stream>>>(x, dst, s, lo_offset);
   return cudaGetLastError();
 }
 

@@ -31,6 +31,10 @@ struct EpilogueNchwStore {
     OutputPhase phase;
   };
 
+  // Everything that does not change along the fragment is worked out once per tile (the shape is a
+  // kernel parameter, so a per-element k / groups or 64-bit index chain costs a division each):
+  // per element there is the fragment's compile-time offset, three compares and one store. Offsets
+  // within an image are 32-bit (the expert declines outputs of 2^31 elements or more per image).
   template <class TiledMma, class Accumulator>
   CUTE_DEVICE static void store(Params const& params, TiledMma const& tiled_mma, Accumulator const& accum,
                                 gemm::TileCoord tile, int consumer_thread) {
@@ -40,19 +44,21 @@ struct EpilogueNchwStore {
     Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);                 // (MMA,MMA_M,MMA_N)
     CUTE_STATIC_ASSERT_V(size(tCcC) == size(accum));
     OutputPhase const& o = params.phase;
-    PixelTile pixels = Tiling::tile(s, tile.m);
-    int64_t plane = int64_t(o.p) * o.q;
-    int k0 = tile.n * Config::TileN, z = pixels.z * o.step_z + o.r_z;
+    PixelTile const pixels = Tiling::tile(s, tile.m);
+    int const k_group = s.k_group(), k_first = tile.batch * k_group + tile.n * Config::TileN;
+    int const p_valid = s.p - pixels.p0, q_valid = s.q - pixels.q0, k_valid = k_group - tile.n * Config::TileN;
+    int const z = pixels.z * o.step_z + o.r_z, row_step = o.step_p * o.q;
+    int const plane = o.p * o.q, channel = o.z * plane;
+    int const p_first = pixels.p0 * o.step_p + o.r_p, q_first = pixels.q0 * o.step_q + o.r_q;
+    ElementC* const first =
+        params.out + (int64_t(pixels.n) * s.k + k_first) * channel + (z * plane + p_first * o.q + q_first);
     CUTE_UNROLL
     for (int i = 0; i < size(accum); ++i) {
-      int row = get<0>(tCcC(i)), col = get<1>(tCcC(i));
-      int p = pixels.p0 + row / TileQ, q = pixels.q0 + row % TileQ, k = k0 + col;
-      if (p < s.p && q < s.q && k < s.k_group()) {
-        k += tile.batch * s.k_group();
-        p = p * o.step_p + o.r_p, q = q * o.step_q + o.r_q;
-        params.out[((int64_t(pixels.n) * s.k + k) * o.z + z) * plane + int64_t(p) * o.q + q] =
-            ElementC(params.functor.apply(accum(i), pixels.n, k, z, p, q));
-      }
+      int const row = get<0>(tCcC(i)), col = get<1>(tCcC(i));
+      int const pr = row / TileQ, qr = row % TileQ;
+      if (pr < p_valid && qr < q_valid && col < k_valid)
+        first[col * channel + pr * row_step + qr * o.step_q] = ElementC(params.functor.apply(
+            accum(i), pixels.n, k_first + col, z, p_first + pr * o.step_p, q_first + qr * o.step_q));
     }
   }
 };

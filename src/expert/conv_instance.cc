@@ -63,8 +63,11 @@ std::string conv_unsupported(const ConvRecipe& c) {
   int64_t numel = 1;
   for (auto d : c.input.shape)
     numel *= d;
-  if (numel >= (int64_t(1) << 31) || c.gemm_m() >= (int64_t(1) << 31))
-    return "more than 2^31 input elements or output pixels";
+  int64_t image_out = c.out_channels;  // the epilogue's offsets within an image are 32-bit
+  for (auto d : c.out_size)
+    image_out *= d;
+  if (numel >= (int64_t(1) << 31) || c.gemm_m() >= (int64_t(1) << 31) || image_out >= (int64_t(1) << 31))
+    return "more than 2^31 input elements, output pixels or output elements of one image";
   if (c.kind == ConvClass::kDepthwise) {
     if (c.dims > 2) return "3-D depthwise convolutions have no kernel yet";
     if (c.batch * c.out_channels > 65535) return "more than 65535 output planes (the depthwise grid's z)";
