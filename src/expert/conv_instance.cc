@@ -38,6 +38,29 @@ int64_t gemm_out_w(const ConvRecipe& c) {
   return c.transposed ? (q + c.stride.back() - 1) / c.stride.back() : q;
 }
 
+// The direct template's tiles (kernels/conv/direct.cuh): 32 output columns x TileH rows, eight
+// rows of threads (256), KB output channels per thread: 16 where they divide the group's, else 8
+// (4 for fewer), so few go to waste.
+struct DirectTiles {
+  int tile_h, rows, kb;
+};
+DirectTiles direct_tiles(const ConvRecipe& c) {
+  int64_t p = c.out_size[c.out_size.size() - 2], k = c.gemm_n();
+  int tile_h = p >= 24 ? 32 : p >= 12 ? 16 : 8;
+  return {tile_h, tile_h / 8, k % 16 == 0 ? 16 : k <= 4 ? 4 : 8};
+}
+
+// Shared bytes of a direct CTA: the taps for KB channels and the input patch.
+int64_t direct_shared_bytes(const ConvRecipe& c) {
+  DirectTiles t = direct_tiles(c);
+  auto dim = [&](int from_back, int tile) {
+    size_t i = c.kernel.size() - from_back;
+    return (tile - 1) * c.stride[i] + (c.kernel[i] - 1) * c.dilation[i] + 1;
+  };
+  int64_t depth = c.kernel.size() == 3 ? c.kernel[0] : 1, c_group = c.in_channels / c.groups;
+  return 4 * (c_group * c.kernel_volume() * t.kb + c_group * depth * dim(2, t.tile_h) * dim(1, 32));
+}
+
 }  // namespace
 
 ConvTiles conv_tiles(const ConvRecipe& c) {
@@ -73,6 +96,15 @@ std::string conv_unsupported(const ConvRecipe& c) {
     if (c.batch * c.out_channels > 65535) return "more than 65535 output planes (the depthwise grid's z)";
     return "";
   }
+  if (c.kind == ConvClass::kDirect) {
+    if (direct_shared_bytes(c) > (227 << 10)) return "the direct convolution's input patch exceeds shared memory";
+    DirectTiles t = direct_tiles(c);
+    int64_t q = c.out_size.back(), p = c.out_size[c.out_size.size() - 2], k = c.gemm_n();
+    if (c.gemm_m() / (p * q) * c.groups * ((k + t.kb - 1) / t.kb) * ((p + t.tile_h - 1) / t.tile_h) * ((q + 31) / 32) >=
+        (int64_t(1) << 31))
+      return "more than 2^31 CTAs (the direct grid's x)";
+    return "";
+  }
   ConvTiles t = conv_tiles(c);
   if (t.tile_q * gemm_stride(c, 1) > 256 || t.tile_p * gemm_stride(c, 2) > 256)
     return "the stride exceeds a TMA box's 256 elements";
@@ -86,6 +118,11 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
     int tile_h = c.out_size.size() < 2 ? 1 : 16;
     return "using Conv = cutegen::conv::DepthwiseConv<" + std::to_string(tile_h) + ", 32, " +
            std::to_string(tile_h < 4 ? 1 : 4) + ", Epilogue>;";
+  }
+  if (p.strategy == Strategy::kConvDirect) {
+    DirectTiles d = direct_tiles(c);
+    return "using Conv = cutegen::conv::DirectConv<" + std::to_string(d.tile_h) + ", 32, " + std::to_string(d.rows) +
+           ", " + std::to_string(d.kb) + ", Epilogue>;";
   }
   return "using Config = cutegen::gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, "
          "cutegen::gemm::RowMajor,\n"

@@ -225,9 +225,13 @@ std::string invalid_reason(const Recipe& r, const Params& p, const ArchLimits& h
 Params default_params(const Recipe& r, const ArchLimits& hw) {
   if (r.kind == TemplateKind::kGemm) return gemm_default(r, hw);
   Params p;
-  if (r.kind == TemplateKind::kConv)  // tiles from the shape (conv_instance.cc)
-    return with(
-        r.conv && r.conv->kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise : Strategy::kConvImplicitGemm, p);
+  if (r.kind == TemplateKind::kConv) {  // tiles from the shape (conv_instance.cc)
+    ConvClass kind = r.conv ? r.conv->kind : ConvClass::kImplicitGemm;
+    return with(kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise
+                : kind == ConvClass::kDirect  ? Strategy::kConvDirect
+                                              : Strategy::kConvImplicitGemm,
+                p);
+  }
   if (r.kind == TemplateKind::kElementwise) {
     // One 128-bit access per operand per thread and one block per tile (elementwise-tiles).
     int widest = elem_bytes(r.out_type);

@@ -53,7 +53,14 @@ std::string dims_x(const std::vector<int64_t>& v) {
 
 }  // namespace
 
-const char* to_string(ConvClass c) { return c == ConvClass::kImplicitGemm ? "implicit-gemm" : "depthwise"; }
+const char* to_string(ConvClass c) {
+  switch (c) {
+    case ConvClass::kImplicitGemm: return "implicit-gemm";
+    case ConvClass::kDepthwise: return "depthwise";
+    case ConvClass::kDirect: return "direct";
+  }
+  return "?";
+}
 
 int64_t ConvRecipe::out_pixels() const { return product(out_size); }
 int64_t ConvRecipe::kernel_volume() const { return product(kernel); }
@@ -122,6 +129,11 @@ Result<ConvRecipe> recognize_conv(const TaskSpec& spec, const OpGraph& g) {
     return error("the channels do not divide into groups");
   r.kind =
       !r.transposed && r.groups > 1 && r.groups == r.in_channels ? ConvClass::kDepthwise : ConvClass::kImplicitGemm;
+  // A packed k-tile at most half full (3 channels x 3 taps: 9 of 32), before 3xTF32 triples it:
+  // fp32 multiply-adds do less work than the tensor cores' padding (conv-direct).
+  if (r.kind == ConvClass::kImplicitGemm && !r.transposed && r.in_size.size() >= 2 &&
+      r.in_channels / r.groups * r.kernel.back() <= 16)
+    r.kind = ConvClass::kDirect;
   // Depthwise runs exact fp32 multiply-adds (no MMA): native precision. Eager's cuDNN ran forward
   // convolutions over few input channels in full fp32, 1e-7 from float64, which TF32's ~3e-4 misses
   // by far (level 1's 3-D ones over 3 channels, 2026-12-02e call C; level 2's 2-D ones over 8,

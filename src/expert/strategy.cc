@@ -173,6 +173,9 @@ bool conv_gemm(const Recipe& r) {
 bool conv_depthwise(const Recipe& r) {
   return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kDepthwise;
 }
+bool conv_direct(const Recipe& r) {
+  return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kDirect;
+}
 std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { return conv_unsupported(*r.conv); }
 
 }  // namespace
@@ -292,6 +295,7 @@ const std::vector<StrategyDef>& strategy_table() {
        conv_depthwise,
        conv_invalid,
        "conv-depthwise"},
+      {Strategy::kConvDirect, "conv_direct", "conv/direct.cuh", {}, conv_direct, conv_invalid, "conv-direct"},
   };
   return table;
 }

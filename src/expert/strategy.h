@@ -31,6 +31,7 @@ enum class Strategy {
   kMatVec,               // N == 1 or M == 1: memory-bound, a block per output or a thread per output
   kConvImplicitGemm,     // a forward convolution as an implicit GEMM on the Hopper GEMM's kernel (kernels/conv)
   kConvDepthwise,        // a depthwise convolution: an output tile per CTA from an input patch in shared memory
+  kConvDirect,           // few input channels per group: fp32 multiply-adds over a patch in shared memory
 };
 
 struct Params;

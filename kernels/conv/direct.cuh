@@ -1,0 +1,143 @@
+// Direct convolution for few input channels per group (forward, 1-D to 3-D, stride, padding,
+// dilation, groups): when a group's channels times the kernel's row of taps fill less than half a
+// 32-wide k-tile, an implicit GEMM multiplies mostly zeros (and 3xTF32, which eager's fp32 accuracy
+// needs there, triples them), so this one runs exact fp32 multiply-adds instead.
+// A CTA computes TileH x TileW output pixels of one depth slice for KB output channels of one group
+// (n, g, channel block, z, row tile, column tile, flattened into a 1-D grid): it stages the group's
+// taps for those channels and the input patch the tile reads (all the group's channels and the
+// kernel's depth taps; zeros outside the input: the padding) in shared memory, then each thread
+// accumulates Rows pixels of one column x KB channels in registers, a patch value reused over the
+// KB channels and a tap (read as float4 broadcasts) over the Rows pixels. Consecutive threads take
+// consecutive columns: patch reads without bank conflicts (stride 1) and coalesced stores.
+// Same interface as ConvForward (workspace_bytes, run) and the same epilogue functor contract.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include <cute/tensor.hpp>
+
+#include "conv_shape.cuh"
+
+namespace cutegen::conv {
+
+template <int TileH, int TileW, int Rows, int KB>
+struct DirectTiling {
+  static_assert(KB % 4 == 0 && TileH % Rows == 0, "taps are read four channels at a time");
+  static constexpr int Threads = TileW * TileH / Rows;
+
+  CUTE_HOST_DEVICE static int patch_h(ConvShape const& s) { return (TileH - 1) * s.stride_h + (s.r - 1) * s.dil_h + 1; }
+  CUTE_HOST_DEVICE static int patch_w(ConvShape const& s) { return (TileW - 1) * s.stride_w + (s.s - 1) * s.dil_w + 1; }
+  CUTE_HOST_DEVICE static int k_blocks(ConvShape const& s) { return (s.k_group() + KB - 1) / KB; }
+  // Shared floats: the taps (C/G, T x R x S, KB), then the patch (C/G, T, patch_h, patch_w).
+  CUTE_HOST_DEVICE static int tap_floats(ConvShape const& s) { return s.c_group() * s.taps() * KB; }
+  CUTE_HOST_DEVICE static int patch_floats(ConvShape const& s) { return s.c_group() * s.t * patch_h(s) * patch_w(s); }
+  static int64_t ctas(ConvShape const& s) {
+    return int64_t(s.n) * s.groups * k_blocks(s) * s.z * ((s.p + TileH - 1) / TileH) * ((s.q + TileW - 1) / TileW);
+  }
+};
+
+template <int TileH, int TileW, int Rows, int KB, class Functor>
+__global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
+    direct_conv_kernel(float const* __restrict__ x, float const* __restrict__ w, float* __restrict__ out, ConvShape s,
+                       Functor functor) {
+  using namespace cute;
+  using Tiling = DirectTiling<TileH, TileW, Rows, KB>;
+  extern __shared__ float4 shared_memory[];  // float4: the taps are read four at a time
+  float* const shared = reinterpret_cast<float*>(shared_memory);
+  int64_t cta = blockIdx.x;
+  int const tiles_q = (s.q + TileW - 1) / TileW, tiles_p = (s.p + TileH - 1) / TileH, k_blocks = Tiling::k_blocks(s);
+  int const q0 = int(cta % tiles_q) * TileW;
+  cta /= tiles_q;
+  int const p0 = int(cta % tiles_p) * TileH;
+  cta /= tiles_p;
+  int const z = int(cta % s.z);
+  cta /= s.z;
+  int const k_block = int(cta % k_blocks);
+  cta /= k_blocks;
+  int const g = int(cta % s.groups), n = int(cta / s.groups);
+  int const c_group = s.c_group(), k_group = s.k_group(), taps = s.taps();
+  int const k_first = g * k_group + k_block * KB, k_valid = k_group - k_block * KB;
+  int const patch_h = Tiling::patch_h(s), patch_w = Tiling::patch_w(s);
+
+  // The taps, (C/G, taps, KB) with the KB channels innermost; zeros past the group's channels.
+  Tensor tap = make_tensor(make_smem_ptr(shared), make_layout(make_shape(KB, taps, c_group)));
+  for (int i = threadIdx.x; i < size(tap); i += Tiling::Threads) {
+    int const kk = i % KB, t = i / KB % taps, c = i / (KB * taps);
+    tap(kk, t, c) = kk < k_valid ? w[(int64_t(k_first + kk) * c_group + c) * taps + t] : 0.f;
+  }
+  // The patch, (C/G, T, patch_h, patch_w) row-major; zeros outside the input.
+  Tensor patch = make_tensor(make_smem_ptr(shared + Tiling::tap_floats(s)),
+                             make_layout(make_shape(c_group, s.t, patch_h, patch_w), LayoutRight{}));
+  int const h0 = p0 * s.stride_h - s.pad_h, w0 = q0 * s.stride_w - s.pad_w, d0 = z * s.stride_d - s.pad_d;
+  float const* image = x + (int64_t(n) * s.c + g * c_group) * s.d * s.h * s.w;
+  for (int i = threadIdx.x; i < size(patch); i += Tiling::Threads) {
+    int const pw = i % patch_w, ph = i / patch_w % patch_h, kt = i / (patch_w * patch_h) % s.t;
+    int const c = i / (patch_w * patch_h * s.t);
+    int const d = d0 + kt * s.dil_d, hh = h0 + ph, ww = w0 + pw;
+    bool const inside = d >= 0 && d < s.d && hh >= 0 && hh < s.h && ww >= 0 && ww < s.w;
+    patch(c, kt, ph, pw) = inside ? image[((int64_t(c) * s.d + d) * s.h + hh) * s.w + ww] : 0.f;
+  }
+  __syncthreads();
+
+  int const col = threadIdx.x % TileW, row0 = threadIdx.x / TileW * Rows;
+  float acc[Rows][KB] = {};
+  for (int c = 0; c < c_group; ++c)
+    for (int kt = 0; kt < s.t; ++kt)
+      for (int kr = 0; kr < s.r; ++kr)
+        for (int ks = 0; ks < s.s; ++ks) {
+          float4 const* taps4 = reinterpret_cast<float4 const*>(&tap(0, (kt * s.r + kr) * s.s + ks, c));
+          float wk[KB];
+          CUTE_UNROLL
+          for (int j = 0; j < KB / 4; ++j) {
+            float4 const v = taps4[j];
+            wk[4 * j] = v.x, wk[4 * j + 1] = v.y, wk[4 * j + 2] = v.z, wk[4 * j + 3] = v.w;
+          }
+          CUTE_UNROLL
+          for (int r = 0; r < Rows; ++r) {
+            float const v = patch(c, kt, (row0 + r) * s.stride_h + kr * s.dil_h, col * s.stride_w + ks * s.dil_w);
+            CUTE_UNROLL
+            for (int kk = 0; kk < KB; ++kk)
+              acc[r][kk] = fmaf(v, wk[kk], acc[r][kk]);
+          }
+        }
+
+  int const q = q0 + col;
+  if (q >= s.q) return;
+  int const plane = s.p * s.q;
+  float* const first = out + (int64_t(n) * s.k + k_first) * s.z * plane + (int64_t(z) * plane + q);
+  CUTE_UNROLL
+  for (int r = 0; r < Rows; ++r) {
+    int const p = p0 + row0 + r;
+    CUTE_UNROLL
+    for (int kk = 0; kk < KB; ++kk)
+      if (p < s.p && kk < k_valid)
+        first[int64_t(kk) * s.z * plane + int64_t(p) * s.q] = functor.apply(acc[r][kk], n, k_first + kk, z, p, q);
+  }
+}
+
+template <int TileH, int TileW, int Rows, int KB, class Functor>
+struct DirectConv {
+  using Tiling = DirectTiling<TileH, TileW, Rows, KB>;
+
+  static size_t workspace_bytes(ConvShape const&) { return 0; }
+  static size_t shared_bytes(ConvShape const& s) {
+    return sizeof(float) * size_t(Tiling::tap_floats(s) + Tiling::patch_floats(s));
+  }
+
+  // x: (N, C, D, H, W), w: (K, C/G, T, R, S), out: (N, K, Z, P, Q).
+  static cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, Functor functor, char*,
+                         cudaStream_t stream) {
+    auto* kernel = &direct_conv_kernel<TileH, TileW, Rows, KB, Functor>;
+    size_t smem = shared_bytes(s);
+    if (smem > (48 << 10)) {
+      cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+      if (err != cudaSuccess) return err;
+    }
+    kernel<<<unsigned(Tiling::ctas(s)), Tiling::Threads, smem, stream>>>(x, w, out, s, functor);
+    return cudaGetLastError();
+  }
+};
+
+}  // namespace cutegen::conv
