@@ -25,7 +25,7 @@
 #include "gemm/gemm_launch.cuh"
 #include "gemm/kernel_warp_specialized.cuh"
 #include "mainloop_conv_tma.cuh"
-#include "transposed_phases.cuh"
+#include "transposed_launch.cuh"
 
 namespace cutegen::conv {
 
@@ -90,28 +90,18 @@ struct ConvForward {
 
  private:
   // The transposed convolution t, phase by phase: each phase's weight copy, then its forward
-  // convolution (or, where no tap reaches the phase, its bias alone).
+  // convolution (transposed_phases.cuh).
   template <class Element>
   static cudaError_t run_phases(Element const* x_cl, Element const* w, Element* w_cl, typename Config::ElementC* out,
                                 ConvShape const& t, Functor const& functor, cudaStream_t stream) {
-    cudaError_t err = cudaSuccess;
-    for (int r_z = 0; r_z < t.stride_d; ++r_z)
-      for (int r_p = 0; r_p < t.stride_h; ++r_p)
-        for (int r_q = 0; r_q < t.stride_w && err == cudaSuccess; ++r_q) {
-          TransposedPhase phase = TransposedPhase::of(t, r_z, r_p, r_q);
-          OutputPhase o{t.z, t.p, t.q, t.stride_d, t.stride_h, t.stride_w, r_z, r_p, r_q};
-          if (phase.pixels() == 0) continue;
-          if (phase.taps() == 0) {
-            err = bias_only_phase(out, t, phase, o, functor, stream);
-            continue;
-          }
-          ConvShape const g = phase.forward(t);
-          int64_t w_lo = Split3xTf32 ? weight_part(g) : 0;
-          err = phase_weight(w, w_cl, t, phase, w_lo, stream);
-          if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, o, functor, stream);
-          w_cl += Parts * weight_part(g);
-        }
-    return err;
+    return for_each_phase(t, out, functor, stream,
+                          [&](TransposedPhase const& phase, ConvShape const& g, OutputPhase const& o) {
+                            int64_t w_lo = Split3xTf32 ? weight_part(g) : 0;
+                            cudaError_t err = phase_weight(w, w_cl, t, phase, w_lo, stream);
+                            if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, o, functor, stream);
+                            w_cl += Parts * weight_part(g);
+                            return err;
+                          });
   }
 
   // The implicit GEMM g over the channels-last copies, its output pixels placed by o.

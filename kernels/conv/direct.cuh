@@ -1,15 +1,14 @@
-// Direct convolution for few input channels per group (forward, 1-D to 3-D, stride, padding,
-// dilation, groups): when a group's channels times the kernel's row of taps fill less than half a
-// 32-wide k-tile, an implicit GEMM multiplies mostly zeros (and 3xTF32, which eager's fp32 accuracy
-// needs there, triples them), so this one runs exact fp32 multiply-adds instead.
-// A CTA computes TileH x TileW output pixels of one depth slice for KB output channels of one group
-// (n, g, channel block, z, row tile, column tile, flattened into a 1-D grid): it stages the group's
-// taps for those channels and the input patch the tile reads (all the group's channels and the
-// kernel's depth taps; zeros outside the input: the padding) in shared memory, then each thread
-// accumulates Rows pixels of one column x KB channels in registers, a patch value reused over the
-// KB channels and a tap (read as float4 broadcasts) over the Rows pixels. Consecutive threads take
-// consecutive columns: patch reads without bank conflicts (stride 1) and coalesced stores.
-// Same interface as ConvForward (workspace_bytes, run) and the same epilogue functor contract.
+// Direct convolution for few input channels per group (2-D and 3-D, stride, padding, dilation,
+// groups; a transposed one phase by phase, transposed_launch.cuh): when a group's channels times the kernel's row of
+// taps fill less than half a 32-wide k-tile, an implicit GEMM multiplies mostly zeros (and 3xTF32, which eager's fp32
+// accuracy needs there, triples them), so this one runs exact fp32 multiply-adds instead. A CTA computes TileH x TileW
+// output pixels of one depth slice for KB output channels of one group (n, g, channel block, z, row tile, column tile,
+// flattened into a 1-D grid): it stages the group's taps for those channels and the input patch the tile reads (all the
+// group's channels and the kernel's depth taps; zeros outside the input: the padding) in shared memory, then each
+// thread accumulates Rows pixels of one column x KB channels in registers, a patch value reused over the KB channels
+// and a tap (read as float4 broadcasts) over the Rows pixels. Consecutive threads take consecutive columns: patch reads
+// without bank conflicts (stride 1) and coalesced stores. Same interface as ConvForward (workspace_bytes, run) and the
+// same epilogue functor contract.
 #pragma once
 
 #include <cstdint>
@@ -18,21 +17,38 @@
 
 #include <cute/tensor.hpp>
 
+#include "channels_last.cuh"
 #include "conv_shape.cuh"
+#include "transposed_launch.cuh"
 
 namespace cutegen::conv {
+
+// Where the weight's element (output channel k, group channel c, tap t) is:
+// w[k * strides.k + c * strides.c + t * strides.tap] (the task's weight, or a phase's copy).
+struct TapStrides {
+  int64_t k;
+  int c, tap;
+};
 
 template <int TileH, int TileW, int Rows, int KB>
 struct DirectTiling {
   static_assert(KB % 4 == 0 && TileH % Rows == 0, "taps are read four channels at a time");
+  static_assert(TileW * TileH / Rows % 32 == 0, "whole warps");
   static constexpr int Threads = TileW * TileH / Rows;
 
   CUTE_HOST_DEVICE static int patch_h(ConvShape const& s) { return (TileH - 1) * s.stride_h + (s.r - 1) * s.dil_h + 1; }
   CUTE_HOST_DEVICE static int patch_w(ConvShape const& s) { return (TileW - 1) * s.stride_w + (s.s - 1) * s.dil_w + 1; }
   CUTE_HOST_DEVICE static int k_blocks(ConvShape const& s) { return (s.k_group() + KB - 1) / KB; }
-  // Shared floats: the taps (C/G, T x R x S, KB), then the patch (C/G, T, patch_h, patch_w).
+  // The patch's row pitch: where a warp spans 32 / TileW rows of threads, Rows x stride_h patch
+  // rows apart, a pitch that puts them TileW banks apart (none where the stride rules it out).
+  CUTE_HOST_DEVICE static int pitch(ConvShape const& s) {
+    for (int p = patch_w(s); TileW < 32 && p < patch_w(s) + 32; ++p)
+      if (Rows * s.stride_h * p % 32 == TileW) return p;
+    return patch_w(s);
+  }
+  // Shared floats: the taps (C/G, T x R x S, KB), then the patch (C/G, T, patch_h, pitch).
   CUTE_HOST_DEVICE static int tap_floats(ConvShape const& s) { return s.c_group() * s.taps() * KB; }
-  CUTE_HOST_DEVICE static int patch_floats(ConvShape const& s) { return s.c_group() * s.t * patch_h(s) * patch_w(s); }
+  CUTE_HOST_DEVICE static int patch_floats(ConvShape const& s) { return s.c_group() * s.t * patch_h(s) * pitch(s); }
   static int64_t ctas(ConvShape const& s) {
     return int64_t(s.n) * s.groups * k_blocks(s) * s.z * ((s.p + TileH - 1) / TileH) * ((s.q + TileW - 1) / TileW);
   }
@@ -40,8 +56,8 @@ struct DirectTiling {
 
 template <int TileH, int TileW, int Rows, int KB, class Functor>
 __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
-    direct_conv_kernel(float const* __restrict__ x, float const* __restrict__ w, float* __restrict__ out, ConvShape s,
-                       Functor functor) {
+    direct_conv_kernel(float const* __restrict__ x, float const* __restrict__ w, TapStrides ws, float* __restrict__ out,
+                       ConvShape s, OutputPhase o, Functor functor) {
   using namespace cute;
   using Tiling = DirectTiling<TileH, TileW, Rows, KB>;
   extern __shared__ float4 shared_memory[];  // float4: the taps are read four at a time
@@ -65,19 +81,24 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
   Tensor tap = make_tensor(make_smem_ptr(shared), make_layout(make_shape(KB, taps, c_group)));
   for (int i = threadIdx.x; i < size(tap); i += Tiling::Threads) {
     int const kk = i % KB, t = i / KB % taps, c = i / (KB * taps);
-    tap(kk, t, c) = kk < k_valid ? w[(int64_t(k_first + kk) * c_group + c) * taps + t] : 0.f;
+    tap(kk, t, c) = kk < k_valid ? w[(k_first + kk) * ws.k + c * ws.c + t * ws.tap] : 0.f;
   }
-  // The patch, (C/G, T, patch_h, patch_w) row-major; zeros outside the input.
+  // The patch, (C/G, T, patch_h, patch_w) row-major with rows `pitch` apart; zeros outside the input.
+  int const pitch = Tiling::pitch(s);
   Tensor patch = make_tensor(make_smem_ptr(shared + Tiling::tap_floats(s)),
-                             make_layout(make_shape(c_group, s.t, patch_h, patch_w), LayoutRight{}));
+                             make_layout(make_shape(c_group, s.t, patch_h, patch_w),
+                                         make_stride(s.t * patch_h * pitch, patch_h * pitch, pitch, 1)));
   int const h0 = p0 * s.stride_h - s.pad_h, w0 = q0 * s.stride_w - s.pad_w, d0 = z * s.stride_d - s.pad_d;
   float const* image = x + (int64_t(n) * s.c + g * c_group) * s.d * s.h * s.w;
-  for (int i = threadIdx.x; i < size(patch); i += Tiling::Threads) {
-    int const pw = i % patch_w, ph = i / patch_w % patch_h, kt = i / (patch_w * patch_h) % s.t;
-    int const c = i / (patch_w * patch_h * s.t);
-    int const d = d0 + kt * s.dil_d, hh = h0 + ph, ww = w0 + pw;
-    bool const inside = d >= 0 && d < s.d && hh >= 0 && hh < s.h && ww >= 0 && ww < s.w;
-    patch(c, kt, ph, pw) = inside ? image[((int64_t(c) * s.d + d) * s.h + hh) * s.w + ww] : 0.f;
+  // A warp per patch row (its coordinates divided out once), the lanes along it.
+  int const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int row = warp; row < s.c_group() * s.t * patch_h; row += Tiling::Threads / 32) {
+    int const ph = row % patch_h, kt = row / patch_h % s.t, c = row / (patch_h * s.t);
+    int const d = d0 + kt * s.dil_d, hh = h0 + ph;
+    bool const inside = d >= 0 && d < s.d && hh >= 0 && hh < s.h;
+    float const* line = image + ((int64_t(c) * s.d + d) * s.h + hh) * s.w;
+    for (int pw = lane; pw < patch_w; pw += 32)
+      patch(c, kt, ph, pw) = inside && w0 + pw >= 0 && w0 + pw < s.w ? line[w0 + pw] : 0.f;
   }
   __syncthreads();
 
@@ -103,17 +124,18 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
           }
         }
 
-  int const q = q0 + col;
-  if (q >= s.q) return;
-  int const plane = s.p * s.q;
-  float* const first = out + (int64_t(n) * s.k + k_first) * s.z * plane + (int64_t(z) * plane + q);
+  // Output pixel (z, p, q) of this convolution is (z, p, q) x step + r of the output (OutputPhase).
+  if (q0 + col >= s.q) return;
+  int const q = (q0 + col) * o.step_q + o.r_q, z_out = z * o.step_z + o.r_z;
+  int64_t const plane = int64_t(o.p) * o.q, channel = o.z * plane;
+  float* const first = out + (int64_t(n) * s.k + k_first) * channel + (z_out * plane + q);
   CUTE_UNROLL
   for (int r = 0; r < Rows; ++r) {
-    int const p = p0 + row0 + r;
+    int const p = (p0 + row0 + r) * o.step_p + o.r_p;
     CUTE_UNROLL
     for (int kk = 0; kk < KB; ++kk)
-      if (p < s.p && kk < k_valid)
-        first[int64_t(kk) * s.z * plane + int64_t(p) * s.q] = functor.apply(acc[r][kk], n, k_first + kk, z, p, q);
+      if (p0 + row0 + r < s.p && kk < k_valid)
+        first[kk * channel + int64_t(p) * o.q] = functor.apply(acc[r][kk], n, k_first + kk, z_out, p, q);
   }
 }
 
@@ -121,21 +143,40 @@ template <int TileH, int TileW, int Rows, int KB, class Functor>
 struct DirectConv {
   using Tiling = DirectTiling<TileH, TileW, Rows, KB>;
 
-  static size_t workspace_bytes(ConvShape const&) { return 0; }
-  static size_t shared_bytes(ConvShape const& s) {
-    return sizeof(float) * size_t(Tiling::tap_floats(s) + Tiling::patch_floats(s));
+  // A transposed convolution's phase weights, channels-last (phase_weight), one after the other.
+  static size_t workspace_bytes(ConvShape const& s) {
+    return s.transposed ? sizeof(float) * size_t(s.k) * s.taps() * s.c_group_padded() : 0;
   }
 
-  // x: (N, C, D, H, W), w: (K, C/G, T, R, S), out: (N, K, Z, P, Q).
-  static cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, Functor functor, char*,
-                         cudaStream_t stream) {
+  // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed: (C, K/G, T, R, S)), out: (N, K, Z, P, Q).
+  static cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, Functor functor,
+                         char* workspace, cudaStream_t stream) {
+    if (!s.transposed)
+      return launch(x, w, TapStrides{int64_t(s.c_group()) * s.taps(), s.taps(), 1}, out, s, OutputPhase::whole(s),
+                    functor, stream);
+    // Phase by phase (transposed_phases.cuh): its taps flipped, channels-last, then a forward launch.
+    auto* w_phase = reinterpret_cast<float*>(workspace);
+    return for_each_phase(
+        s, out, functor, stream, [&](TransposedPhase const& phase, ConvShape const& g, OutputPhase const& o) {
+          cudaError_t err = phase_weight(w, w_phase, s, phase, 0, stream);
+          int const c_pad = g.c_group_padded();
+          if (err == cudaSuccess)
+            err = launch(x, w_phase, TapStrides{int64_t(g.taps()) * c_pad, 1, c_pad}, out, g, o, functor, stream);
+          w_phase += int64_t(g.k) * g.taps() * c_pad;
+          return err;
+        });
+  }
+
+ private:
+  static cudaError_t launch(float const* x, float const* w, TapStrides ws, float* out, ConvShape const& g,
+                            OutputPhase const& o, Functor const& functor, cudaStream_t stream) {
     auto* kernel = &direct_conv_kernel<TileH, TileW, Rows, KB, Functor>;
-    size_t smem = shared_bytes(s);
+    size_t smem = sizeof(float) * size_t(Tiling::tap_floats(g) + Tiling::patch_floats(g));
     if (smem > (48 << 10)) {
       cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
       if (err != cudaSuccess) return err;
     }
-    kernel<<<unsigned(Tiling::ctas(s)), Tiling::Threads, smem, stream>>>(x, w, out, s, functor);
+    kernel<<<unsigned(Tiling::ctas(g)), Tiling::Threads, smem, stream>>>(x, w, ws, out, g, o, functor);
     return cudaGetLastError();
   }
 };

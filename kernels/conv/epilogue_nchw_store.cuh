@@ -15,7 +15,6 @@
 
 #include "conv_shape.cuh"
 #include "gemm/tile_scheduler.cuh"
-#include "transposed_phases.cuh"
 
 namespace cutegen::conv {
 
@@ -62,29 +61,5 @@ struct EpilogueNchwStore {
     }
   }
 };
-
-// A phase no tap reaches: each of its outputs is the epilogue of a zero sum (the bias and the ops
-// after it). One thread per output.
-template <class Functor, class ElementC>
-__global__ void bias_only_phase_kernel(ElementC* out, ConvShape t, TransposedPhase phase, OutputPhase o,
-                                       Functor functor) {
-  int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (i >= int64_t(t.n) * t.k * phase.pixels()) return;
-  int q = int(i % phase.w.size) * o.step_q + o.r_q, p = int(i / phase.w.size % phase.h.size) * o.step_p + o.r_p;
-  int64_t rest = i / (int64_t(phase.w.size) * phase.h.size);
-  int z = int(rest % phase.d.size) * o.step_z + o.r_z;
-  rest /= phase.d.size;
-  int k = int(rest % t.k), n = int(rest / t.k);
-  out[((int64_t(n) * t.k + k) * t.z + z) * t.p * t.q + int64_t(p) * t.q + q] =
-      ElementC(functor.apply(0.f, n, k, z, p, q));
-}
-
-template <class Functor, class ElementC>
-cudaError_t bias_only_phase(ElementC* out, ConvShape const& t, TransposedPhase const& phase, OutputPhase const& o,
-                            Functor const& functor, cudaStream_t stream) {
-  int64_t n = int64_t(t.n) * t.k * phase.pixels();
-  bias_only_phase_kernel<Functor, ElementC><<<unsigned((n + 255) / 256), 256, 0, stream>>>(out, t, phase, o, functor);
-  return cudaGetLastError();
-}
 
 }  // namespace cutegen::conv

@@ -38,27 +38,36 @@ int64_t gemm_out_w(const ConvRecipe& c) {
   return c.transposed ? (q + c.stride.back() - 1) / c.stride.back() : q;
 }
 
-// The direct template's tiles (kernels/conv/direct.cuh): 32 output columns x TileH rows, eight
-// rows of threads (256), KB output channels per thread: 16 where they divide the group's, else 8
-// (4 for fewer), so few go to waste.
+// The direct template's tiles (kernels/conv/direct.cuh): 256 threads, one per output column of
+// TileW (32, or 16 or 8 for narrower rows) and 256 / TileW rows of threads, each taking Rows output
+// rows (4, fewer for short columns); KB output channels per thread: 16 where they divide the
+// group's, else 8 (4 for fewer), so few go to waste. A transposed convolution's launches are its
+// output phases (every stride-th pixel).
 struct DirectTiles {
-  int tile_h, rows, kb;
+  int tile_h, tile_w, rows, kb;
 };
+int64_t launched_size(const ConvRecipe& c, int from_back) {
+  size_t i = c.out_size.size() - from_back;
+  return c.transposed ? (c.out_size[i] + c.stride[i] - 1) / c.stride[i] : c.out_size[i];
+}
 DirectTiles direct_tiles(const ConvRecipe& c) {
-  int64_t p = c.out_size[c.out_size.size() - 2], k = c.gemm_n();
-  int tile_h = p >= 24 ? 32 : p >= 12 ? 16 : 8;
-  return {tile_h, tile_h / 8, k % 16 == 0 ? 16 : k <= 4 ? 4 : 8};
+  int64_t p = launched_size(c, 2), q = launched_size(c, 1), k = c.gemm_n();
+  int tile_w = q >= 24 ? 32 : q >= 12 ? 16 : 8, thread_rows = 256 / tile_w;
+  int rows = p >= 3 * thread_rows ? 4 : p >= thread_rows * 3 / 2 ? 2 : 1;
+  return {thread_rows * rows, tile_w, rows, k % 16 == 0 ? 16 : k <= 4 ? 4 : 8};
 }
 
-// Shared bytes of a direct CTA: the taps for KB channels and the input patch.
+// Shared bytes of a direct CTA: the taps for KB channels and the input patch (its rows padded by
+// up to 31 against bank conflicts: DirectTiling::pitch); for a transposed convolution a bound over
+// its phases (stride 1, at most every tap).
 int64_t direct_shared_bytes(const ConvRecipe& c) {
   DirectTiles t = direct_tiles(c);
   auto dim = [&](int from_back, int tile) {
     size_t i = c.kernel.size() - from_back;
-    return (tile - 1) * c.stride[i] + (c.kernel[i] - 1) * c.dilation[i] + 1;
+    return (tile - 1) * (c.transposed ? 1 : c.stride[i]) + (c.kernel[i] - 1) * c.dilation[i] + 1;
   };
   int64_t depth = c.kernel.size() == 3 ? c.kernel[0] : 1, c_group = c.in_channels / c.groups;
-  return 4 * (c_group * c.kernel_volume() * t.kb + c_group * depth * dim(2, t.tile_h) * dim(1, 32));
+  return 4 * (c_group * c.kernel_volume() * t.kb + c_group * depth * dim(2, t.tile_h) * (dim(1, t.tile_w) + 31));
 }
 
 }  // namespace
@@ -99,8 +108,9 @@ std::string conv_unsupported(const ConvRecipe& c) {
   if (c.kind == ConvClass::kDirect) {
     if (direct_shared_bytes(c) > (227 << 10)) return "the direct convolution's input patch exceeds shared memory";
     DirectTiles t = direct_tiles(c);
-    int64_t q = c.out_size.back(), p = c.out_size[c.out_size.size() - 2], k = c.gemm_n();
-    if (c.gemm_m() / (p * q) * c.groups * ((k + t.kb - 1) / t.kb) * ((p + t.tile_h - 1) / t.tile_h) * ((q + 31) / 32) >=
+    int64_t z = c.out_size.size() == 3 ? launched_size(c, 3) : 1, p = launched_size(c, 2), q = launched_size(c, 1);
+    if (c.batch * c.groups * ((c.gemm_n() + t.kb - 1) / t.kb) * z * ((p + t.tile_h - 1) / t.tile_h) *
+            ((q + t.tile_w - 1) / t.tile_w) >=
         (int64_t(1) << 31))
       return "more than 2^31 CTAs (the direct grid's x)";
     return "";
@@ -121,8 +131,8 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
   }
   if (p.strategy == Strategy::kConvDirect) {
     DirectTiles d = direct_tiles(c);
-    return "using Conv = cutegen::conv::DirectConv<" + std::to_string(d.tile_h) + ", 32, " + std::to_string(d.rows) +
-           ", " + std::to_string(d.kb) + ", Epilogue>;";
+    return "using Conv = cutegen::conv::DirectConv<" + std::to_string(d.tile_h) + ", " + std::to_string(d.tile_w) +
+           ", " + std::to_string(d.rows) + ", " + std::to_string(d.kb) + ", Epilogue>;";
   }
   return "using Config = cutegen::gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, "
          "cutegen::gemm::RowMajor,\n"

@@ -76,8 +76,8 @@ TEST(ConvInstance, FewInputChannelsRun3xTf32WithTheirRowTapsPacked) {
   // Eager ran these in full fp32: TF32 misses the accuracy rule, 3xTF32 keeps fp32's. The copy packs
   // the S taps into the channels (ConvShape's last field).
   for (auto name : {"level1/66_conv_standard_3D__asymmetric_input__asymmetric_kernel",
-                    "level1/50_conv_standard_2D__square_input__square_kernel", "level2/23_Conv3d_GroupNorm_Mean",
-                    "level2/21_Conv2d_Add_Scale_Sigmoid_GroupNorm"}) {
+                    "level1/50_conv_standard_2D__square_input__square_kernel",
+                    "level2/82_Conv2d_Tanh_Scaling_BiasAdd_Max", "level2/21_Conv2d_Add_Scale_Sigmoid_GroupNorm"}) {
     auto spec = fixture(name);
     auto r = recognize(spec);
     ASSERT_TRUE(r.ok()) << name << ": " << r.message();
@@ -93,15 +93,54 @@ TEST(ConvInstance, FewInputChannelsRun3xTf32WithTheirRowTapsPacked) {
   ASSERT_TRUE(wide.ok()) << wide.message();
   EXPECT_EQ(wide->math, GemmMath::kTF32) << "transposed, as eager's TF32 ran it";
   EXPECT_FALSE(conv_packs_w(*wide));
-  // Transposed over 3 input channels: split too, but a phase's taps are not packed.
+  // Transposed over 3 input channels x 3 taps: direct (phase by phase), never packed.
   auto few = recognize(fixture("level2/50_ConvTranspose3d_Scaling_AvgPool_BiasAdd_Scaling"));
   ASSERT_TRUE(few.ok()) << few.message();
-  EXPECT_EQ(few->conv->math, GemmMath::k3xTF32);
+  EXPECT_EQ(few->conv->kind, ConvClass::kDirect);
   EXPECT_FALSE(conv_packs_w(*few->conv));
   // Stride 4 over 11 x 11: packed, the W dim has stride 1, so 64-wide tiles fit a TMA box.
   auto alex = recognize_conv(fixture("level1/50_conv_standard_2D__square_input__square_kernel"));
   ASSERT_TRUE(alex.ok()) << alex.message();
   EXPECT_EQ(conv_tiles(*alex).tile_q, 64);
+}
+
+TEST(ConvInstance, ChannelsTimesRowTapsFillingAtMostHalfAKTileRunDirect) {
+  // 3 channels x 3 taps would be 9 of a k-tile's 32, tripled by 3xTF32: fp32 multiply-adds instead.
+  for (auto name :
+       {"level2/24_Conv3d_Min_Softmax", "level2/23_Conv3d_GroupNorm_Mean",
+        "level1/54_conv_standard_3D__square_input__square_kernel", "level2/27_Conv3d_HardSwish_GroupNorm_Mean",
+        "level2/58_ConvTranspose3d_LogSumExp_HardSwish_Subtract_Clamp"}) {
+    auto spec = fixture(name);
+    auto r = recognize(spec);
+    ASSERT_TRUE(r.ok()) << name << ": " << r.message();
+    EXPECT_EQ(r->conv->kind, ConvClass::kDirect) << name;
+    EXPECT_EQ(r->conv->math, GemmMath::kNative) << name << ": exact fp32";
+    Params p = default_params(*r);
+    EXPECT_EQ(p.strategy, Strategy::kConvDirect) << name;
+    auto cu = generate_kernel(*r, spec, p);
+    ASSERT_TRUE(cu.ok()) << name << ": " << cu.message();
+    EXPECT_TRUE(contains(*cu, "direct_conv_kernel")) << name << ": the template is inlined";
+    EXPECT_FALSE(contains(*cu, "gemm_kernel")) << name;
+  }
+  // 24 output channels in blocks of 8, 64 in blocks of 16; 30 output rows in tiles of 32.
+  auto spec = fixture("level2/24_Conv3d_Min_Softmax");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok());
+  auto cu = generate_kernel(*r, spec, default_params(*r));
+  ASSERT_TRUE(cu.ok());
+  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue>;"));
+  // 3 channels x 7 taps (21) and 8 x 3 (24) stay implicit GEMMs.
+  for (auto name :
+       {"level1/60_conv_standard_3D__square_input__asymmetric_kernel", "level2/82_Conv2d_Tanh_Scaling_BiasAdd_Max"}) {
+    auto wide = recognize(fixture(name));
+    ASSERT_TRUE(wide.ok()) << name << ": " << wide.message();
+    EXPECT_EQ(wide->conv->kind, ConvClass::kImplicitGemm) << name;
+  }
+  // A patch past shared memory is declined with the reason.
+  ConvRecipe dilated = *r->conv;
+  dilated.dilation = {1, 40, 40};
+  EXPECT_EQ(conv_unsupported(dilated), "the direct convolution's input patch exceeds shared memory");
+  EXPECT_EQ(conv_unsupported(*r->conv), "");
 }
 
 TEST(ConvInstance, WhatHasNoKernelYetIsDeclinedWithTheReason) {

@@ -131,8 +131,7 @@ Result<ConvRecipe> recognize_conv(const TaskSpec& spec, const OpGraph& g) {
       !r.transposed && r.groups > 1 && r.groups == r.in_channels ? ConvClass::kDepthwise : ConvClass::kImplicitGemm;
   // A packed k-tile at most half full (3 channels x 3 taps: 9 of 32), before 3xTF32 triples it:
   // fp32 multiply-adds do less work than the tensor cores' padding (conv-direct).
-  if (r.kind == ConvClass::kImplicitGemm && !r.transposed && r.in_size.size() >= 2 &&
-      r.in_channels / r.groups * r.kernel.back() <= 16)
+  if (r.kind == ConvClass::kImplicitGemm && r.in_size.size() >= 2 && r.in_channels / r.groups * r.kernel.back() <= 16)
     r.kind = ConvClass::kDirect;
   // Depthwise runs exact fp32 multiply-adds (no MMA): native precision. Eager's cuDNN ran forward
   // convolutions over few input channels in full fp32, 1e-7 from float64, which TF32's ~3e-4 misses

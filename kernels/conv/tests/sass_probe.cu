@@ -1,11 +1,12 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
 // per-channel bias and ReLU) with its weight and input copies and a transposed convolution's
 // phases, its 3xTF32 form (128 x 64 tiles),
-// and the depthwise template,
+// the depthwise template and the direct one for few input channels,
 // compiled for sm_90a by the CI test (check_sass.py beside it), which reads their SASS and ptxas's
 // resource report. Nothing here runs.
 #include "conv/conv_forward.cuh"
 #include "conv/depthwise.cuh"
+#include "conv/direct.cuh"
 
 namespace cutegen::conv::probe {
 
@@ -36,6 +37,12 @@ cudaError_t run_split(float const* x, float const* w, float* out, ConvShape cons
 // The depthwise template: 16 x 32 output tiles, four rows per thread.
 cudaError_t run_depthwise(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f) {
   return DepthwiseConv<16, 32, 4, BiasRelu>::run(x, w, out, s, f, nullptr, nullptr);
+}
+
+// The direct template: 32 x 32 output tiles, four rows x 16 channels per thread (forward, or a
+// transposed convolution's phases).
+cudaError_t run_direct(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
+  return DirectConv<32, 32, 4, 16, BiasRelu>::run(x, w, out, s, f, workspace, nullptr);
 }
 
 }  // namespace cutegen::conv::probe
