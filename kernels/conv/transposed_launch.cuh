@@ -49,8 +49,8 @@ cudaError_t for_each_phase(ConvShape const& t, ElementC* out, Functor const& fun
         TransposedPhase phase = TransposedPhase::of(t, r_z, r_p, r_q);
         OutputPhase o{t.z, t.p, t.q, t.stride_d, t.stride_h, t.stride_w, r_z, r_p, r_q};
         if (phase.pixels() == 0) continue;
-        err = phase.taps() == 0 ? bias_only_phase(out, t, phase, o, functor, stream)
-                                : launch(phase, phase.forward(t), o);
+        err =
+            phase.taps() == 0 ? bias_only_phase(out, t, phase, o, functor, stream) : launch(phase, phase.forward(t), o);
       }
   return err;
 }

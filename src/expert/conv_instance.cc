@@ -139,7 +139,7 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
          "                                         cutegen::gemm::ColMajor, 128, " +
          std::to_string(t.tile_n) + ", " + std::to_string(t.stages) +
          ">;\nusing Conv = cutegen::conv::ConvForward<Config, " + std::to_string(t.tile_p) + ", " +
-         std::to_string(t.tile_q) + ", Epilogue" + (c.math == GemmMath::k3xTF32 ? ", true" : "") + ">;";
+         std::to_string(t.tile_q) + ", Epilogue" + (c.math == GemmMath::k3xTF32 || p.tf32x3 ? ", true" : "") + ">;";
 }
 
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p) {

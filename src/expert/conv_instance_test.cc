@@ -143,6 +143,34 @@ TEST(ConvInstance, ChannelsTimesRowTapsFillingAtMostHalfAKTileRunDirect) {
   EXPECT_EQ(conv_unsupported(*r->conv), "");
 }
 
+TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
+  // cuDNN ran some TF32-eligible shapes in full fp32 (level 2's 78): the space's second point.
+  auto spec = fixture("level1/55_conv_standard_2D__asymmetric_input__square_kernel");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_EQ(r->conv->math, GemmMath::kTF32);
+  auto space = search_space(*r);
+  ASSERT_EQ(space.size(), 2u);
+  EXPECT_EQ(space[0], default_params(*r));
+  EXPECT_EQ(space[1].tf32x3, 1);
+  EXPECT_TRUE(contains(to_string(space[1]), "tf32x3=1,strategy=conv_implicit_gemm")) << to_string(space[1]);
+  auto back = parse_params(to_string(space[1]));
+  ASSERT_TRUE(back.ok()) << back.message();
+  EXPECT_EQ(*back, space[1]);
+  auto tf32 = generate_kernel(*r, spec, space[0]);
+  auto split = generate_kernel(*r, spec, space[1]);
+  ASSERT_TRUE(tf32.ok() && split.ok());
+  EXPECT_FALSE(contains(*tf32, ", Epilogue, true>;"));
+  EXPECT_TRUE(contains(*split, ", Epilogue, true>;"));
+  // Where the recipe already runs 3xTF32 the point would repeat the default.
+  auto few = recognize(fixture("level1/66_conv_standard_3D__asymmetric_input__asymmetric_kernel"));
+  ASSERT_TRUE(few.ok()) << few.message();
+  Params p = default_params(*few);
+  p.tf32x3 = 1;
+  EXPECT_EQ(invalid_reason(*few, p), "tf32x3 applies where the recipe runs TF32");
+  EXPECT_EQ(search_space(*few).size(), 1u);
+}
+
 TEST(ConvInstance, WhatHasNoKernelYetIsDeclinedWithTheReason) {
   // Every KernelBench convolution has a kernel now; the limits left, on recorded recipes changed.
   auto strided = recognize_conv(fixture("level1/76_conv_standard_1D_dilated_strided__"));

@@ -171,6 +171,7 @@ const std::vector<ParamDef>& param_defs() {
       {"swizzle", &Params::swizzle, {1, 4, 8, 16}, true},
       {"split_k", &Params::split_k, {1, 2, 4, 8, 16, 32, 64}, true},
       {"split_ahead", &Params::split_ahead, {0, 1, 2, 4}, true},
+      {"tf32x3", &Params::tf32x3, {0, 1}, true},
   };
   return defs;
 }
@@ -179,7 +180,7 @@ std::string to_string(const Params& p) {
   std::vector<std::string> parts;
   const StrategyDef& s = strategy_def(p.strategy);
   for (auto& d : param_defs())
-    if (is_gemm_strategy(p.strategy) ? reads(s, d.name) : !d.gemm)
+    if (is_gemm_strategy(p.strategy) ? reads(s, d.name) : !d.only_where_read || reads(s, d.name))
       parts.push_back(std::string(d.name) + "=" + std::to_string(p.*d.field));
   parts.push_back(std::string("strategy=") + strategy_def(p.strategy).name);
   return join(parts, ",");

@@ -30,14 +30,19 @@ struct Params {
   // k-tile; n > 0 splits the operands ahead (a pre-pass writing three tf32 k-tiles per k-tile) and
   // promotes every n k-tiles (kernels/gemm/mainloop_promoting.cuh).
   int split_ahead = 0;
+  // Implicit-GEMM convolutions the recipe runs in TF32 (eager's cuDNN default): 1 runs them in
+  // 3xTF32, for the shapes where cuDNN ran full fp32 and TF32 misses the accuracy rule (level 2's 78),
+  // which no rule predicts from the shape: the measured search falls back to it.
+  int tf32x3 = 0;
   bool operator==(const Params&) const = default;
 };
 
 struct ParamDef {
   const char* name;
   int Params::*field;
-  std::vector<int> values;  // every value any strategy may take, ascending
-  bool gemm = false;        // a GEMM tile's: spelled only in the points of strategies that read it
+  std::vector<int> values;       // every value any strategy may take, ascending
+  bool only_where_read = false;  // a GEMM tile's or a convolution's: spelled only in the points of
+                                 // strategies that read it
 };
 const std::vector<ParamDef>& param_defs();
 

@@ -177,6 +177,10 @@ bool conv_direct(const Recipe& r) {
   return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kDirect;
 }
 std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { return conv_unsupported(*r.conv); }
+std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  if (p.tf32x3 && r.conv->math != GemmMath::kTF32) return "tf32x3 applies where the recipe runs TF32";
+  return conv_invalid(r, p, hw);
+}
 
 }  // namespace
 
@@ -284,9 +288,9 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvImplicitGemm,
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
-       {},
+       {"tf32x3"},
        conv_gemm,
-       conv_invalid,
+       conv_gemm_invalid,
        "conv-implicit-gemm"},
       {Strategy::kConvDepthwise,
        "conv_depthwise",
