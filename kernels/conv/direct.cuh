@@ -15,6 +15,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cute/arch/copy_sm80.hpp>
 #include <cute/tensor.hpp>
 
 #include "channels_last.cuh"
@@ -77,11 +78,15 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
   int const k_first = g * k_group + k_block * KB, k_valid = k_group - k_block * KB;
   int const patch_h = Tiling::patch_h(s), patch_w = Tiling::patch_w(s);
 
+  // Both fills are cp.async copies (zero-filling where `inside` is false), all in flight at once:
+  // loaded row by row they were latency-bound. x stands in as the source of a zero fill.
+  using Fill = SM80_CP_ASYNC_CACHEALWAYS_ZFILL<float>;
   // The taps, (C/G, taps, KB) with the KB channels innermost; zeros past the group's channels.
   Tensor tap = make_tensor(make_smem_ptr(shared), make_layout(make_shape(KB, taps, c_group)));
   for (int i = threadIdx.x; i < size(tap); i += Tiling::Threads) {
     int const kk = i % KB, t = i / KB % taps, c = i / (KB * taps);
-    tap(kk, t, c) = kk < k_valid ? w[(k_first + kk) * ws.k + c * ws.c + t * ws.tap] : 0.f;
+    bool const inside = kk < k_valid;
+    Fill::copy(inside ? w[(k_first + kk) * ws.k + c * ws.c + t * ws.tap] : *x, tap(kk, t, c), inside);
   }
   // The patch, (C/G, T, patch_h, patch_w) row-major with rows `pitch` apart; zeros outside the input.
   int const pitch = Tiling::pitch(s);
@@ -97,9 +102,13 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
     int const d = d0 + kt * s.dil_d, hh = h0 + ph;
     bool const inside = d >= 0 && d < s.d && hh >= 0 && hh < s.h;
     float const* line = image + ((int64_t(c) * s.d + d) * s.h + hh) * s.w;
-    for (int pw = lane; pw < patch_w; pw += 32)
-      patch(c, kt, ph, pw) = inside && w0 + pw >= 0 && w0 + pw < s.w ? line[w0 + pw] : 0.f;
+    for (int pw = lane; pw < patch_w; pw += 32) {
+      bool const at = inside && w0 + pw >= 0 && w0 + pw < s.w;
+      Fill::copy(at ? line[w0 + pw] : *x, patch(c, kt, ph, pw), at);
+    }
   }
+  cp_async_fence();
+  cp_async_wait<0>();
   __syncthreads();
 
   int const col = threadIdx.x % TileW, row0 = threadIdx.x / TileW * Rows;

@@ -3,7 +3,7 @@
 per kernel, that ptxas reports no stack frame and no spills, and that the SASS holds what the
 kernel is built on: the implicit GEMM's HGMMA (TF32 wgmma; the 3xTF32 form's FADDs promoting its partials), its 5-D input and 3-D weight TMA loads
 (UTMALDG.5D/.3D) and register reallocation (USETMAXREG); the depthwise kernel's FFMA and shared
-loads without tensor cores; the direct kernel's FFMA with its taps read as float4; and that ptxas did not serialize the wgmmas. The GEMM's checker
+loads without tensor cores; the direct kernel's FFMA with its taps read as float4 and its fills as cp.async (LDGSTS); and that ptxas did not serialize the wgmmas. The GEMM's checker
 (kernels/gemm/tests/check_sass.py) lends its build and checks. Needs nvcc and cuobjdump, no GPU."""
 
 import argparse
@@ -27,7 +27,7 @@ EXPECTATIONS = [
     ("row packing of few input channels", r"pack_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("its weight", r"pack_weight_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("depthwise, exact fp32", r"depthwise_conv_kernel<16, 32, 4,", 1, ["FFMA", "LDS"], ["HGMMA"]),
-    ("direct, exact fp32, taps as float4 broadcasts", r"direct_conv_kernel<32, 32, 4, 16,", 1, ["FFMA", "LDS.128"],
+    ("direct, exact fp32, taps as float4 broadcasts", r"direct_conv_kernel<32, 32, 4, 16,", 1, ["FFMA", "LDS.128", "LDGSTS"],
      ["HGMMA"]),
 ]
 
