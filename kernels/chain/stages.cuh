@@ -20,7 +20,10 @@ enum class RowOp { kSum, kMean, kMax, kMin, kLogSumExp, kSoftmax, kLogSoftmax, k
 // A row stage's view of its input: row r's element j is at index Rows{}(r) + Elems{}(j), two CuTe
 // layouts over the input's row-major index (the kept dims and the reduced ones, innermost first).
 // Reductions write one value per row, at index r; softmax and norms write each element where they
-// read it. kThreads threads per row: a warp for short rows (8 rows per CTA), the CTA otherwise.
+// read it. kThreads threads per row: a warp for short rows (8 rows per CTA), the CTA otherwise,
+// and one where short rows run across the innermost dim (softmax over channels, a min over depth):
+// a warp then reads 32 neighbouring rows' elements side by side, where a warp per row would read
+// each of its elements from another line (row_stage_threads).
 template <RowOp Op, class Rows, class Elems, int kThreads, class Functor>
 __global__ void __launch_bounds__(256)
     row_stage_kernel(float const* __restrict__ in, float* __restrict__ out, Functor f, float eps) {
@@ -33,7 +36,9 @@ __global__ void __launch_bounds__(256)
   const int64_t base = Rows{}(r);
   auto at = [&](int64_t j) { return base + Elems{}(j); };
   auto reduce = [&](float v, auto combine) {
-    if constexpr (kThreads == 32)
+    if constexpr (kThreads == 1)
+      return v;
+    else if constexpr (kThreads == 32)
       return cg_expert::warp_reduce(v, combine);
     else
       return cg_expert::block_reduce<kThreads>(v, combine, smem);
@@ -89,10 +94,20 @@ __global__ void __launch_bounds__(256)
   }
 }
 
+template <class Rows, class Elems>
+constexpr int row_stage_threads() {
+  constexpr int64_t kRows = cute::size(Rows{}), kLength = cute::size(Elems{});
+  if constexpr (cute::rank(Rows{}) > 0 && cute::rank(Elems{}) > 0) {
+    constexpr int64_t kRowStride = cute::stride<0>(Rows{}), kElemStride = cute::stride<0>(Elems{});
+    if (kRowStride == 1 && kElemStride != 1 && kLength <= 256 && kRows >= 32 * 1024) return 1;
+  }
+  return kLength >= 1024 ? 256 : 32;
+}
+
 template <RowOp Op, class Rows, class Elems, class Functor>
 cudaError_t row_stage(float const* in, float* out, Functor f, float eps, cudaStream_t stream) {
-  constexpr int64_t kRows = cute::size(Rows{}), kLength = cute::size(Elems{});
-  constexpr int kThreads = kLength >= 1024 ? 256 : 32, kRowsPerCta = 256 / kThreads;
+  constexpr int64_t kRows = cute::size(Rows{});
+  constexpr int kThreads = row_stage_threads<Rows, Elems>(), kRowsPerCta = 256 / kThreads;
   row_stage_kernel<Op, Rows, Elems, kThreads, Functor>
       <<<unsigned((kRows + kRowsPerCta - 1) / kRowsPerCta), 256, 0, stream>>>(in, out, f, eps);
   return cudaGetLastError();
