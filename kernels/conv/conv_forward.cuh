@@ -90,7 +90,7 @@ struct ConvForward {
 
  private:
   // The transposed convolution t, phase by phase: each phase's weight copy, then its forward
-  // convolution (transposed_phases.cuh).
+  // convolution (the loop: transposed_launch.cuh).
   template <class Element>
   static cudaError_t run_phases(Element const* x_cl, Element const* w, Element* w_cl, typename Config::ElementC* out,
                                 ConvShape const& t, Functor const& functor, cudaStream_t stream) {

@@ -32,24 +32,20 @@ int64_t gemm_stride(const ConvRecipe& c, int from_back) {
   return c.stride[c.stride.size() - from_back];
 }
 
-// The implicit GEMM's output width: a transposed convolution's phase holds every stride-th column.
-int64_t gemm_out_w(const ConvRecipe& c) {
-  int64_t q = c.out_size.back();
-  return c.transposed ? (q + c.stride.back() - 1) / c.stride.back() : q;
+// The output size a launch computes in spatial dim `from_back` (1: the last): a transposed
+// convolution's phase holds every stride-th pixel.
+int64_t launched_size(const ConvRecipe& c, int from_back) {
+  size_t i = c.out_size.size() - from_back;
+  return c.transposed ? (c.out_size[i] + c.stride[i] - 1) / c.stride[i] : c.out_size[i];
 }
 
 // The direct template's tiles (kernels/conv/direct.cuh): 256 threads, one per output column of
 // TileW (32, or 16 or 8 for narrower rows) and 256 / TileW rows of threads, each taking Rows output
 // rows (4, fewer for short columns); KB output channels per thread: 16 where they divide the
-// group's, else 8 (4 for fewer), so few go to waste. A transposed convolution's launches are its
-// output phases (every stride-th pixel).
+// group's, else 8 (4 for fewer), so few go to waste.
 struct DirectTiles {
   int tile_h, tile_w, rows, kb;
 };
-int64_t launched_size(const ConvRecipe& c, int from_back) {
-  size_t i = c.out_size.size() - from_back;
-  return c.transposed ? (c.out_size[i] + c.stride[i] - 1) / c.stride[i] : c.out_size[i];
-}
 DirectTiles direct_tiles(const ConvRecipe& c) {
   int64_t p = launched_size(c, 2), q = launched_size(c, 1), k = c.gemm_n();
   int tile_w = q >= 24 ? 32 : q >= 12 ? 16 : 8, thread_rows = 256 / tile_w;
@@ -74,7 +70,7 @@ int64_t direct_shared_bytes(const ConvRecipe& c) {
 
 ConvTiles conv_tiles(const ConvRecipe& c) {
   ConvTiles t;
-  int64_t q = gemm_out_w(c), stride_w = gemm_stride(c, 1);
+  int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
   while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256)
     t.tile_q *= 2;
   t.tile_p = 128 / t.tile_q;
@@ -95,9 +91,7 @@ std::string conv_unsupported(const ConvRecipe& c) {
   int64_t numel = 1;
   for (auto d : c.input.shape)
     numel *= d;
-  int64_t image_out = c.out_channels;  // the epilogue's offsets within an image are 32-bit
-  for (auto d : c.out_size)
-    image_out *= d;
+  int64_t image_out = c.out_channels * c.out_pixels();  // the epilogue's offsets within an image are 32-bit
   if (numel >= (int64_t(1) << 31) || c.gemm_m() >= (int64_t(1) << 31) || image_out >= (int64_t(1) << 31))
     return "more than 2^31 input elements, output pixels or output elements of one image";
   if (c.kind == ConvClass::kDepthwise) {

@@ -21,9 +21,10 @@
 namespace cutegen {
 
 // kImplicitGemm: tensor-core work. kDepthwise: one input channel per group (groups == in
-// channels), too thin for an MMA: memory-bound, its own template. kDirect: a forward 2-D or 3-D
-// convolution whose group channels times kernel row (C/G x S) fill at most half a 32-wide k-tile:
-// exact fp32 multiply-adds from shared memory (kernels/conv/direct.cuh).
+// channels), too thin for an MMA: memory-bound, its own template. kDirect: a 2-D or 3-D
+// convolution (forward, or transposed phase by phase) whose group channels times kernel row
+// (C/G x S) fill at most half a 32-wide k-tile: exact fp32 multiply-adds from shared memory
+// (kernels/conv/direct.cuh).
 enum class ConvClass { kImplicitGemm, kDepthwise, kDirect };
 const char* to_string(ConvClass c);  // "implicit-gemm", "depthwise", "direct"
 
