@@ -3,6 +3,8 @@
 //
 // A wgmma accumulator fragment holds pairs of adjacent columns, so when C's rows are aligned the
 // pair goes out as one vector store (4 threads cover 4 pairs = 8 contiguous columns of a row).
+// A transposed C (the kernel computed C^T = B^T A^T, its operands swapped) takes the kernel's
+// (row, col) as its (col, row); 8 threads then cover 8 contiguous rows of a column.
 #pragma once
 
 #include <cstdint>
@@ -25,13 +27,23 @@ struct EpilogueDirectStore {
     int64_t batch_stride;  // in elements
     int m, n;
     bool pairs_aligned;  // c, ldc and batch_stride allow a 2-element vector store at even columns
+    bool transposed;     // C is stored transposed: the kernel's element (row, col) is C's (col, row)
     Functor functor;
+
+    // The kernel's element (row, col) of batch `batch`, through the functor, into C.
+    CUTE_HOST_DEVICE void put(float acc, int row, int col, int batch) const {
+      if (transposed)
+        c[batch * batch_stride + col * ldc + row] = ElementC(functor.apply(acc, col, row, batch));
+      else
+        c[batch * batch_stride + row * ldc + col] = ElementC(functor.apply(acc, row, col, batch));
+    }
   };
 
-  static Params make_params(ElementC* c, int64_t ldc, int64_t batch_stride, int m, int n, Functor functor) {
-    bool aligned =
-        reinterpret_cast<uintptr_t>(c) % (2 * sizeof(ElementC)) == 0 && ldc % 2 == 0 && batch_stride % 2 == 0;
-    return {c, ldc, batch_stride, m, n, aligned, functor};
+  static Params make_params(ElementC* c, int64_t ldc, int64_t batch_stride, int m, int n, Functor functor,
+                            bool transposed = false) {
+    bool aligned = !transposed && reinterpret_cast<uintptr_t>(c) % (2 * sizeof(ElementC)) == 0 && ldc % 2 == 0 &&
+                   batch_stride % 2 == 0;
+    return {c, ldc, batch_stride, m, n, aligned, transposed, functor};
   }
 
   template <class TiledMma, class Accumulator>
@@ -58,9 +70,8 @@ struct EpilogueDirectStore {
             Pair{ElementC(p.functor.apply(accum(i), r, col, tile.batch)),
                  ElementC(p.functor.apply(accum(i + 1), r, col1, tile.batch))};
       } else {
-        if (r < p.m && col < p.n) c[r * p.ldc + col] = ElementC(p.functor.apply(accum(i), r, col, tile.batch));
-        if (r1 < p.m && col1 < p.n)
-          c[r1 * p.ldc + col1] = ElementC(p.functor.apply(accum(i + 1), r1, col1, tile.batch));
+        if (r < p.m && col < p.n) p.put(accum(i), r, col, tile.batch);
+        if (r1 < p.m && col1 < p.n) p.put(accum(i + 1), r1, col1, tile.batch);
       }
     }
   }

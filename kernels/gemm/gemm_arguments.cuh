@@ -12,6 +12,7 @@
 #include "gemm_config.cuh"
 #include "mainloop_3xtf32.cuh"
 #include "mainloop_promoting.cuh"
+#include "mainloop_register_split.cuh"
 #include "mainloop_tma_wgmma.cuh"
 #include "split_k.cuh"
 #include "tile_scheduler.cuh"
@@ -27,6 +28,7 @@ struct GemmArguments {
   int64_t ldb, batch_stride_b;
   typename Config::ElementC* c;
   int64_t ldc, batch_stride_c;  // C is row-major
+  bool transposed_c = false;    // the kernel computes C^T (its M is C's columns, its N C's rows)
   Functor functor;
   int swizzle = 8;            // rasterization strip width in cluster tiles
   int splits = 1;             // split-K ranges per tile (split_k.cuh); > 1 needs the workspace
@@ -35,9 +37,11 @@ struct GemmArguments {
 
 template <class Config, class Functor>
 struct GemmParams {
-  using Mainloop = cute::conditional_t<
-      Config::Fp32Via3xTf32, Mainloop3xTf32<Config>,
-      cute::conditional_t<(Config::PromoteSpan > 0), MainloopPromoting<Config>, MainloopTmaWgmma<Config>>>;
+  using Mainloop =
+      cute::conditional_t<Config::RegisterSplit, MainloopRegisterSplit<Config>,
+                          cute::conditional_t<Config::Fp32Via3xTf32, Mainloop3xTf32<Config>,
+                                              cute::conditional_t<(Config::PromoteSpan > 0), MainloopPromoting<Config>,
+                                                                  MainloopTmaWgmma<Config>>>>;
   using Epilogue = EpilogueDirectStore<Config, Functor>;
   using Scheduler = SwizzledTileScheduler<Config::ClusterM, Config::ClusterN>;
 
@@ -57,8 +61,8 @@ struct GemmParams {
     auto scheduler = make_scheduler(args);
     return {Mainloop::make_params(s, args.a, make_operand_stride<Config::MajorA>(args.lda, args.batch_stride_a), args.b,
                                   make_operand_stride<Config::MajorB>(args.ldb, args.batch_stride_b)),
-            Epilogue::make_params(args.c, args.ldc, args.batch_stride_c, s.m, s.n, args.functor), scheduler,
-            SplitKPartials<Config>::make(args.workspace, scheduler)};
+            Epilogue::make_params(args.c, args.ldc, args.batch_stride_c, s.m, s.n, args.functor, args.transposed_c),
+            scheduler, SplitKPartials<Config>::make(args.workspace, scheduler)};
   }
 };
 

@@ -12,7 +12,7 @@ namespace cutegen::gemm {
 template <class ElementA_, class ElementB_, class ElementC_,  // cute::half_t, bfloat16_t, tfloat32_t or float in
           class LayoutA_, class LayoutB_,                     // RowMajor / ColMajor tags
           int TileM_, int TileN_, int Stages_, int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2,
-          int PromoteEvery_ = 1>
+          int PromoteEvery_ = 1, bool RegisterSplit_ = false>
 struct GemmConfig {
   using ElementA = ElementA_;
   using ElementB = ElementB_;
@@ -27,6 +27,9 @@ struct GemmConfig {
   // k-tiles the 3xTF32 partial spans before it is promoted into the fp32 accumulator (one full
   // wgmma wait each; tests/tf32_accumulation_test.cc bounds the accuracy of longer spans).
   static constexpr int PromoteEvery = PromoteEvery_;
+  // fp32 with A split in the consumers' registers and B split ahead (mainloop_register_split.cuh):
+  // for a small B beside a large A, which a pass over A would cost more than it saves.
+  static constexpr bool RegisterSplit = RegisterSplit_;
   // tf32 operands are fp32 ones pre-split into three parts per k-tile (split_tf32_kernel.cuh): the
   // GEMM's partial then spans 3 k-tiles per k-tile of the operands (mainloop_promoting.cuh). 0: the
   // half-precision GEMMs sum all of K on the tensor cores, as cuBLAS does.
@@ -60,6 +63,8 @@ struct GemmConfig {
   static_assert(PromoteEvery >= 1, "a partial spans at least one k-tile");
   static_assert(ClusterM * ClusterN <= 4, "TMA multicast masks here cover clusters of up to 4 CTAs");
   static_assert(cute::is_same_v<ElementA, float> == cute::is_same_v<ElementB, float>, "fp32 operands come in pairs");
+  static_assert(!RegisterSplit || (Fp32Via3xTf32 && ClusterM * ClusterN == 1),
+                "the register split is for fp32 operands, without clusters");
   static_assert(!cute::is_same_v<MmaElementA, cute::tfloat32_t> ||
                     (MajorA == cute::GMMA::Major::K && MajorB == cute::GMMA::Major::K),
                 "tf32 wgmma reads K-major operands only");

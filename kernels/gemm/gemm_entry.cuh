@@ -1,8 +1,8 @@
 // Feeding the TMA kernels operands as a task stores them, for generated instances
 // (kernels/instances/gemm.cu.in): bf16/fp16 operands in place; fp32 operands for 3xTF32 split in the
 // mainloop in place where K-major and aligned, else first written K-major by the pre-pass into
-// scratch the caller owns; fp32 operands for a tf32 kernel always split ahead by the pre-pass into
-// that scratch; split-K's partials in the caller's workspace.
+// scratch the caller owns (for the register split, B split ahead into two parts there); fp32 operands for a tf32 kernel
+// always split ahead by the pre-pass into that scratch; split-K's partials in the caller's workspace.
 #pragma once
 
 #include <cstddef>
@@ -65,7 +65,16 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
   using Config = typename Kernel::Config;
   args.workspace = scratch.workspace;
   if (gemm_workspace_bytes<Kernel>(args) > scratch.workspace_bytes) return cudaErrorInvalidValue;
-  if constexpr (Config::Fp32Via3xTf32) {
+  if constexpr (Config::RegisterSplit) {
+    // A read as stored (K-major, else copied so), B split ahead into its lo and hi parts.
+    ProblemShape const s = args.shape;
+    cudaError_t e = place_fp32(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
+                               scratch.copy_a_bytes, args.a, args.lda, args.batch_stride_a, stream);
+    if (e == cudaSuccess)
+      e = split_fp32<SplitParts::LoHi>(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
+                                       scratch.copy_b_bytes, args.b, args.ldb, args.batch_stride_b, stream);
+    if (e != cudaSuccess) return e;
+  } else if constexpr (Config::Fp32Via3xTf32) {
     ProblemShape const s = args.shape;
     // A is (M, K); B is read as (N, K), the math's B transposed.
     cudaError_t e = place_fp32(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,

@@ -83,18 +83,20 @@ struct MainloopTmaWgmma {
   // dimensions (the caller checks with `tma_aligned`). A batch stride of 0 broadcasts the operand.
   static Params make_params(ProblemShape shape, ElementA const* a, StrideA stride_a, ElementB const* b,
                             StrideB stride_b) {
-    bool broadcast_a = cute::get<2>(stride_a) == 0, broadcast_b = cute::get<2>(stride_b) == 0;
-    auto tensor_a = cute::make_tensor(cute::make_gmem_ptr(a),
-                                      cute::make_layout(cute::make_shape(shape.m, shape.k, broadcast_a ? 1 : shape.l),
-                                                        with_single_batch_stride(stride_a, shape.m, shape.k)));
-    auto tensor_b = cute::make_tensor(cute::make_gmem_ptr(b),
-                                      cute::make_layout(cute::make_shape(shape.n, shape.k, broadcast_b ? 1 : shape.l),
-                                                        with_single_batch_stride(stride_b, shape.n, shape.k)));
-    return {cute::make_tma_copy_A_sm90(CopyOpA{}, tensor_a, SmemLayoutA{}(cute::_, cute::_, 0), TileShape{},
-                                       ClusterShape{}),
-            cute::make_tma_copy_B_sm90(CopyOpB{}, tensor_b, SmemLayoutB{}(cute::_, cute::_, 0), TileShape{},
-                                       ClusterShape{}),
-            shape, broadcast_a, broadcast_b};
+    return {cute::make_tma_copy_A_sm90(CopyOpA{}, operand_tensor(a, shape.m, shape.k, shape.l, stride_a),
+                                       SmemLayoutA{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}),
+            cute::make_tma_copy_B_sm90(CopyOpB{}, operand_tensor(b, shape.n, shape.k, shape.l, stride_b),
+                                       SmemLayoutB{}(cute::_, cute::_, 0), TileShape{}, ClusterShape{}),
+            shape, cute::get<2>(stride_a) == 0, cute::get<2>(stride_b) == 0};
+  }
+
+  // An operand in global memory as (rows, K, L); a batch stride of 0 makes it one matrix.
+  template <class Element, class Stride>
+  static auto operand_tensor(Element const* ptr, int rows, int k, int batches, Stride stride) {
+    bool broadcast = cute::get<2>(stride) == 0;
+    return cute::make_tensor(cute::make_gmem_ptr(ptr),
+                             cute::make_layout(cute::make_shape(rows, k, broadcast ? 1 : batches),
+                                               with_single_batch_stride(stride, rows, k)));
   }
 
   // A zero batch stride means "one batch"; the descriptor then gets a harmless non-zero stride

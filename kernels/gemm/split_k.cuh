@@ -61,7 +61,6 @@ struct SplitKPartials {
 template <class Config, class Functor>
 __global__ void split_k_reduce(SplitKPartials<Config> partials,
                                typename EpilogueDirectStore<Config, Functor>::Params out) {
-  using ElementC = typename Config::ElementC;
   int64_t total = int64_t(out.m) * out.n * partials.batches;
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
     int col = int(i % out.n);
@@ -72,7 +71,7 @@ __global__ void split_k_reduce(SplitKPartials<Config> partials,
     float sum = p[0];
     for (int s = 1; s < partials.splits; ++s)
       sum += p[size_t(s) * partials.TileElements];
-    out.c[batch * out.batch_stride + row * out.ldc + col] = ElementC(out.functor.apply(sum, row, col, batch));
+    out.put(sum, row, col, batch);
   }
 }
 

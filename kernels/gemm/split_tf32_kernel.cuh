@@ -7,6 +7,8 @@
 // that k-tile, small ones first (the order of mainloop_3xtf32.cuh):
 //   A' row r = [ ... | hi(A[r, t]) | lo(A[r, t]) | hi(A[r, t]) | ... ]   (SplitParts::HiLoHi)
 //   B' row n = [ ... | lo(B[t, n]) | hi(B[t, n]) | hi(B[t, n]) | ... ]   (SplitParts::LoHiHi)
+// or into two parts per k-tile, for the kernel that splits A in registers (mainloop_register_split.cuh):
+//   B' row n = [ ... | lo(B[t, n]) | hi(B[t, n]) | ... ]                 (SplitParts::LoHi)
 // The GEMM promotes its tensor-core partial into the fp32 accumulator every few k-tiles
 // (Config::PromoteSpan); the error of one long tensor-core sum grows with K
 // (tests/tf32_accumulation_test.cc).
@@ -22,10 +24,12 @@
 
 namespace cutegen::gemm {
 
-enum class SplitParts { Whole, HiLoHi, LoHiHi };
+enum class SplitParts { Whole, HiLoHi, LoHiHi, LoHi };
 
 template <SplitParts Parts>
-inline constexpr int kSplitPartCount = Parts == SplitParts::Whole ? 1 : 3;
+inline constexpr int kSplitPartCount = Parts == SplitParts::Whole  ? 1
+                                       : Parts == SplitParts::LoHi ? 2
+                                                                   : 3;
 
 constexpr int kSplitTile = 32;        // also the tf32 GEMM's k-tile, which the split parts are laid out in
 constexpr int kSplitRowsPerPass = 8;  // the block is kSplitTile x kSplitRowsPerPass threads
@@ -76,12 +80,12 @@ __global__ void split_tf32_operand(float const* in, int64_t stride_row, int64_t 
       dst[r * row_length + kk] = tile[j][threadIdx.x];
       continue;
     }
-    // This block's k-tile becomes three consecutive k-tiles of the row.
-    float* row = dst + r * row_length + 3 * int64_t(k0) + threadIdx.x;
+    // This block's k-tile becomes two or three consecutive k-tiles of the row.
+    float* row = dst + r * row_length + kSplitPartCount<Parts> * int64_t(k0) + threadIdx.x;
     Tf32Pair p = split_tf32(tile[j][threadIdx.x]);
     row[0] = Parts == SplitParts::HiLoHi ? p.hi : p.lo;
     row[kSplitTile] = Parts == SplitParts::HiLoHi ? p.lo : p.hi;
-    row[2 * kSplitTile] = p.hi;
+    if constexpr (Parts != SplitParts::LoHi) row[2 * kSplitTile] = p.hi;
   }
 }
 

@@ -185,12 +185,23 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
     return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
   };
   const bool pipelined = p.strategy == Strategy::kGemmPipelined, ahead = fp32 && p.split_ahead > 0;
+  const bool registers = fp32 && p.register_split, swap = gemm_swaps_operands(g, p);
+  // The kernel's A (M x K) and B (K x N): swapped, B^T and A^T (C^T = B^T A^T, stored transposed).
+  const GemmOperand &ka = swap ? g.b : g.a, &kb = swap ? g.a : g.b;
+  const int64_t km = swap ? g.n : g.m, kn = swap ? g.m : g.n, ka_batch = swap ? batches.b : batches.a,
+                kb_batch = swap ? batches.a : batches.b;
+  auto kernel_strides = [&](const GemmOperand& o, int64_t batch_stride, bool transposed) {
+    return transposed ? n(o.col_stride) + ", " + n(o.row_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride)
+                      : strides(o, batch_stride);
+  };
+  // The register split writes the kernel's B in two tf32 parts (two thirds of a split ahead's three).
   int64_t copy_a = !fp32   ? 0
                    : ahead ? split_ahead_bytes(g.m, g.k, batches, batches.a)
-                           : copy_bytes(g.a, true, g.m, g.k, batches, batches.a);
-  int64_t copy_b = !fp32   ? 0
-                   : ahead ? split_ahead_bytes(g.n, g.k, batches, batches.b)
-                           : copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
+                           : copy_bytes(ka, !swap, km, g.k, batches, ka_batch);
+  int64_t copy_b = !fp32       ? 0
+                   : ahead     ? split_ahead_bytes(g.n, g.k, batches, batches.b)
+                   : registers ? split_ahead_bytes(kn, g.k, batches, kb_batch) / 3 * 2
+                               : copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
   return render_instance("instances/gemm.cu.in", {{"title", kernel_title(r, p)},
                                                   {"header", std::string(strategy_def(p.strategy).header).substr(5)},
                                                   {"epilogue", functor},
@@ -204,7 +215,11 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                                                   {"cluster_m", n(pipelined ? 1 : p.cluster_m)},
                                                   {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
                                                   {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
-                                                  {"promote_every", n(ahead ? p.split_ahead : 1)},
+                                                  {"promote_every", n(ahead       ? p.split_ahead
+                                                                      : registers ? 2
+                                                                                  : 1)},
+                                                  {"register_split", registers ? "true" : "false"},
+                                                  {"transposed_c", swap ? "true" : "false"},
                                                   {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
                                                   {"copy_a", scratch(copy_a)},
                                                   {"copy_b", scratch(copy_b)},
@@ -213,8 +228,9 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                                                   {"signature", signature},
                                                   {"launches", n(launches.count)},
                                                   {"batches", n(batches.count)},
-                                                  {"m", n(g.m)},
-                                                  {"n", n(g.n)},
+                                                  {"m", n(km)},
+                                                  {"n", n(kn)},
+                                                  {"ldc", n(g.n)},
                                                   {"k", n(g.k)},
                                                   {"out", g.out_c_name},
                                                   {"launch_stride_c", n(batches.count * g.m * g.n)},
@@ -222,12 +238,12 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                                                   {"epilogue_args", functor_args},
                                                   {"swizzle", n(p.swizzle)},
                                                   {"input_type", dtype_info(g.a.dtype).c_type},
-                                                  {"a", pointer(g.a)},
-                                                  {"launch_stride_a", n(launches.a)},
-                                                  {"strides_a", strides(g.a, batches.a)},
-                                                  {"b", pointer(g.b)},
-                                                  {"launch_stride_b", n(launches.b)},
-                                                  {"strides_b", strides(g.b, batches.b)}});
+                                                  {"a", pointer(ka)},
+                                                  {"launch_stride_a", n(swap ? launches.b : launches.a)},
+                                                  {"strides_a", kernel_strides(ka, ka_batch, swap)},
+                                                  {"b", pointer(kb)},
+                                                  {"launch_stride_b", n(swap ? launches.a : launches.b)},
+                                                  {"strides_b", kernel_strides(kb, kb_batch, swap)}});
 }
 
 }  // namespace cutegen

@@ -158,8 +158,27 @@ TEST(GemmInstance, Fp32SplitAheadFeedsATf32KernelItsPartsFromScratch) {
       << k.substr(0, 2000);
   EXPECT_TRUE(
       contains(k, "cg::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, cg::RowMajor, cg::ColMajor, 128,"));
-  EXPECT_TRUE(contains(k, " 2>;")) << "PromoteEvery";
+  EXPECT_TRUE(contains(k, " 2, false>;")) << "PromoteEvery, no register split";
   EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ A + launch * 0, 2949, 1, 0 }"));
+}
+
+TEST(GemmInstance, Fp32SmallBesideLargeSplitsTheLargeOneInRegistersOperandsSwapped) {
+  // x (128 x 32768) @ W^T (32768 x 32768): the kernel computes C^T = W x^T, W read in place as its
+  // A (split in registers), x split ahead into two tf32 parts per k-tile as its B.
+  std::string k = emit("kernelbench/level2/59_Matmul_Swish_Scaling");
+  EXPECT_TRUE(contains(k, "cg::GemmConfig<float, float, float, cg::RowMajor, cg::ColMajor, 128,")) << k.substr(0, 2000);
+  EXPECT_TRUE(contains(k, " 2, true>;")) << "PromoteEvery 2, the register split";
+  EXPECT_TRUE(
+      contains(k, "kCopyA = 0, kCopyB = " + std::to_string(scratch(128LL * 2 * 32768 * 4)) + ", kWorkspace = 0;"));
+  EXPECT_TRUE(contains(k, "args.shape = { 32768, 128, 32768, kBatches };"));
+  EXPECT_TRUE(contains(k, "args.ldc = 32768;"));
+  EXPECT_TRUE(contains(k, "args.transposed_c = true;"));
+  EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ matmul_weight + launch * 0, 32768, 1, 0 }"));
+  EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ x + launch * 0, 1, 32768, 0 }"));
+  // 256 x 256 over K = 524288: A in registers as it is, no swap, split-K over the four tiles.
+  std::string large_k = emit("kernelbench/level1/6_Matmul_with_large_K_dimension_");
+  EXPECT_TRUE(contains(large_k, "args.transposed_c = false;"));
+  EXPECT_TRUE(contains(large_k, " 2, true>;"));
 }
 
 TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
@@ -167,7 +186,7 @@ TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
   Params p = default_params(r);
   EXPECT_EQ(to_string(p),
             "tile_m=128,tile_n=192,stages=5,cluster_m=2,cluster_n=1,swizzle=8,split_k=1,split_ahead=2,"
-            "strategy=gemm_warp_specialized");
+            "register_split=0,strategy=gemm_warp_specialized");
   auto back = parse_params(to_string(p));
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_EQ(*back, p);
@@ -198,6 +217,10 @@ TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
   Params large_k = default_params(gemm_recipe("kernelbench/level1/6_Matmul_with_large_K_dimension_"));
   EXPECT_EQ(large_k.split_ahead, 0);
   EXPECT_EQ(large_k.tile_n, 128);
+  EXPECT_EQ(large_k.register_split, 1);
+  EXPECT_NE(invalid_reason(r, *parse_params("register_split=1", p)), "") << "with split_ahead";
+  EXPECT_NE(invalid_reason(r, *parse_params("split_ahead=0,register_split=1,tile_n=128", p)), "") << "with a cluster";
+  EXPECT_EQ(invalid_reason(r, *parse_params("split_ahead=0,register_split=1,tile_n=128,cluster_m=1,stages=4", p)), "");
   // The other families' points keep their spelling.
   EXPECT_EQ(to_string(Params{}), "threads=256,vec=4,unroll=4,blocks_per_sm=0,split=1,group=1,strategy=elementwise");
 }

@@ -119,7 +119,8 @@ Params deepest_pipeline(const Recipe& r, Params p, const ArchLimits& hw) {
 // where N is), as many stages as fit, a 2 x 1 cluster sharing B tiles where M spans 4 tiles or more,
 // strips of 8; K cut into slices while the tiles fill less than half the SMs (gemm-warp-specialized).
 // fp32 runs as 3xTF32 split ahead, promoting every 2 k-tiles, where that pays and its scratch holds
-// the parts (else split in the mainloop), in 128 x 192 tiles unless N pads them more than 128 x 128's are slower
+// the parts, in 128 x 192 tiles unless N pads them more than 128 x 128's are slower; elsewhere (a
+// small operand beside a large one) the larger split in registers, 128 x 128 tiles, no cluster
 // (gemm-fp32-3xtf32). A matrix-vector product: 256 threads (matvec).
 Params gemm_default(const Recipe& r, const ArchLimits& hw) {
   Params p = with(r.gemm->kind == GemmClass::kMatVec ? Strategy::kMatVec : Strategy::kGemmWarpSpecialized, Params{});
@@ -136,9 +137,11 @@ Params gemm_default(const Recipe& r, const ArchLimits& hw) {
     // Split ahead, 128 x 192 ran 1.1x 128 x 128's TFLOP/s at 4096^3: the columns each computes,
     // padding included.
     const bool wide = p.split_ahead && ceil_div(n, 192) * 192 * 10 < ceil_div(n, 128) * 128 * 11;
-    p.tile_n = n <= 64 ? 64 : wide ? 192 : 128;
+    p.register_split = !p.split_ahead && fp32_register_split_bytes(*r.gemm) <= kMaxGemmScratchBytes;
+    const int64_t kernel_n = gemm_swaps_operands(*r.gemm, p) ? m : n;
+    p.tile_n = kernel_n <= 64 ? 64 : wide ? 192 : 128;
   }
-  p.cluster_m = r.gemm->m >= 4 * p.tile_m ? 2 : 1;
+  p.cluster_m = !p.register_split && r.gemm->m >= 4 * p.tile_m ? 2 : 1;
   p = deepest_pipeline(r, p, hw);
   for (Params q = p; output_tiles(r, q) * q.split_k < hw.sm_count / 2; p = q) {
     q.split_k = p.split_k * 2;
@@ -171,6 +174,7 @@ const std::vector<ParamDef>& param_defs() {
       {"swizzle", &Params::swizzle, {1, 4, 8, 16}, true},
       {"split_k", &Params::split_k, {1, 2, 4, 8, 16, 32, 64}, true},
       {"split_ahead", &Params::split_ahead, {0, 1, 2, 4}, true},
+      {"register_split", &Params::register_split, {0, 1}, true},
       {"tf32x3", &Params::tf32x3, {0, 1}, true},
   };
   return defs;

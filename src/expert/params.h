@@ -30,6 +30,10 @@ struct Params {
   // k-tile; n > 0 splits the operands ahead (a pre-pass writing three tf32 k-tiles per k-tile) and
   // promotes every n k-tiles (kernels/gemm/mainloop_promoting.cuh).
   int split_ahead = 0;
+  // 1: 3xTF32 with the larger operand split in the consumers' registers and the other split ahead
+  // into two parts (kernels/gemm/mainloop_register_split.cuh), the kernel's operands swapped
+  // (C^T = B^T A^T) where B is the larger; for a small operand beside a large one.
+  int register_split = 0;
   // Implicit-GEMM convolutions the recipe runs in TF32 (eager's cuDNN default): 1 runs them in
   // 3xTF32, for the shapes where cuDNN ran full fp32 and TF32 misses the accuracy rule (level 2's 78),
   // which no rule predicts from the shape: the measured search falls back to it.

@@ -134,10 +134,19 @@ std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& 
   if (p.split_ahead && !fp32) return "split_ahead applies to fp32 operands only";
   if (p.split_ahead && fp32_split_ahead_bytes(*r.gemm) > kMaxGemmScratchBytes)
     return "the fp32 operands split ahead take over the " + std::to_string(kMaxGemmScratchBytes >> 20) + " MB scratch";
+  if (p.register_split) {
+    if (!fp32) return "register_split applies to fp32 operands only";
+    if (p.split_ahead) return "register_split and split_ahead exclude each other";
+    if (p.cluster_m * p.cluster_n > 1) return "the register split runs without clusters";
+    if (fp32_register_split_bytes(*r.gemm) > kMaxGemmScratchBytes)
+      return "the smaller fp32 operand's parts take over the " + std::to_string(kMaxGemmScratchBytes >> 20) +
+             " MB scratch";
+  }
   // A stage holds a 128-byte K slice of the A and B tiles (fp32 split in the mainloop: two more for
-  // the lo parts); the pipeline's barriers fit in 1 KB.
-  const bool lo_buffers = fp32 && !p.split_ahead;
-  const int64_t bytes = int64_t(p.stages + (lo_buffers ? 2 : 0)) * (p.tile_m + p.tile_n) * 128 + 1024;
+  // the lo parts; the register split: B's lo and hi parts); the pipeline's barriers fit in 1 KB.
+  const bool lo_buffers = fp32 && !p.split_ahead && !p.register_split;
+  const int64_t bytes =
+      int64_t(p.stages + (lo_buffers ? 2 : 0)) * (p.tile_m + (p.register_split ? 2 : 1) * p.tile_n) * 128 + 1024;
   if (bytes > hw.smem_per_cta) return std::to_string(p.stages) + " stages exceed the target's shared memory per CTA";
   if (p.cluster_m * p.cluster_n > 4) return "TMA multicast here covers clusters of up to 4 CTAs";
   if (p.split_k > 1) {
@@ -266,14 +275,14 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kGemmWarpSpecialized,
        "gemm_warp_specialized",
        "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead"},
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "register_split"},
        is_gemm,
        gemm_cooperative_invalid,
        "gemm-warp-specialized"},
       {Strategy::kGemmPingpong,
        "gemm_pingpong",
        "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead"},
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "register_split"},
        is_gemm,
        gemm_pingpong_invalid,
        "gemm-warp-specialized"},
@@ -310,18 +319,24 @@ const StrategyDef& strategy_def(Strategy s) {
   return strategy_table().front();
 }
 
+bool gemm_swaps_operands(const GemmRecipe& g, const Params& p) { return p.register_split && g.n > g.m; }
+
 int64_t output_tiles(const Recipe& r, const Params& p) {
   const GemmRecipe& g = *r.gemm;
-  return (g.m + p.tile_m - 1) / p.tile_m * ((g.n + p.tile_n - 1) / p.tile_n) * g.batch_count();
+  const bool swap = gemm_swaps_operands(g, p);
+  const int64_t m = swap ? g.n : g.m, n = swap ? g.m : g.n;
+  return (m + p.tile_m - 1) / p.tile_m * ((n + p.tile_n - 1) / p.tile_n) * g.batch_count();
 }
 
 int64_t split_k_workspace_bytes(const Recipe& r, const Params& p) {
   if (p.split_k <= 1) return 0;
   const GemmRecipe& g = *r.gemm;
+  const bool swap = gemm_swaps_operands(g, p);
+  const int64_t m = swap ? g.n : g.m, n = swap ? g.m : g.n;
   const int cm = p.strategy == Strategy::kGemmPipelined ? 1 : p.cluster_m;
   const int cn = p.strategy == Strategy::kGemmPipelined ? 1 : p.cluster_n;
-  const int64_t tiles_m = (g.m + p.tile_m * cm - 1) / (p.tile_m * cm) * cm;
-  const int64_t tiles_n = (g.n + p.tile_n * cn - 1) / (p.tile_n * cn) * cn;
+  const int64_t tiles_m = (m + p.tile_m * cm - 1) / (p.tile_m * cm) * cm;
+  const int64_t tiles_n = (n + p.tile_n * cn - 1) / (p.tile_n * cn) * cn;
   return g.batch_count() * tiles_m * tiles_n * p.split_k * p.tile_m * p.tile_n * 4;
 }
 
@@ -329,6 +344,10 @@ int64_t fp32_split_ahead_row_bytes(int64_t k) { return 3 * ((k + 31) / 32 * 32) 
 
 int64_t fp32_split_ahead_bytes(const GemmRecipe& g) {
   return g.batch_count() * (g.m + g.n) * fp32_split_ahead_row_bytes(g.k);
+}
+
+int64_t fp32_register_split_bytes(const GemmRecipe& g) {
+  return g.batch_count() * std::min(g.m, g.n) * fp32_split_ahead_row_bytes(g.k) / 3 * 2;
 }
 
 bool is_gemm_strategy(Strategy s) {

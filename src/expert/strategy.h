@@ -64,5 +64,9 @@ inline constexpr int64_t kMaxGemmScratchBytes = int64_t(4) << 30;
 int64_t fp32_split_ahead_row_bytes(int64_t k);
 // Those of both operands of an fp32 GEMM, every batch counted.
 int64_t fp32_split_ahead_bytes(const GemmRecipe& g);
+// Those of the smaller operand split ahead into two parts for the register split (Params::register_split).
+int64_t fp32_register_split_bytes(const GemmRecipe& g);
+// Whether a point computes C^T = B^T A^T: the register split keeps the larger operand as its A.
+bool gemm_swaps_operands(const GemmRecipe& g, const Params& p);
 
 }  // namespace cutegen

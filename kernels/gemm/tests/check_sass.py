@@ -19,19 +19,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
 EXPECTATIONS = [
-    ("warp-specialized bf16, the four layouts", r"GemmWarpSpecialized<.*GemmConfig<cutlass::bfloat16_t.*, 256, 4, 1, 1, 2, 1>", 4,
+    ("warp-specialized bf16, the four layouts", r"GemmWarpSpecialized<.*GemmConfig<cutlass::bfloat16_t.*, 256, 4, 1, 1, 2, 1, false>", 4,
      ["HGMMA.64x256x16.F32.BF16", "UTMALDG", "USETMAXREG"], []),
-    ("warp-specialized ping-pong", r"GemmWarpSpecialized<.*, 128, 128, 6, 1, 1, 1, 1>", 1,
+    ("warp-specialized ping-pong", r"GemmWarpSpecialized<.*, 128, 128, 6, 1, 1, 1, 1, false>", 1,
      ["HGMMA.64x128x16.F32.BF16", "UTMALDG", "USETMAXREG", "BAR.ARV", "BAR.SYNC"], []),
-    ("warp-specialized fp16, 2x1 cluster, bias+relu", r"GemmWarpSpecialized<.*half_t.*, 2, 1, 2, 1>, .*BiasReluEpilogue", 1,
+    ("warp-specialized fp16, 2x1 cluster, bias+relu", r"GemmWarpSpecialized<.*half_t.*, 2, 1, 2, 1, false>, .*BiasReluEpilogue", 1,
      ["HGMMA.64x256x16.F32", "UTMALDG.3D.MULTICAST", "USETMAXREG"], []),
     ("pipelined fallback", r"GemmPipelined<", 1, ["HGMMA", "UTMALDG"], ["USETMAXREG"]),
     ("3xTF32 GEMM over pre-split parts, promoting", r"GemmWarpSpecialized<.*tfloat32_t", 1,
      ["HGMMA.64x192x8.F32.TF32", "UTMALDG", "USETMAXREG"], []),
-    ("fp32 by 3xTF32 in the mainloop, partials of 1 and 4 k-tiles", r"GemmWarpSpecialized<.*GemmConfig<float, float, float",
-     2, ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "BAR.SYNC"], []),
-    ("fp32 pre-passes (K-major copy, 3xTF32 split)", r"split_tf32_operand", 2, [], ["HGMMA"]),
-    ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 9, [], ["HGMMA", "UTMALDG"]),
+    ("fp32 by 3xTF32 in the mainloop, partials of 1 and 4 k-tiles",
+     r"GemmWarpSpecialized<.*GemmConfig<float, float, float.*, false>", 2,
+     ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "BAR.SYNC"], []),
+    ("fp32 with A split in registers (A read with LDS, not generic loads)",
+     r"GemmWarpSpecialized<.*GemmConfig<float, float, float.*, true>", 1,
+     ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS"], ["LD.E"]),
+    ("fp32 pre-passes (K-major copy, 3xTF32 split in three and two parts)", r"split_tf32_operand", 3, [], ["HGMMA"]),
+    ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 10, [], ["HGMMA", "UTMALDG"]),
 ]
 
 

@@ -4,6 +4,7 @@
 #include "gemm_launch.cuh"
 #include "kernel_pipelined.cuh"
 #include "kernel_warp_specialized.cuh"
+#include "gemm_entry.cuh"
 #include "split_tf32_kernel.cuh"
 
 namespace cutegen::gemm::probe {
@@ -55,6 +56,13 @@ template cudaError_t launch<GemmWarpSpecialized<Fp32Span4, IdentityEpilogue>>(
     GemmWarpSpecialized<Fp32Span4, IdentityEpilogue>::Arguments const&);
 cudaError_t k_major_b(float const* b, float* out) {
   return split_tf32<SplitParts::Whole>(b, 1, 1, 1, 1, 1, 1, out, nullptr);
+}
+
+// fp32 with A split in the consumers' registers (the wgmma RS form) and B split ahead into two parts.
+using Fp32Registers = GemmConfig<float, float, float, RowMajor, ColMajor, 128, 128, 4, 1, 1, 2, 2, true>;
+cudaError_t register_split(GemmWarpSpecialized<Fp32Registers, IdentityEpilogue>::Arguments const& args,
+                           StridedMatrix<float> a, StridedMatrix<float> b, GemmScratch scratch) {
+  return gemm_strided<GemmWarpSpecialized<Fp32Registers, IdentityEpilogue>>(args, a, b, scratch, nullptr);
 }
 
 // fp32 by 3xTF32 split ahead: the tf32 GEMM over the pre-split parts, promoting every 2 k-tiles

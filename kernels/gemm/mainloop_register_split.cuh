@@ -1,0 +1,183 @@
+// The fp32 mainloop for a large A beside a small B: 3xTF32 with A split in the consumers' registers.
+//
+// Splitting ahead (split_tf32_kernel.cuh) costs a pass over both operands; where one of them is
+// small (128 rows against 32768) that pass over the large one costs more than the faster products
+// save, and splitting in shared memory (mainloop_3xtf32.cuh) writes every tile back. Here only B is
+// split ahead, into its lo and hi parts per k-tile (SplitParts::LoHi, two k-tiles of B' per
+// k-tile), and A is read as stored:
+//   producer: per k-tile one TMA box of fp32 A (TileM x 32) and two of B' (lo, hi: TileN x 32);
+//   consumers: per 8-wide k-block, A's fragment from shared memory into registers (the wgmma
+//     RS form, which takes A from registers), split there into hi and lo, then
+//     hi * lo(B), lo * hi(B), hi * hi(B) as one wgmma batch into the partial.
+// Batches go out per k-block with at most two in flight (wait<2>), so a k-block's registers are
+// rewritten only after the batch that read them, four k-blocks back, retired; a stage is released
+// once k-tile i-1's last batch retired (in k-block 1 of k-tile i). As in mainloop_promoting.cuh
+// the partial spans Config::PromoteEvery k-tiles and is added to the fp32 accumulator by FADDs
+// (tests/tf32_accumulation_test.cc: the tensor cores' truncating sums stay short).
+#pragma once
+
+#include <cute/tensor.hpp>
+
+#include "k_tile_spans.cuh"
+#include "mainloop_tma_wgmma.cuh"
+#include "split_tf32_kernel.cuh"
+#include "tf32_split.cuh"
+
+namespace cutegen::gemm {
+
+template <class Config>
+struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
+  using Base = MainloopTmaWgmma<Config>;
+  using typename Base::ElementA;
+  using typename Base::ElementB;
+  using typename Base::PipelineState;
+  using typename Base::SmemLayoutA;
+  using typename Base::StrideA;
+  using typename Base::StrideB;
+  using typename Base::TileShape;
+  using typename Base::TmaA;
+  using typename Base::TmaB;
+  using Pipeline = typename Base::Pipeline;
+  using Tf32 = cute::tfloat32_t;
+  static_assert(Config::RegisterSplit && Config::TileK == kSplitTile, "fp32 k-tiles of 32, as B' is laid out");
+
+  // B's stages hold two k-tiles each: lo at 2 * stage, hi at 2 * stage + 1.
+  using SmemLayoutB = typename OperandSmem<ElementB, Config::MajorB, Config::TileN, Config::TileK, 2 * Config::Stages>::Layout;
+  using TiledMma = decltype(cute::make_tiled_mma(
+      cute::GMMA::rs_op_selector<Tf32, Tf32, float, TileShape, Config::MajorA, Config::MajorB>(),
+      cute::Layout<cute::Shape<cute::Int<Config::MmaWarpgroups>, cute::_1, cute::_1>>{}));
+  static constexpr uint32_t TransactionBytes =
+      uint32_t(Config::TileM * Config::TileK * sizeof(ElementA)) + 2u * Config::TileN * Config::TileK * sizeof(ElementB);
+
+  struct TensorStorage {
+    alignas(1024) cute::array_aligned<ElementA, cute::cosize_v<SmemLayoutA>, 1024> a;
+    alignas(1024) cute::array_aligned<ElementB, cute::cosize_v<SmemLayoutB>, 1024> b;
+  };
+
+  struct Params {
+    TmaA tma_a;
+    TmaB tma_b;  // over B' (N, 2 x K padded to 32, L)
+    ProblemShape shape;
+    bool broadcast_a, broadcast_b;
+  };
+
+  // Host side. b points to B' (split_tf32<SplitParts::LoHi>), stride_b its leading dimension and
+  // batch stride; shape.k is the GEMM's K.
+  static Params make_params(ProblemShape shape, ElementA const* a, StrideA stride_a, ElementB const* b,
+                            StrideB stride_b) {
+    int parts_k = int(split_row_length<SplitParts::LoHi>(shape.k));
+    auto cluster = typename Config::ClusterShape{};
+    return {cute::make_tma_copy_A_sm90(cute::SM90_TMA_LOAD{}, Base::operand_tensor(a, shape.m, shape.k, shape.l, stride_a),
+                                       SmemLayoutA{}(cute::_, cute::_, 0), TileShape{}, cluster),
+            cute::make_tma_copy_B_sm90(cute::SM90_TMA_LOAD{}, Base::operand_tensor(b, shape.n, parts_k, shape.l, stride_b),
+                                       typename Base::SmemLayoutB{}(cute::_, cute::_, 0), TileShape{}, cluster),
+            shape, cute::get<2>(stride_a) == 0, cute::get<2>(stride_b) == 0};
+  }
+
+  CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
+    cute::prefetch_tma_descriptor(params.tma_a.get_tma_descriptor());
+    cute::prefetch_tma_descriptor(params.tma_b.get_tma_descriptor());
+  }
+
+  // Producer (one thread, the pipeline's leader): k-tiles [k_begin, k_begin + k_count).
+  CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile, int n_tile,
+                               int batch, int k_begin, int k_count, TensorStorage& smem) {
+    using namespace cute;
+    auto const& s = params.shape;
+    int parts_k = int(split_row_length<SplitParts::LoHi>(s.k));
+    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));  // (M,K,L)
+    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, parts_k, params.broadcast_b ? 1 : s.l));  // (N,2K,L)
+    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(
+        _, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
+    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(
+        _, _, _, params.broadcast_b ? 0 : batch);                          // (BN,BK,2k)
+    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});  // (BM,BK,PIPE)
+    Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,2*PIPE)
+    auto tma_a = params.tma_a.get_slice(0);
+    auto tma_b = params.tma_b.get_slice(0);
+    Tensor tAgA = tma_a.partition_S(gA);
+    Tensor tAsA = tma_a.partition_D(sA);
+    Tensor tBgB = tma_b.partition_S(gB);
+    Tensor tBsB = tma_b.partition_D(sB);
+    for (int k = k_begin; k < k_begin + k_count; ++k) {
+      pipeline.producer_acquire(write);
+      auto* full = pipeline.producer_get_barrier(write);
+      int stage = write.index();
+      copy(params.tma_a.with(*full), tAgA(_, _, _, k), tAsA(_, _, _, stage));
+      copy(params.tma_b.with(*full), tBgB(_, _, _, 2 * k), tBsB(_, _, _, 2 * stage));
+      copy(params.tma_b.with(*full), tBgB(_, _, _, 2 * k + 1), tBsB(_, _, _, 2 * stage + 1));
+      ++write;
+    }
+  }
+
+  // Same contract as MainloopTmaWgmma::mma; `accum` is written (not accumulated into).
+  template <class Accumulator, class AfterRelease>
+  CUTE_DEVICE static void mma(Pipeline& pipeline, PipelineState& read, Accumulator& accum, int k_count,
+                              int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
+    using namespace cute;
+    Tensor sA = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.a.data())), SmemLayoutA{});  // (BM,BK,PIPE)
+    Tensor sB = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.b.data())), SmemLayoutB{});  // (BN,BK,2*PIPE)
+    TiledMma tiled_mma;
+    auto thread_mma = tiled_mma.get_thread_slice(consumer_thread);
+    Tensor tCsA = thread_mma.partition_A(sA);                               // (MMA,MMA_M,MMA_K,PIPE) in smem
+    Tensor hi = thread_mma.partition_fragment_A(sA(_, _, 0));               // (MMA,MMA_M,MMA_K) registers
+    Tensor lo = make_fragment_like(hi);
+    Tensor raw = make_fragment_like<uint32_t>(hi);                          // A as stored: fp32 bits
+    Tensor tCrB = thread_mma.make_fragment_B(thread_mma.partition_B(sB));   // (MMA,MMA_N,MMA_K,2*PIPE)
+    constexpr int KBlocks = decltype(size<2>(hi))::value;
+    static_assert(KBlocks >= 3, "a k-block's registers are rewritten three batches after the one that read them");
+    CUTE_STATIC_ASSERT_V(size<1>(hi) == size<1>(accum) && size<1>(tCrB) == size<2>(accum));
+    auto load = [&](int kb, int stage) {  // ld.shared: a generic load would not know the state space
+      CUTE_UNROLL
+      for (int j = 0; j < size(raw(_, _, kb)); ++j)
+        asm volatile("ld.shared.b32 %0, [%1];"
+                     : "=r"(raw(_, _, kb)(j))
+                     : "r"(cast_smem_ptr_to_uint(&tCsA(_, _, kb, stage)(j))));
+    };
+
+    Tensor partial = make_fragment_like(accum);
+    clear(accum);
+    if (k_count == 0) return;
+    StageReleaser<Pipeline, PipelineState, AfterRelease> release{pipeline, read, after_release};
+    auto step = [&](int i, bool opens, bool closes) {
+      pipeline.consumer_wait(read);
+      int stage = read.index();
+      ++read;
+      load(0, stage);
+      CUTE_UNROLL
+      for (int kb = 0; kb < KBlocks; ++kb) {
+        CUTE_UNROLL
+        for (int j = 0; j < size(raw(_, _, kb)); ++j) {
+          Tf32Pair p = split_tf32(float_from_bits(raw(_, _, kb)(j)));
+          hi(_, _, kb)(j) = Tf32::bitcast(float_bits(p.hi));
+          lo(_, _, kb)(j) = Tf32::bitcast(float_bits(p.lo));
+        }
+        if (kb + 1 < KBlocks) load(kb + 1, stage);  // in flight while this k-block's wgmmas issue
+        warpgroup_fence_operand(hi);
+        warpgroup_fence_operand(lo);
+        warpgroup_fence_operand(partial);
+        warpgroup_arrive();
+        tiled_mma.accumulate_ = opens && kb == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One;
+        cute::gemm(tiled_mma, hi(_, _, kb), tCrB(_, _, kb, 2 * stage), partial);  // small terms first
+        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+        cute::gemm(tiled_mma, lo(_, _, kb), tCrB(_, _, kb, 2 * stage + 1), partial);
+        cute::gemm(tiled_mma, hi(_, _, kb), tCrB(_, _, kb, 2 * stage + 1), partial);
+        warpgroup_commit_batch();
+        warpgroup_wait<2>();
+        warpgroup_fence_operand(partial);
+        if (kb == 1) release.through(i - 1);  // k-tile i-1's batches all retired
+      }
+      if (closes) {  // the span ends: drain the partial into the accumulator
+        warpgroup_wait<0>();
+        warpgroup_fence_operand(partial);
+        CUTE_UNROLL
+        for (int j = 0; j < size(accum); ++j)
+          accum(j) += partial(j);
+        release.through(i);
+      }
+    };
+    for_each_k_tile_in_spans<Config::PromoteEvery>(k_count, step);  // the last k-tile closes a span
+  }
+};
+
+}  // namespace cutegen::gemm
