@@ -5,9 +5,8 @@
 // One group per GEMM batch. A transposed convolution is one such launch per output phase
 // (transposed_phases.cuh), all reading one copy of the input.
 // Split3xTf32: fp32 accuracy where TF32 falls short (cuDNN's fp32 kernels for few input channels):
-// the weight's copy holds its tf32 hi and lo parts, the input's its fp32 values, split in the
-// consumers' registers, and every k-tile computes the three products of 3xTF32
-// (mainloop_conv_tma.cuh, gemm/mainloop_register_split.cuh), summed in fp32 span by span.
+// the copies write each operand's tf32 hi and lo parts, and every k-tile becomes the three
+// products of 3xTF32 (mainloop_conv_tma.cuh), summed in fp32 span by span.
 //
 // Why the layout change: the tasks' tensors are channels-first (NCHW), where a pixel's channels lie
 // a plane apart; tf32 wgmma reads K-major operands only, and K is the channels, so no TMA box of
@@ -46,15 +45,14 @@ template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = 
 struct ConvForward {
   using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32>;
   using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;
-  using ElementA = typename Config::ElementA;  // tfloat32_t (or float, split in registers) for fp32 tensors
-  static_assert(Split3xTf32 == Config::RegisterSplit, "3xTF32 convolutions split the input in registers");
+  using ElementA = typename Config::ElementA;  // tfloat32_t for fp32 tensors: the same bits
 
-  static constexpr int WeightParts = Split3xTf32 ? 2 : 1;  // hi (and lo) of the weight's copy
+  static constexpr int Parts = Split3xTf32 ? 2 : 1;  // hi (and lo) of each copy
 
   // The geometry the implicit GEMM runs (the packed one for pack_w; a transposed convolution's
   // phases run over its input, and their weights' taps add up to its).
   static ConvShape gemm_shape(ConvShape const& s) { return s.pack_w ? s.packed_w() : s; }
-  // The channels-last copies: x, then w (phase by phase, its parts one after the other), 128-byte aligned.
+  // The channels-last copies, each part after the other: x then w (phase by phase), 128-byte aligned.
   static int64_t input_part(ConvShape const& s) {
     ConvShape const g = gemm_shape(s);
     return int64_t(g.n) * g.d * g.h * g.w * g.c_padded();
@@ -63,9 +61,11 @@ struct ConvForward {
     ConvShape const g = gemm_shape(s);
     return int64_t(g.k) * g.taps() * g.c_group_padded();
   }
-  static size_t input_bytes(ConvShape const& s) { return (size_t(input_part(s)) * sizeof(ElementA) + 127) / 128 * 128; }
+  static size_t input_bytes(ConvShape const& s) {
+    return (size_t(Parts * input_part(s)) * sizeof(ElementA) + 127) / 128 * 128;
+  }
   static size_t workspace_bytes(ConvShape const& s) {
-    return input_bytes(s) + size_t(WeightParts * weight_part(s)) * sizeof(ElementA);
+    return input_bytes(s) + size_t(Parts * weight_part(s)) * sizeof(ElementA);
   }
 
   // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed: (C, K/G, T, R, S)), out: (N, K, Z, P, Q);
@@ -76,8 +76,9 @@ struct ConvForward {
     static_assert(sizeof(Element) == sizeof(ElementA));
     auto* x_cl = reinterpret_cast<Element*>(workspace);
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
-    cudaError_t err = s.pack_w ? pack_rows(x, x_cl, s, 0, stream)
-                               : to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), 0, stream);
+    int64_t x_lo = Split3xTf32 ? input_part(s) : 0;
+    cudaError_t err = s.pack_w ? pack_rows(x, x_cl, s, x_lo, stream)
+                               : to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
     if (err != cudaSuccess || s.transposed)
       return err != cudaSuccess ? err : run_phases(x_cl, w, w_cl, out, s, functor, stream);
     int64_t w_lo = Split3xTf32 ? weight_part(s) : 0;
@@ -98,7 +99,7 @@ struct ConvForward {
                             int64_t w_lo = Split3xTf32 ? weight_part(g) : 0;
                             cudaError_t err = phase_weight(w, w_cl, t, phase, w_lo, stream);
                             if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, o, functor, stream);
-                            w_cl += WeightParts * weight_part(g);
+                            w_cl += Parts * weight_part(g);
                             return err;
                           });
   }

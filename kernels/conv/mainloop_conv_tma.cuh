@@ -9,11 +9,10 @@
 //   B: a box (TileK channels, 1 tap, TileN output channels) of the channels-last weight
 //      (C/G_pad, taps, K). Channels past the group's end are zeros there (padding or outside
 //      the tensor), which cancels whatever A holds for them.
-// Split3xTf32: the input copy holds fp32 values, the weight copy a hi and a lo part (the lo part
-// as output channels K..2K-1), and each (tap, channel tile) is one k-tile: the input's box, split
-// in the consumers' registers, and the weight's lo and hi boxes, which MainloopRegisterSplit's
-// consumers multiply as hi*lo, lo*hi, hi*hi (small ones first) and add in fp32. The input is read
-// once per tap, not once per product, and its copy holds no lo part.
+// Split3xTf32: both copies hold a hi and a lo part (the lo part as images N..2N-1 of the input and
+// output channels K..2K-1 of the weight), and each (tap, channel tile) is three k-tiles, the
+// products hi*lo, lo*hi, hi*hi (small ones first), which MainloopPromoting's consumers sum on the
+// tensor cores one triple at a time and then add in fp32.
 // Hopper's TMA im2col mode would gather the same rows, but a tiled box with a traversal stride
 // covers stride, padding and dilation with one descriptor per operand and no per-tile offsets.
 #pragma once
@@ -23,15 +22,15 @@
 #include <cutlass/cuda_host_adapter.hpp>
 
 #include "conv_shape.cuh"
-#include "gemm/mainloop_register_split.cuh"
+#include "gemm/mainloop_promoting.cuh"
 #include "gemm/mainloop_tma_wgmma.cuh"
 
 namespace cutegen::conv {
 
 template <class Config, int TileP, int TileQ, bool Split3xTf32 = false>
 struct MainloopConvTma
-    : cute::conditional_t<Split3xTf32, gemm::MainloopRegisterSplit<Config>, gemm::MainloopTmaWgmma<Config>> {
-  using Base = cute::conditional_t<Split3xTf32, gemm::MainloopRegisterSplit<Config>, gemm::MainloopTmaWgmma<Config>>;
+    : cute::conditional_t<Split3xTf32, gemm::MainloopPromoting<Config>, gemm::MainloopTmaWgmma<Config>> {
+  using Base = cute::conditional_t<Split3xTf32, gemm::MainloopPromoting<Config>, gemm::MainloopTmaWgmma<Config>>;
   using typename Base::ElementA;
   using typename Base::ElementB;
   using typename Base::Pipeline;
@@ -39,7 +38,8 @@ struct MainloopConvTma
   using typename Base::TensorStorage;
   using Tiling = PixelTiling<TileP, TileQ>;
   static constexpr int TileK = Config::TileK;
-  static constexpr int WeightParts = Split3xTf32 ? 2 : 1;  // hi (and lo) of the weight copy
+  static constexpr int Parts = Split3xTf32 ? 2 : 1;  // of each operand
+  static constexpr int Terms = Split3xTf32 ? 3 : 1;  // k-tiles per (tap, channel tile)
   static constexpr uint64_t kCacheHint = uint64_t(cute::TMA::CacheHintSm90::EVICT_NORMAL);
 
   static_assert(TileP * TileQ == Config::TileM, "an M tile is TileP x TileQ output pixels");
@@ -47,8 +47,8 @@ struct MainloopConvTma
                 "both operands are channels-last: K-major");
   static_assert(Config::ClusterM == 1 && Config::ClusterN == 1, "no multicast: one CTA per cluster");
   static_assert(cute::cosize_v<typename Base::SmemLayoutA> == Config::TileM * TileK * Config::Stages &&
-                    cute::cosize_v<typename Base::SmemLayoutB> == Config::TileN * TileK * Config::Stages * WeightParts,
-                "each stage (and each weight part of it) is one contiguous block");
+                    cute::cosize_v<typename Base::SmemLayoutB> == Config::TileN * TileK * Config::Stages,
+                "each stage is one contiguous block");
 
   struct Params {
     cute::TmaDescriptor a;  // (C_pad, W, H, D, N)
@@ -57,19 +57,19 @@ struct MainloopConvTma
   };
 
   CUTE_HOST_DEVICE static int channel_tiles(ConvShape const& s) { return (s.c_group() + TileK - 1) / TileK; }
-  CUTE_HOST_DEVICE static int k_tile_count(ConvShape const& s) { return s.taps() * channel_tiles(s); }
+  CUTE_HOST_DEVICE static int k_tile_count(ConvShape const& s) { return Terms * s.taps() * channel_tiles(s); }
 
   // Host side. x and w are the channels-last copies (16-byte aligned); false when the driver
   // refuses a descriptor (a box past TMA's 256-element limit: TileQ * stride_w or TileP * stride_h).
   static bool make_params(ConvShape const& s, ElementA const* x, ElementB const* w, Params& out) {
     out.shape = s;
     uint64_t e = sizeof(ElementA);
-    uint64_t a_dims[5] = {uint64_t(s.c_padded()), uint64_t(s.w), uint64_t(s.h), uint64_t(s.d), uint64_t(s.n)};
+    uint64_t a_dims[5] = {uint64_t(s.c_padded()), uint64_t(s.w), uint64_t(s.h), uint64_t(s.d), uint64_t(Parts * s.n)};
     uint64_t a_strides[4] = {a_dims[0] * e, a_dims[0] * a_dims[1] * e, a_dims[0] * a_dims[1] * a_dims[2] * e,
                              a_dims[0] * a_dims[1] * a_dims[2] * a_dims[3] * e};
     uint32_t a_box[5] = {TileK, uint32_t(TileQ * s.stride_w), uint32_t(TileP * s.stride_h), 1, 1};
     uint32_t a_step[5] = {1, uint32_t(s.stride_w), uint32_t(s.stride_h), 1, 1};
-    uint64_t b_dims[3] = {uint64_t(s.c_group_padded()), uint64_t(s.taps()), uint64_t(WeightParts * s.k)};
+    uint64_t b_dims[3] = {uint64_t(s.c_group_padded()), uint64_t(s.taps()), uint64_t(Parts * s.k)};
     uint64_t b_strides[2] = {b_dims[0] * e, b_dims[0] * b_dims[1] * e};
     uint32_t b_box[3] = {TileK, 1, Config::TileN};
     uint32_t b_step[3] = {1, 1, 1};
@@ -90,24 +90,25 @@ struct MainloopConvTma
     PixelTile tile = Tiling::tile(s, m_tile);
     int w0 = tile.q0 * s.stride_w - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h, d0 = tile.z * s.stride_d - s.pad_d;
     int c_group0 = group * s.c_group(), k_out = group * s.k_group() + n_tile * Config::TileN;
-    // k-tile k = (tap, channel tile), tap = (kt, kr, ks): counters stepped, not divided, to stay
-    // within the producer's 40 registers.
-    int channel_tiles_ = channel_tiles(s);
-    int tap = k_begin / channel_tiles_, chunk = k_begin - tap * channel_tiles_;
+    // k-tile k = (tap, channel tile, term), tap = (kt, kr, ks): counters stepped, not divided, to
+    // stay within the producer's 40 registers.
+    int channel_tiles_ = channel_tiles(s), term = k_begin % Terms, rest = k_begin / Terms;
+    int tap = rest / channel_tiles_, chunk = rest - tap * channel_tiles_;
     int ks = tap % s.s, kr = (tap / s.s) % s.r, kt = tap / (s.s * s.r);
 #pragma unroll 1
     for (int i = 0; i < k_count; ++i) {
       pipeline.producer_acquire(write);
       uint64_t* full = reinterpret_cast<uint64_t*>(pipeline.producer_get_barrier(write));
       int stage = write.index(), c0 = chunk * TileK;
+      int a_part = Split3xTf32 && term == 1, b_part = Split3xTf32 && term == 0;  // hi*lo, lo*hi, hi*hi
       cute::SM90_TMA_LOAD_5D::copy(&params.a, full, kCacheHint, smem.a.data() + stage * Config::TileM * TileK,
-                                   c_group0 + c0, w0 + ks * s.dil_w, h0 + kr * s.dil_h, d0 + kt * s.dil_d, tile.n);
-      // The weight's parts, lo first (MainloopRegisterSplit's order), or the one tf32 box.
-      for (int part = 0; part < WeightParts; ++part)
-        cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint,
-                                     smem.b.data() + (stage * WeightParts + part) * Config::TileN * TileK, c0, tap,
-                                     k_out + (WeightParts - 1 - part) * s.k);
+                                   c_group0 + c0, w0 + ks * s.dil_w, h0 + kr * s.dil_h, d0 + kt * s.dil_d,
+                                   tile.n + a_part * s.n);
+      cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint, smem.b.data() + stage * Config::TileN * TileK, c0, tap,
+                                   k_out + b_part * s.k);
       ++write;
+      if (++term < Terms) continue;
+      term = 0;
       if (++chunk == channel_tiles_) {
         chunk = 0;
         ++tap;

@@ -68,14 +68,14 @@ int64_t direct_shared_bytes(const ConvRecipe& c) {
 
 }  // namespace
 
-ConvTiles conv_tiles(const ConvRecipe& c, bool three_products) {
+ConvTiles conv_tiles(const ConvRecipe& c) {
   ConvTiles t;
   int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
   while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256)
     t.tile_q *= 2;
   t.tile_p = 128 / t.tile_q;
   t.tile_n = c.gemm_n() <= 64 ? 64 : 128;
-  int stage_bytes = (128 + (three_products ? 2 : 1) * t.tile_n) * 32 * 4;  // 3xTF32: the weight's lo and hi
+  int stage_bytes = (128 + t.tile_n) * 32 * 4;
   t.stages = std::min(8, (192 << 10) / stage_bytes);
   return t;
 }
@@ -117,8 +117,7 @@ std::string conv_unsupported(const ConvRecipe& c) {
 
 // The kernel's type: the implicit GEMM with its tiles, or the depthwise template.
 std::string conv_type(const ConvRecipe& c, const Params& p) {
-  const bool three_products = c.math == GemmMath::k3xTF32 || p.tf32x3;
-  ConvTiles t = conv_tiles(c, three_products);
+  ConvTiles t = conv_tiles(c);
   if (p.strategy == Strategy::kConvDepthwise) {
     int tile_h = c.out_size.size() < 2 ? 1 : 16;
     return "using Conv = cutegen::conv::DepthwiseConv<" + std::to_string(tile_h) + ", 32, " +
@@ -129,14 +128,12 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
     return "using Conv = cutegen::conv::DirectConv<" + std::to_string(d.tile_h) + ", " + std::to_string(d.tile_w) +
            ", " + std::to_string(d.rows) + ", " + std::to_string(d.kb) + ", Epilogue>;";
   }
-  // 3xTF32: fp32 input split in registers, promoting every k-tile (gemm/mainloop_register_split.cuh).
-  const std::string element = three_products ? "float" : "cute::tfloat32_t";
-  return "using Config = cutegen::gemm::GemmConfig<" + element + ", " + element +
-         ", float, cutegen::gemm::RowMajor,\n"
+  return "using Config = cutegen::gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, "
+         "cutegen::gemm::RowMajor,\n"
          "                                         cutegen::gemm::ColMajor, 128, " +
-         std::to_string(t.tile_n) + ", " + std::to_string(t.stages) + (three_products ? ", 1, 1, 2, 1, true" : "") +
+         std::to_string(t.tile_n) + ", " + std::to_string(t.stages) +
          ">;\nusing Conv = cutegen::conv::ConvForward<Config, " + std::to_string(t.tile_p) + ", " +
-         std::to_string(t.tile_q) + ", Epilogue" + (three_products ? ", true" : "") + ">;";
+         std::to_string(t.tile_q) + ", Epilogue" + (c.math == GemmMath::k3xTF32 || p.tf32x3 ? ", true" : "") + ">;";
 }
 
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p) {

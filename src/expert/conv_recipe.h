@@ -69,12 +69,11 @@ struct ConvRecipe {
 
 // The forward kernel's tiles for a recipe (kernels/conv): M = TileP x TileQ = 128 output pixels,
 // TileQ the smallest power of two covering a row (at most 128, and TileQ x stride within a TMA
-// box), TileN 64 or 128 output channels, as many stages as fit 192 KB (with 3xTF32 a stage holds
-// the weight's lo and hi tiles).
+// box), TileN 64 or 128 output channels, as many stages as fit 192 KB.
 struct ConvTiles {
   int tile_p = 1, tile_q = 1, tile_n = 128, stages = 4;
 };
-ConvTiles conv_tiles(const ConvRecipe& c, bool three_products = false);
+ConvTiles conv_tiles(const ConvRecipe& c);
 // Whether the copy in front packs the kernel's S taps into the channels (few input channels per
 // group: ConvShape::pack_w), so that a k-tile is not mostly zero padding.
 bool conv_packs_w(const ConvRecipe& c);

@@ -25,10 +25,10 @@ cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, 
   return Conv::run(x, w, out, s, f, workspace, nullptr);
 }
 
-// 3xTF32 (the input split in registers, the weight's lo and hi copies, promoted partials).
+// 3xTF32 (split copies, three products per k-tile, promoted partials).
 using Split =
-    ConvForward<gemm::GemmConfig<float, float, float, gemm::RowMajor, gemm::ColMajor, 128, 64, 6, 1, 1, 2, 1, true>, 4,
-                32, BiasRelu, true>;
+    ConvForward<gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 64, 6>,
+                4, 32, BiasRelu, true>;
 
 cudaError_t run_split(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Split::run(x, w, out, s, f, workspace, nullptr);
