@@ -22,6 +22,10 @@ POINTS = [
       "split_tf32_operand": ([], ["HGMMA"])}),
     ("tasks/matmul_fp32.py", "split_ahead=0,tile_n=128",  # 3xTF32 in the mainloop; B copied K-major by the pre-pass
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG"], []), "split_tf32_operand": ([], ["HGMMA"])}),
+    # 3xTF32 with A split in registers (wgmma from registers, A read by LDS), B split ahead in two parts.
+    ("tasks/matmul_fp32.py", "split_ahead=0,register_split=1,tile_n=128,cluster_m=1,stages=4",
+     {"GemmWarpSpecialized": (["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS"], ["LD.E"]),
+      "split_tf32_operand": ([], ["HGMMA"])}),
     ("tasks/linear_multiply_leaky.py", "strategy=gemm_pingpong,tile_m=64,tile_n=128,stages=6",
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG", "BAR.SYNC"], [])}),
     ("tasks/matmul_bf16.py", "strategy=gemm_pipelined",
