@@ -42,12 +42,13 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
   static_assert(Config::RegisterSplit && Config::TileK == kSplitTile, "fp32 k-tiles of 32, as B' is laid out");
 
   // B's stages hold two k-tiles each: lo at 2 * stage, hi at 2 * stage + 1.
-  using SmemLayoutB = typename OperandSmem<ElementB, Config::MajorB, Config::TileN, Config::TileK, 2 * Config::Stages>::Layout;
+  using SmemLayoutB =
+      typename OperandSmem<ElementB, Config::MajorB, Config::TileN, Config::TileK, 2 * Config::Stages>::Layout;
   using TiledMma = decltype(cute::make_tiled_mma(
       cute::GMMA::rs_op_selector<Tf32, Tf32, float, TileShape, Config::MajorA, Config::MajorB>(),
       cute::Layout<cute::Shape<cute::Int<Config::MmaWarpgroups>, cute::_1, cute::_1>>{}));
-  static constexpr uint32_t TransactionBytes =
-      uint32_t(Config::TileM * Config::TileK * sizeof(ElementA)) + 2u * Config::TileN * Config::TileK * sizeof(ElementB);
+  static constexpr uint32_t TransactionBytes = uint32_t(Config::TileM * Config::TileK * sizeof(ElementA)) +
+                                               2u * Config::TileN * Config::TileK * sizeof(ElementB);
 
   struct TensorStorage {
     alignas(1024) cute::array_aligned<ElementA, cute::cosize_v<SmemLayoutA>, 1024> a;
@@ -67,11 +68,12 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
                             StrideB stride_b) {
     int parts_k = int(split_row_length<SplitParts::LoHi>(shape.k));
     auto cluster = typename Config::ClusterShape{};
-    return {cute::make_tma_copy_A_sm90(cute::SM90_TMA_LOAD{}, Base::operand_tensor(a, shape.m, shape.k, shape.l, stride_a),
-                                       SmemLayoutA{}(cute::_, cute::_, 0), TileShape{}, cluster),
-            cute::make_tma_copy_B_sm90(cute::SM90_TMA_LOAD{}, Base::operand_tensor(b, shape.n, parts_k, shape.l, stride_b),
-                                       typename Base::SmemLayoutB{}(cute::_, cute::_, 0), TileShape{}, cluster),
-            shape, cute::get<2>(stride_a) == 0, cute::get<2>(stride_b) == 0};
+    return {
+        cute::make_tma_copy_A_sm90(cute::SM90_TMA_LOAD{}, Base::operand_tensor(a, shape.m, shape.k, shape.l, stride_a),
+                                   SmemLayoutA{}(cute::_, cute::_, 0), TileShape{}, cluster),
+        cute::make_tma_copy_B_sm90(cute::SM90_TMA_LOAD{}, Base::operand_tensor(b, shape.n, parts_k, shape.l, stride_b),
+                                   typename Base::SmemLayoutB{}(cute::_, cute::_, 0), TileShape{}, cluster),
+        shape, cute::get<2>(stride_a) == 0, cute::get<2>(stride_b) == 0};
   }
 
   CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
@@ -85,7 +87,7 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
     using namespace cute;
     auto const& s = params.shape;
     int parts_k = int(split_row_length<SplitParts::LoHi>(s.k));
-    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));  // (M,K,L)
+    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));      // (M,K,L)
     Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, parts_k, params.broadcast_b ? 1 : s.l));  // (N,2K,L)
     Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(
         _, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
@@ -119,11 +121,11 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
     Tensor sB = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.b.data())), SmemLayoutB{});  // (BN,BK,2*PIPE)
     TiledMma tiled_mma;
     auto thread_mma = tiled_mma.get_thread_slice(consumer_thread);
-    Tensor tCsA = thread_mma.partition_A(sA);                               // (MMA,MMA_M,MMA_K,PIPE) in smem
-    Tensor hi = thread_mma.partition_fragment_A(sA(_, _, 0));               // (MMA,MMA_M,MMA_K) registers
+    Tensor tCsA = thread_mma.partition_A(sA);                  // (MMA,MMA_M,MMA_K,PIPE) in smem
+    Tensor hi = thread_mma.partition_fragment_A(sA(_, _, 0));  // (MMA,MMA_M,MMA_K) registers
     Tensor lo = make_fragment_like(hi);
-    Tensor raw = make_fragment_like<uint32_t>(hi);                          // A as stored: fp32 bits
-    Tensor tCrB = thread_mma.make_fragment_B(thread_mma.partition_B(sB));   // (MMA,MMA_N,MMA_K,2*PIPE)
+    Tensor raw = make_fragment_like<uint32_t>(hi);                         // A as stored: fp32 bits
+    Tensor tCrB = thread_mma.make_fragment_B(thread_mma.partition_B(sB));  // (MMA,MMA_N,MMA_K,2*PIPE)
     constexpr int KBlocks = decltype(size<2>(hi))::value;
     static_assert(KBlocks >= 3, "a k-block's registers are rewritten three batches after the one that read them");
     CUTE_STATIC_ASSERT_V(size<1>(hi) == size<1>(accum) && size<1>(tCrB) == size<2>(accum));
