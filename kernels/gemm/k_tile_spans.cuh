@@ -2,6 +2,8 @@
 // mainloop_promoting.cuh): walking the k-tiles in spans, and releasing stages behind them.
 #pragma once
 
+#include <cute/arch/mma_sm90_desc.hpp>
+#include <cute/atom/mma_traits_sm90_gmma.hpp>
 #include <cute/config.hpp>
 
 namespace cutegen::gemm {
@@ -38,5 +40,16 @@ struct StageReleaser {
     }
   }
 };
+
+// The end of a span: every wgmma into the partial retired, the partial added to the fp32
+// accumulator by FADDs (rounded to nearest, where the tensor cores truncate).
+template <class Accumulator, class Partial>
+CUTE_DEVICE void promote(Accumulator& accum, Partial& partial) {
+  cute::warpgroup_wait<0>();
+  cute::warpgroup_fence_operand(partial);
+  CUTE_UNROLL
+  for (int j = 0; j < cute::size(accum); ++j)
+    accum(j) += partial(j);
+}
 
 }  // namespace cutegen::gemm

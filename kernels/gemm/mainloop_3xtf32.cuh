@@ -136,11 +136,7 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
       if (!opens) cutlass::arch::NamedBarrier::sync(MmaThreads, barrier);
       if (i + 1 < k_count) split_next(1 - buf);
       if (closes) {  // the span ends: drain the partial into the accumulator
-        warpgroup_wait<0>();
-        warpgroup_fence_operand(partial);
-        CUTE_UNROLL
-        for (int j = 0; j < size(accum); ++j)
-          accum(j) += partial(j);
+        promote(accum, partial);
         release.through(i);
       }
       cutlass::arch::NamedBarrier::sync(MmaThreads, barrier);  // k-tile i+1 split everywhere

@@ -52,11 +52,7 @@ struct MainloopPromoting : MainloopTmaWgmma<Config> {
       warpgroup_commit_batch();
       ++read;
       if (closes) {
-        warpgroup_wait<0>();
-        warpgroup_fence_operand(partial);
-        CUTE_UNROLL
-        for (int j = 0; j < size(accum); ++j)
-          accum(j) += partial(j);
+        promote(accum, partial);
         release.through(i);
       } else {
         warpgroup_wait<1>();  // k-tile i-1's batch retired: its stage can be refilled

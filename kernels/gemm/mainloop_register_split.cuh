@@ -76,11 +76,6 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
         shape, cute::get<2>(stride_a) == 0, cute::get<2>(stride_b) == 0};
   }
 
-  CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
-    cute::prefetch_tma_descriptor(params.tma_a.get_tma_descriptor());
-    cute::prefetch_tma_descriptor(params.tma_b.get_tma_descriptor());
-  }
-
   // Producer (one thread, the pipeline's leader): k-tiles [k_begin, k_begin + k_count).
   CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile, int n_tile,
                                int batch, int k_begin, int k_count, TensorStorage& smem) {
@@ -126,6 +121,7 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
     Tensor lo = make_fragment_like(hi);
     Tensor raw = make_fragment_like<uint32_t>(hi);                         // A as stored: fp32 bits
     Tensor tCrB = thread_mma.make_fragment_B(thread_mma.partition_B(sB));  // (MMA,MMA_N,MMA_K,2*PIPE)
+    Tensor partial = make_fragment_like(accum);                            // one span's products, promoted at its end
     constexpr int KBlocks = decltype(size<2>(hi))::value;
     static_assert(KBlocks >= 3, "a k-block's registers are rewritten three batches after the one that read them");
     CUTE_STATIC_ASSERT_V(size<1>(hi) == size<1>(accum) && size<1>(tCrB) == size<2>(accum));
@@ -137,10 +133,10 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
                      : "r"(cast_smem_ptr_to_uint(&tCsA(_, _, kb, stage)(j))));
     };
 
-    Tensor partial = make_fragment_like(accum);
     clear(accum);
     if (k_count == 0) return;
     StageReleaser<Pipeline, PipelineState, AfterRelease> release{pipeline, read, after_release};
+    // One k-tile: A's k-blocks loaded one ahead of the batch that splits and multiplies them.
     auto step = [&](int i, bool opens, bool closes) {
       pipeline.consumer_wait(read);
       int stage = read.index();
@@ -170,11 +166,7 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
         if (kb == 1) release.through(i - 1);  // k-tile i-1's batches all retired
       }
       if (closes) {  // the span ends: drain the partial into the accumulator
-        warpgroup_wait<0>();
-        warpgroup_fence_operand(partial);
-        CUTE_UNROLL
-        for (int j = 0; j < size(accum); ++j)
-          accum(j) += partial(j);
+        promote(accum, partial);
         release.through(i);
       }
     };

@@ -116,7 +116,8 @@ struct MainloopTmaWgmma {
     return (shape.k + Config::TileK - 1) / Config::TileK;
   }
 
-  CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
+  template <class P>  // Params, or a derived mainloop's with the same two copies
+  CUTE_DEVICE static void prefetch_descriptors(P const& params) {
     cute::prefetch_tma_descriptor(params.tma_a.get_tma_descriptor());
     cute::prefetch_tma_descriptor(params.tma_b.get_tma_descriptor());
   }
