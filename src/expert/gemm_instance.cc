@@ -59,9 +59,9 @@ int64_t copy_bytes(const GemmOperand& o, bool is_a, int64_t rows, int64_t k, con
   return (stride == 0 ? 1 : batches.count) * rows * ((k + 3) / 4 * 4) * 4;
 }
 
-// Bytes of an fp32 operand split ahead, one launch's batches.
-int64_t split_ahead_bytes(int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride) {
-  return (stride == 0 ? 1 : batches.count) * rows * fp32_split_ahead_row_bytes(k);
+// Bytes of an fp32 operand split ahead into `parts` tf32 parts, one launch's batches.
+int64_t split_ahead_bytes(int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride, int parts = 3) {
+  return (stride == 0 ? 1 : batches.count) * rows * fp32_split_ahead_row_bytes(k, parts);
 }
 
 std::string n(int64_t v) { return std::to_string(v); }
@@ -194,13 +194,13 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
     return transposed ? n(o.col_stride) + ", " + n(o.row_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride)
                       : strides(o, batch_stride);
   };
-  // The register split writes the kernel's B in two tf32 parts (two thirds of a split ahead's three).
+  // The register split writes the kernel's B in two tf32 parts, lo and hi.
   int64_t copy_a = !fp32   ? 0
                    : ahead ? split_ahead_bytes(g.m, g.k, batches, batches.a)
                            : copy_bytes(ka, !swap, km, g.k, batches, ka_batch);
   int64_t copy_b = !fp32       ? 0
                    : ahead     ? split_ahead_bytes(g.n, g.k, batches, batches.b)
-                   : registers ? split_ahead_bytes(kn, g.k, batches, kb_batch) / 3 * 2
+                   : registers ? split_ahead_bytes(kn, g.k, batches, kb_batch, 2)
                                : copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
   return render_instance("instances/gemm.cu.in", {{"title", kernel_title(r, p)},
                                                   {"header", std::string(strategy_def(p.strategy).header).substr(5)},

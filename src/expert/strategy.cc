@@ -340,14 +340,14 @@ int64_t split_k_workspace_bytes(const Recipe& r, const Params& p) {
   return g.batch_count() * tiles_m * tiles_n * p.split_k * p.tile_m * p.tile_n * 4;
 }
 
-int64_t fp32_split_ahead_row_bytes(int64_t k) { return 3 * ((k + 31) / 32 * 32) * 4; }
+int64_t fp32_split_ahead_row_bytes(int64_t k, int parts) { return parts * ((k + 31) / 32 * 32) * 4; }
 
 int64_t fp32_split_ahead_bytes(const GemmRecipe& g) {
   return g.batch_count() * (g.m + g.n) * fp32_split_ahead_row_bytes(g.k);
 }
 
 int64_t fp32_register_split_bytes(const GemmRecipe& g) {
-  return g.batch_count() * std::min(g.m, g.n) * fp32_split_ahead_row_bytes(g.k) / 3 * 2;
+  return g.batch_count() * std::min(g.m, g.n) * fp32_split_ahead_row_bytes(g.k, 2);
 }
 
 bool is_gemm_strategy(Strategy s) {
