@@ -8,5 +8,10 @@ GEMM_GLOB="level2/55_* level2/56_* level2/59_* level2/66_* level2/68_* level1/6_
 # and those never measured, with the build cache prepared on the CPU machine (call2.sh, beside this
 # file); variants of the register split as edited kernels (59 promoting every 4 k-tiles; 59 at
 # tile_n=64,stages=6 and 6 at split_k=16 emitted with --params); a profile of level 2's 8. The call's
-# time ran out after 13 of the 56 convolutions listed:
+# time ran out after 13 of the 56 convolutions listed. The variants, made on the CPU machine:
+#   cutegen expert .kb/level2/59_Matmul_Swish_Scaling.py --emit | sed 's/ 2, true>;/ 4, true>;/' > .cache/prep/var/59_promote4.cu
+#   cutegen expert .kb/level2/59_Matmul_Swish_Scaling.py --emit --params "tile_n=64,stages=6" > .cache/prep/var/59_n64.cu
+#   cutegen expert .kb/level1/6_Matmul_with_large_K_dimension_.py --emit --params "split_k=16" > .cache/prep/var/6_split16.cu
+# and the build cache: XDG=.cache/xdg-n bash prep.sh FILE... (emit, then `cutegen build --task`), packed
+# into .cache/prep/cache-n.tgz:
 CONV_GLOB="level1/66_* level1/70_* level1/71_* level1/74_* level1/78_* level1/85_* level1/54_* level1/59_* level1/58_* level1/61_* level1/64_* level1/65_* level1/68_* level1/69_* level1/72_* ..." VARIANTS=".kb/level2/59_Matmul_Swish_Scaling.py:.cache/prep/var/59_promote4.cu .kb/level2/59_Matmul_Swish_Scaling.py:.cache/prep/var/59_n64.cu .kb/level1/6_Matmul_with_large_K_dimension_.py:.cache/prep/var/6_split16.cu" PROFILE="level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum" KB_S=420 PROFILE_S=45 bash .cache/prep/call2.sh
