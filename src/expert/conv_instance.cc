@@ -74,7 +74,12 @@ ConvTiles conv_tiles(const ConvRecipe& c) {
   while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256)
     t.tile_q *= 2;
   t.tile_p = 128 / t.tile_q;
-  t.tile_n = c.gemm_n() <= 64 ? 64 : 128;
+  // Few output channels per group (grouped and 3-D convolutions over 8 to 32 channels) take a
+  // narrower wgmma rather than a 64-wide tile that is mostly padding.
+  t.tile_n = 8;
+  while (t.tile_n < 64 && t.tile_n < c.gemm_n())
+    t.tile_n *= 2;
+  if (c.gemm_n() > 64) t.tile_n = 128;
   int stage_bytes = (128 + t.tile_n) * 32 * 4;
   t.stages = std::min(8, (192 << 10) / stage_bytes);
   return t;

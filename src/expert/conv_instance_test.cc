@@ -45,6 +45,19 @@ TEST(ConvInstance, StridedOneDimensionalTilesStayWithinATmaBox) {
   EXPECT_EQ(conv_unsupported(*r), "");
 }
 
+TEST(ConvInstance, FewOutputChannelsPerGroupTakeANarrowTile) {
+  auto grouped = recognize_conv(  // 32 -> 32 channels in 4 groups: 8 per group
+      fixture("level1/72_conv_transposed_3D_asymmetric_input_asymmetric_kernel___strided_padded_grouped_"));
+  ASSERT_TRUE(grouped.ok()) << grouped.message();
+  EXPECT_EQ(conv_tiles(*grouped).tile_n, 8);
+  auto sixteen = recognize(fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum"));
+  ASSERT_TRUE(sixteen.ok() && sixteen->conv) << sixteen.message();
+  EXPECT_EQ(conv_tiles(*sixteen->conv).tile_n, 16);
+  auto many = recognize_conv(fixture("level1/76_conv_standard_1D_dilated_strided__"));  // 128 channels
+  ASSERT_TRUE(many.ok()) << many.message();
+  EXPECT_EQ(conv_tiles(*many).tile_n, 128);
+}
+
 TEST(ConvInstance, TransposedKeepsItsOwnGeometryAndTilesOneOutputPhase) {
   auto spec = fixture("level1/81_conv_transposed_2D_asymmetric_input_square_kernel___dilated____padded____strided__");
   auto r = recognize(spec);  // stride 5, padding 1, dilation 2: 318 x 638 output in 25 phases
