@@ -94,30 +94,44 @@ cudaError_t to_channels_last(T const* src, T* dst, int outer, int channels, int 
 // The copies for ConvShape::pack_w: x (N, C, D, H, W) -> (N, D, H, Q, G x S x C/G, padded), channel
 // (g, s, c) of column q being x[g * C/G + c] at column q * stride_w - pad_w + s * dil_w; and w
 // (K, C/G, T, R, S) -> (K, T x R, S x C/G, padded) in the same channel order.
-// The input's copy: a CTA per input row (n, d, h), a lane per packed channel (its source channel
-// and tap worked out once), a warp writing whole pixels side by side, so the stores coalesce and
-// no index is divided per element; the reads of the few input channels come through the caches
-// (each input value is read S times).
+// The input's copy: a CTA per input row (n, d, h) writing the packed row (Q x packed channels)
+// front to back, so every warp's stores are one contiguous run; each thread walks that row 256
+// elements at a time with its packed channel and column tracked incrementally (a table in shared
+// memory gives each packed channel's source channel and first column, worked out once per CTA) and
+// issues PackBatch loads before it stores, as the copy is latency-bound otherwise. The reads of the
+// few input channels come through the caches (each input value is read S times).
+constexpr int PackBatch = 4;
+
 template <class T>
 __global__ void __launch_bounds__(256) pack_rows_kernel(T const* x, T* dst, ConvShape s, int64_t lo_offset) {
+  extern __shared__ int2 source[];  // per packed channel: (input channel or -1 for padding, first column)
   ConvShape const p = s.packed_w();
-  int const channels = p.c_padded(), lanes = channels < 32 ? channels : 32, per_warp = 32 / lanes;
-  int const lane = threadIdx.x % 32, sub = lane / lanes, warp = threadIdx.x / 32;
-  if (sub >= per_warp) return;
+  int const channels = p.c_padded();
+  for (int cp = threadIdx.x; cp < channels; cp += blockDim.x) {
+    int const g = cp / p.c_group(), tap = cp % p.c_group() / s.c_group(), c = cp % s.c_group();
+    source[cp] = cp < p.c ? make_int2(g * s.c_group() + c, tap * s.dil_w - s.pad_w) : make_int2(-1, 0);
+  }
+  __syncthreads();
   int64_t const row = blockIdx.x;  // (n, d, h)
   int const h = int(row % s.h), d = int(row / s.h % s.d);
   int64_t const n = row / (int64_t(s.h) * s.d), plane = int64_t(s.d) * s.h * s.w;
   T const* src = x + n * s.c * plane + (int64_t(d) * s.h + h) * s.w;
   T* out = dst + row * s.q * channels;
-  for (int cp = lane % lanes; cp < channels; cp += lanes) {
-    int const g = cp / p.c_group(), tap = cp % p.c_group() / s.c_group(), c = cp % s.c_group();
-    T const* channel = src + (g * s.c_group() + c) * plane;
-    int const w_first = tap * s.dil_w - s.pad_w;
-    for (int q = warp * per_warp + sub; q < s.q; q += 8 * per_warp) {
-      int const w = q * s.stride_w + w_first;
-      T v = cp < p.c && w >= 0 && w < s.w ? channel[w] : T(0);
-      store_parts(out, int64_t(q) * channels + cp, v, lo_offset);
+  int const total = s.q * channels, step_q = 256 / channels, step_c = 256 % channels;
+  int q = threadIdx.x / channels, cp = threadIdx.x % channels;
+  for (int e = threadIdx.x; e < total; e += 256 * PackBatch) {
+    T v[PackBatch];
+    CUTE_UNROLL
+    for (int j = 0; j < PackBatch; ++j) {
+      int2 const from = source[cp];
+      int const w = q * s.stride_w + from.y;
+      v[j] = e + j * 256 < total && from.x >= 0 && w >= 0 && w < s.w ? src[from.x * plane + w] : T(0);
+      cp += step_c, q += step_q;
+      if (cp >= channels) cp -= channels, ++q;
     }
+    CUTE_UNROLL
+    for (int j = 0; j < PackBatch; ++j)
+      if (e + j * 256 < total) store_parts(out, e + j * 256, v[j], lo_offset);
   }
 }
 
@@ -138,7 +152,8 @@ __global__ void pack_weight_rows_kernel(T const* w, T* dst, ConvShape s, int64_t
 
 template <class T>
 cudaError_t pack_rows(T const* x, T* dst, ConvShape const& s, int64_t lo_offset, cudaStream_t stream) {
-  pack_rows_kernel<T><<<unsigned(int64_t(s.n) * s.d * s.h), 256, 0, stream>>>(x, dst, s, lo_offset);
+  size_t const table = sizeof(int2) * s.packed_w().c_padded();
+  pack_rows_kernel<T><<<unsigned(int64_t(s.n) * s.d * s.h), 256, table, stream>>>(x, dst, s, lo_offset);
   return cudaGetLastError();
 }
 
