@@ -42,6 +42,9 @@ struct ConvRecipe {
   int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
   // One per spatial dim, outermost first (D, H, W).
   std::vector<int64_t> in_size, out_size, kernel, stride, padding, dilation, output_padding;
+  // Nonzero: the task's last spatial dim, this size, was folded into the one before (a kernel 1
+  // wide there: the sizes above are the flattened convolution's, one dim fewer).
+  int64_t folded_w = 0;
   ConvTensor input, weight;
   std::string bias_name, bias_c_name;  // "" without a bias
   // fp32 inputs: TF32 is what eager (cuDNN) computes by default; 3xTF32 where the accuracy rule
@@ -69,7 +72,8 @@ struct ConvRecipe {
 
 // The forward kernel's tiles for a recipe (kernels/conv): M = TileP x TileQ = 128 output pixels,
 // TileQ the smallest power of two covering a row (at most 128, and TileQ x stride within a TMA
-// box), TileN 64 or 128 output channels, as many stages as fit 192 KB.
+// box), TileN the smallest of 8, 16, 32, 64 covering the group's output channels, else 128, as
+// many stages as fit 192 KB.
 struct ConvTiles {
   int tile_p = 1, tile_q = 1, tile_n = 128, stages = 4;
 };

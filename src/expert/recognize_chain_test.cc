@@ -78,6 +78,19 @@ TEST(RecognizeConv, GeometryAsTheModuleSetsIt) {
   EXPECT_EQ(grouped.output_padding, (V{1, 1, 1}));
   EXPECT_EQ(grouped.padding, (V{1, 2, 3}));
 
+  // A 3 x 3 x 1 kernel over (D, H, W) = (256, 256, 10): the 2-D convolution over (D, H x W) with a
+  // row dilation of W, whose rows are 2540 outputs long instead of 10.
+  auto unit_w = conv("59_conv_standard_3D__asymmetric_input__square_kernel");
+  EXPECT_EQ(unit_w.dims, 2);
+  EXPECT_EQ(unit_w.folded_w, 10);
+  EXPECT_EQ(unit_w.in_size, (V{256, 2560}));
+  EXPECT_EQ(unit_w.out_size, (V{254, 2540}));
+  EXPECT_EQ(unit_w.kernel, (V{3, 3}));
+  EXPECT_EQ(unit_w.dilation, (V{1, 10}));
+  EXPECT_EQ(unit_w.out_shape, (V{16, 64, 254, 2540}));
+  EXPECT_EQ(unit_w.kind, ConvClass::kDirect);
+  EXPECT_EQ(conv("60_conv_standard_3D__square_input__asymmetric_kernel").folded_w, 0) << "a kernel 7 wide in W";
+
   auto depthwise = conv("82_conv_depthwise_2D_square_input_square_kernel");
   EXPECT_EQ(depthwise.kind, ConvClass::kDepthwise);
   EXPECT_EQ(depthwise.groups, depthwise.in_channels);

@@ -51,6 +51,56 @@ std::string dims_x(const std::vector<int64_t>& v) {
   return join(parts, "x");
 }
 
+// A forward 3-D convolution whose kernel is 1 wide in the last dim, with stride 1 and no padding
+// there and stride 1 in the dim before, is the convolution over the last two dims flattened: the
+// dim before's taps, padding and dilation scaled by the last dim's size (a 3 x 3 x 1 kernel over
+// rows of 10 is a 3 x 3 one with a row dilation of 10 over rows of 10 x H). The memory is the
+// same; the kernels then tile long rows instead of short ones. Epilogue operands must read the
+// flattened dim as one (a per-channel bias does).
+void fold_unit_last_dim(ConvRecipe& r) {
+  size_t d = r.kernel.size();
+  if (r.transposed || d != 3 || r.kernel[d - 1] != 1 || r.stride[d - 1] != 1 || r.padding[d - 1] != 0 ||
+      r.stride[d - 2] != 1)
+    return;
+  std::vector<int64_t> conv_out = {r.batch, r.out_channels};
+  conv_out.insert(conv_out.end(), r.out_size.begin(), r.out_size.end());
+  if (r.out_shape != conv_out) return;
+  int64_t w = r.in_size[d - 1];
+  for (auto& o : r.epilogue_operands) {
+    size_t q = o.strides.size() - 1;
+    if (o.strides[q - 1] != w * o.strides[q]) return;
+  }
+  for (auto& o : r.epilogue_operands) {
+    o.strides[o.strides.size() - 2] = o.strides.back();
+    o.strides.pop_back();
+  }
+  r.in_size[d - 2] *= w, r.out_size[d - 2] *= w;
+  r.padding[d - 2] *= w, r.dilation[d - 2] *= w;
+  for (auto* v : {&r.in_size, &r.out_size, &r.kernel, &r.stride, &r.padding, &r.dilation, &r.output_padding})
+    v->pop_back();
+  r.out_shape.pop_back();
+  r.out_shape.back() = r.out_size.back();
+  r.dims -= 1;
+  r.folded_w = w;
+}
+
+// The kernel class and, for fp32, the math.
+void classify(ConvRecipe& r) {
+  r.kind =
+      !r.transposed && r.groups > 1 && r.groups == r.in_channels ? ConvClass::kDepthwise : ConvClass::kImplicitGemm;
+  // A packed k-tile at most half full (3 channels x 3 taps: 9 of 32), before 3xTF32 triples it:
+  // fp32 multiply-adds do less work than the tensor cores' padding (conv-direct).
+  if (r.kind == ConvClass::kImplicitGemm && r.in_size.size() >= 2 && r.in_channels / r.groups * r.kernel.back() <= 16)
+    r.kind = ConvClass::kDirect;
+  // Depthwise runs exact fp32 multiply-adds (no MMA): native precision. Eager's cuDNN ran forward
+  // convolutions over few input channels in full fp32, 1e-7 from float64, which TF32's ~3e-4 misses
+  // by far (level 1's 3-D ones over 3 channels, 2026-12-02e call C; level 2's 2-D ones over 8,
+  // 2026-12-02f calls B and C): 3xTF32 there, and for transposed ones over as few (not measured:
+  // the safe side).
+  if (r.input.dtype == DType::kFloat32 && r.kind == ConvClass::kImplicitGemm)
+    r.math = r.in_channels / r.groups < 16 ? GemmMath::k3xTF32 : GemmMath::kTF32;
+}
+
 }  // namespace
 
 const char* to_string(ConvClass c) {
@@ -76,6 +126,7 @@ std::string ConvRecipe::summary() const {
                   dims_x(kernel) + " s " + dims_x(stride) + " p " + dims_x(padding) + " d " + dims_x(dilation);
   if (transposed) s += " op " + dims_x(output_padding);
   if (groups != 1) s += " groups " + std::to_string(groups);
+  if (folded_w) s += " (the task's last dim of " + std::to_string(folded_w) + " folded into the one before)";
   s += bias_name.empty() ? ", no bias" : ", bias " + bias_name;
   s += ", GEMM M=" + std::to_string(gemm_m()) + " N=" + std::to_string(gemm_n()) + " K=" + std::to_string(gemm_k());
   s += ", out (" + out_name + ") " + dims_text(out_shape) + ", epilogue " + describe(epilogue) + " (x0 = conv";
@@ -127,20 +178,6 @@ Result<ConvRecipe> recognize_conv(const TaskSpec& spec, const OpGraph& g) {
   r.kernel.assign(r.weight.shape.begin() + 2, r.weight.shape.end());
   if (r.groups < 1 || r.in_channels % r.groups || r.out_channels % r.groups)
     return error("the channels do not divide into groups");
-  r.kind =
-      !r.transposed && r.groups > 1 && r.groups == r.in_channels ? ConvClass::kDepthwise : ConvClass::kImplicitGemm;
-  // A packed k-tile at most half full (3 channels x 3 taps: 9 of 32), before 3xTF32 triples it:
-  // fp32 multiply-adds do less work than the tensor cores' padding (conv-direct).
-  if (r.kind == ConvClass::kImplicitGemm && r.in_size.size() >= 2 && r.in_channels / r.groups * r.kernel.back() <= 16)
-    r.kind = ConvClass::kDirect;
-  // Depthwise runs exact fp32 multiply-adds (no MMA): native precision. Eager's cuDNN ran forward
-  // convolutions over few input channels in full fp32, 1e-7 from float64, which TF32's ~3e-4 misses
-  // by far (level 1's 3-D ones over 3 channels, 2026-12-02e call C; level 2's 2-D ones over 8,
-  // 2026-12-02f calls B and C): 3xTF32 there, and for transposed ones over as few (not measured:
-  // the safe side).
-  if (r.input.dtype == DType::kFloat32 && r.kind == ConvClass::kImplicitGemm)
-    r.math = r.in_channels / r.groups < 16 ? GemmMath::k3xTF32 : GemmMath::kTF32;
-
   if (spec.outputs.size() != 1 || g.outputs.size() != 1)
     return error("forward returns " + std::to_string(spec.outputs.size()) + " tensors; a convolution writes one");
   auto& out = spec.outputs[0];
@@ -156,6 +193,8 @@ Result<ConvRecipe> recognize_conv(const TaskSpec& spec, const OpGraph& g) {
   r.out_c_name = abi_name(spec, &out);
   r.out_dtype = out.dtype;
   r.out_shape = epilogue->shape;
+  fold_unit_last_dim(r);
+  classify(r);
   return r;
 }
 
