@@ -55,7 +55,10 @@ struct DirectTiling {
   }
 };
 
-template <int TileH, int TileW, int Rows, int KB, class Functor>
+// TapsH, TapsW: the kernel's R and S where the instance knows them (a forward convolution), so the
+// tap loops unroll and the patch and tap loads of the next taps issue ahead of the multiply-adds;
+// 0: read from the shape (a transposed convolution's phases differ in their taps).
+template <int TileH, int TileW, int Rows, int KB, class Functor, int TapsH, int TapsW>
 __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
     direct_conv_kernel(float const* __restrict__ x, float const* __restrict__ w, TapStrides ws, float* __restrict__ out,
                        ConvShape s, OutputPhase o, Functor functor) {
@@ -112,12 +115,15 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
   __syncthreads();
 
   int const col = threadIdx.x % TileW, row0 = threadIdx.x / TileW * Rows;
+  int const taps_h = TapsH ? TapsH : s.r, taps_w = TapsW ? TapsW : s.s;
   float acc[Rows][KB] = {};
   for (int c = 0; c < c_group; ++c)
     for (int kt = 0; kt < s.t; ++kt)
-      for (int kr = 0; kr < s.r; ++kr)
-        for (int ks = 0; ks < s.s; ++ks) {
-          float4 const* taps4 = reinterpret_cast<float4 const*>(&tap(0, (kt * s.r + kr) * s.s + ks, c));
+#pragma unroll(TapsH > 0 ? TapsH : 1)
+      for (int kr = 0; kr < taps_h; ++kr)
+#pragma unroll(TapsW > 0 ? TapsW : 1)
+        for (int ks = 0; ks < taps_w; ++ks) {
+          float4 const* taps4 = reinterpret_cast<float4 const*>(&tap(0, (kt * taps_h + kr) * taps_w + ks, c));
           float wk[KB];
           CUTE_UNROLL
           for (int j = 0; j < KB / 4; ++j) {
@@ -148,7 +154,7 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
   }
 }
 
-template <int TileH, int TileW, int Rows, int KB, class Functor>
+template <int TileH, int TileW, int Rows, int KB, class Functor, int TapsH = 0, int TapsW = 0>
 struct DirectConv {
   using Tiling = DirectTiling<TileH, TileW, Rows, KB>;
 
@@ -160,6 +166,8 @@ struct DirectConv {
   // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed: (C, K/G, T, R, S)), out: (N, K, Z, P, Q).
   static cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, Functor functor,
                          char* workspace, cudaStream_t stream) {
+    if ((TapsH && (s.transposed || s.r != TapsH)) || (TapsW && (s.transposed || s.s != TapsW)))
+      return cudaErrorInvalidValue;  // the instance's taps are not the shape's
     if (!s.transposed)
       return launch(x, w, TapStrides{int64_t(s.c_group()) * s.taps(), s.taps(), 1}, out, s, OutputPhase::whole(s),
                     functor, stream);
@@ -179,7 +187,7 @@ struct DirectConv {
  private:
   static cudaError_t launch(float const* x, float const* w, TapStrides ws, float* out, ConvShape const& g,
                             OutputPhase const& o, Functor const& functor, cudaStream_t stream) {
-    auto* kernel = &direct_conv_kernel<TileH, TileW, Rows, KB, Functor>;
+    auto* kernel = &direct_conv_kernel<TileH, TileW, Rows, KB, Functor, TapsH, TapsW>;
     size_t smem = sizeof(float) * size_t(Tiling::tap_floats(g) + Tiling::patch_floats(g));
     if (smem > (48 << 10)) {
       cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));

@@ -130,8 +130,12 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
   }
   if (p.strategy == Strategy::kConvDirect) {
     DirectTiles d = direct_tiles(c);
+    // A forward convolution's R and S as constants: its tap loops unroll (a transposed one's phases differ).
+    std::string taps = c.transposed ? ""
+                                    : ", " + std::to_string(c.kernel.size() >= 2 ? c.kernel[c.kernel.size() - 2] : 1) +
+                                          ", " + std::to_string(c.kernel.back());
     return "using Conv = cutegen::conv::DirectConv<" + std::to_string(d.tile_h) + ", " + std::to_string(d.tile_w) +
-           ", " + std::to_string(d.rows) + ", " + std::to_string(d.kb) + ", Epilogue>;";
+           ", " + std::to_string(d.rows) + ", " + std::to_string(d.kb) + ", Epilogue" + taps + ">;";
   }
   return "using Config = cutegen::gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, "
          "cutegen::gemm::RowMajor,\n"

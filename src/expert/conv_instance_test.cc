@@ -135,13 +135,14 @@ TEST(ConvInstance, ChannelsTimesRowTapsFillingAtMostHalfAKTileRunDirect) {
     EXPECT_TRUE(contains(*cu, "direct_conv_kernel")) << name << ": the template is inlined";
     EXPECT_FALSE(contains(*cu, "gemm_kernel")) << name;
   }
-  // 24 output channels in blocks of 8, 64 in blocks of 16; 30 output rows in tiles of 32.
+  // 24 output channels in blocks of 8, 64 in blocks of 16; 30 output rows in tiles of 32; a forward
+  // convolution's 3 x 3 taps of a row plane as constants (its tap loops unroll).
   auto spec = fixture("level2/24_Conv3d_Min_Softmax");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok());
   auto cu = generate_kernel(*r, spec, default_params(*r));
   ASSERT_TRUE(cu.ok());
-  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue>;"));
+  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue, 3, 3>;"));
   // 3 channels x 7 taps (21) and 8 x 3 (24) stay implicit GEMMs.
   for (auto name :
        {"level1/60_conv_standard_3D__square_input__asymmetric_kernel", "level2/82_Conv2d_Tanh_Scaling_BiasAdd_Max"}) {

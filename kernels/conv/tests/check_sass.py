@@ -27,8 +27,10 @@ EXPECTATIONS = [
     ("row packing of few input channels", r"pack_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("its weight", r"pack_weight_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("depthwise, exact fp32", r"depthwise_conv_kernel<16, 32, 4,", 1, ["FFMA", "LDS"], ["HGMMA"]),
-    ("direct, exact fp32, taps as float4 broadcasts", r"direct_conv_kernel<32, 32, 4, 16,", 1, ["FFMA", "LDS.128", "LDGSTS"],
-     ["HGMMA"]),
+    ("direct, exact fp32, taps as float4 broadcasts", r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 0, 0>", 1,
+     ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
+    ("direct with its 3 x 3 taps unrolled", r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 3, 3>", 1,
+     ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
 ]
 
 
