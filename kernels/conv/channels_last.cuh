@@ -83,6 +83,35 @@ cudaError_t phase_weight(T const* src, T* dst, ConvShape const& t, TransposedPha
   return cudaGetLastError();
 }
 
+// The merged W phases' weight (MergedW) for one (r_z, r_p), channels-last: (K x stride_w, the
+// phase's T x R taps x the union's, C/G_pad), row n' = k * stride_w + r_q; zero at union taps
+// outside phase r_q's own.
+template <class T>
+__global__ void merged_phase_weight_kernel(T const* src, T* dst, ConvShape t, TransposedPhase dh, MergedW m,
+                                           int64_t lo_offset) {
+  int const taps = dh.d.taps * dh.h.taps * m.taps, c_pad = t.c_group_padded();
+  int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (i >= int64_t(t.k) * t.stride_w * taps * c_pad) return;
+  int const ci = int(i % c_pad), tap = int(i / c_pad % taps), n = int(i / (int64_t(c_pad) * taps));
+  int const ko = n / t.stride_w, r_q = n % t.stride_w, u = tap % m.taps;
+  TransposedPhase p = dh;
+  p.w = MergedW::phase(t, r_q);
+  int const j = u - m.shift(t, r_q), g = ko / t.k_group();
+  T v = T(0);
+  if (ci < t.c_group() && j >= 0 && j < p.w.taps)
+    v = src[(int64_t(g * t.c_group() + ci) * t.k_group() + ko % t.k_group()) * t.taps() +
+            p.source_tap(t, tap / m.taps * p.w.taps + j)];
+  store_parts(dst, i, v, lo_offset);
+}
+
+template <class T>
+cudaError_t merged_phase_weight(T const* src, T* dst, ConvShape const& t, TransposedPhase const& dh, MergedW const& m,
+                                int64_t lo_offset, cudaStream_t stream) {
+  int64_t n = int64_t(t.k) * t.stride_w * dh.d.taps * dh.h.taps * m.taps * t.c_group_padded();
+  merged_phase_weight_kernel<T><<<unsigned((n + 255) / 256), 256, 0, stream>>>(src, dst, t, dh, m, lo_offset);
+  return cudaGetLastError();
+}
+
 template <class T>
 cudaError_t to_channels_last(T const* src, T* dst, int outer, int channels, int inner, int channels_padded,
                              int64_t lo_offset, cudaStream_t stream) {

@@ -29,10 +29,10 @@
 
 namespace cutegen::conv {
 
-template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32>
+template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW>
 struct ConvParams {
   using Mainloop = MainloopConvTma<Config, TileP, TileQ, Split3xTf32>;
-  using Epilogue = EpilogueNchwStore<Config, TileP, TileQ, Functor>;
+  using Epilogue = EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>;
   using Scheduler = gemm::SwizzledTileScheduler<1, 1>;
 
   typename Mainloop::Params mainloop;
@@ -41,9 +41,11 @@ struct ConvParams {
   gemm::SplitKPartials<Config> partials;  // the kernel's split-K path; a convolution runs unsplit
 };
 
-template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = false>
+// MergeW > 1 (a transposed convolution of that W stride, MergedW::applies): its W phases run merged,
+// one launch per (r_z, r_p).
+template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = false, int MergeW = 1>
 struct ConvForward {
-  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32>;
+  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW>;
   using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;
   using ElementA = typename Config::ElementA;  // tfloat32_t for fp32 tensors: the same bits
 
@@ -59,6 +61,8 @@ struct ConvForward {
   }
   static int64_t weight_part(ConvShape const& s) {
     ConvShape const g = gemm_shape(s);
+    if (MergeW > 1 && s.transposed)  // each (r_z, r_p)'s taps once per W phase over the union
+      return int64_t(g.k) * MergeW * g.t * g.r * MergedW::of(g).taps * g.c_group_padded();
     return int64_t(g.k) * g.taps() * g.c_group_padded();
   }
   static size_t input_bytes(ConvShape const& s) {
@@ -80,7 +84,9 @@ struct ConvForward {
     cudaError_t err = s.pack_w ? pack_rows(x, x_cl, s, x_lo, stream)
                                : to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
     if (err != cudaSuccess || s.transposed)
-      return err != cudaSuccess ? err : run_phases(x_cl, w, w_cl, out, s, functor, stream);
+      return err != cudaSuccess ? err
+             : MergeW > 1       ? run_merged_phases(x_cl, w, w_cl, out, s, functor, stream)
+                                : run_phases(x_cl, w, w_cl, out, s, functor, stream);
     int64_t w_lo = Split3xTf32 ? weight_part(s) : 0;
     err = s.pack_w ? pack_weight_rows(w, w_cl, s, w_lo, stream)
                    : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), w_lo, stream);
@@ -102,6 +108,37 @@ struct ConvForward {
                             w_cl += Parts * weight_part(g);
                             return err;
                           });
+  }
+
+  // The same with the W phases merged (MergedW): per (r_z, r_p) one weight copy and one launch; a
+  // (r_z, r_p) no tap reaches, or no W phase, holds the bias alone.
+  template <class Element>
+  static cudaError_t run_merged_phases(Element const* x_cl, Element const* w, Element* w_cl,
+                                       typename Config::ElementC* out, ConvShape const& t, Functor const& functor,
+                                       cudaStream_t stream) {
+    if (t.stride_w != MergeW || !MergedW::applies(t)) return cudaErrorInvalidValue;  // not the instance's
+    MergedW const m = MergedW::of(t);
+    cudaError_t err = cudaSuccess;
+    for (int r_z = 0; r_z < t.stride_d; ++r_z)
+      for (int r_p = 0; r_p < t.stride_h && err == cudaSuccess; ++r_p) {
+        TransposedPhase const dh = TransposedPhase::of(t, r_z, r_p, 0);
+        if (dh.d.size == 0 || dh.h.size == 0) continue;
+        if (dh.d.taps == 0 || dh.h.taps == 0 || m.taps == 0) {
+          for (int r_q = 0; r_q < MergeW && err == cudaSuccess; ++r_q) {
+            TransposedPhase const phase = TransposedPhase::of(t, r_z, r_p, r_q);
+            OutputPhase const o{t.z, t.p, t.q, t.stride_d, t.stride_h, t.stride_w, r_z, r_p, r_q};
+            if (phase.pixels() > 0) err = bias_only_phase(out, t, phase, o, functor, stream);
+          }
+          continue;
+        }
+        ConvShape const g = m.forward(t, dh);
+        int64_t const part = int64_t(g.k) * g.taps() * g.c_group_padded(), w_lo = Split3xTf32 ? part : 0;
+        err = merged_phase_weight(w, w_cl, t, dh, m, w_lo, stream);
+        OutputPhase const o{t.z, t.p, t.q, t.stride_d, t.stride_h, t.stride_w, r_z, r_p, 0};
+        if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, o, functor, stream);
+        w_cl += Parts * part;
+      }
+    return err;
   }
 
   // The implicit GEMM g over the channels-last copies, its output pixels placed by o.

@@ -18,8 +18,12 @@
 
 namespace cutegen::conv {
 
-template <class Config, int TileP, int TileQ, class Functor>
+// MergeW > 1: a transposed convolution's W phases merged (MergedW): column n' of the GEMM is output
+// channel n' / MergeW of W phase n' % MergeW, so output pixel q of the tile lands at q x MergeW +
+// r_q, next to its neighbouring phases'.
+template <class Config, int TileP, int TileQ, class Functor, int MergeW = 1>
 struct EpilogueNchwStore {
+  static_assert(Config::TileN % MergeW == 0, "an N tile holds whole (channel, W phase) groups");
   using ElementC = typename Config::ElementC;
   using Tiling = PixelTiling<TileP, TileQ>;
 
@@ -44,20 +48,22 @@ struct EpilogueNchwStore {
     CUTE_STATIC_ASSERT_V(size(tCcC) == size(accum));
     OutputPhase const& o = params.phase;
     PixelTile const pixels = Tiling::tile(s, tile.m);
-    int const k_group = s.k_group(), k_first = tile.batch * k_group + tile.n * Config::TileN;
-    int const p_valid = s.p - pixels.p0, q_valid = s.q - pixels.q0, k_valid = k_group - tile.n * Config::TileN;
+    int const k_group = s.k_group() / MergeW, n_first = tile.n * (Config::TileN / MergeW);
+    int const k_first = tile.batch * k_group + n_first, k_valid = k_group - n_first;
+    int const p_valid = s.p - pixels.p0, q_valid = s.q - pixels.q0;
     int const z = pixels.z * o.step_z + o.r_z, row_step = o.step_p * o.q;
     int const plane = o.p * o.q, channel = o.z * plane;
     int const p_first = pixels.p0 * o.step_p + o.r_p, q_first = pixels.q0 * o.step_q + o.r_q;
+    int const q_room = o.q - q_first;  // merged: output columns from the tile's first
     ElementC* const first =
-        params.out + (int64_t(pixels.n) * s.k + k_first) * channel + (z * plane + p_first * o.q + q_first);
+        params.out + (int64_t(pixels.n) * (s.k / MergeW) + k_first) * channel + (z * plane + p_first * o.q + q_first);
     CUTE_UNROLL
     for (int i = 0; i < size(accum); ++i) {
-      int const row = get<0>(tCcC(i)), col = get<1>(tCcC(i));
-      int const pr = row / TileQ, qr = row % TileQ;
-      if (pr < p_valid && qr < q_valid && col < k_valid)
-        first[col * channel + pr * row_step + qr * o.step_q] = ElementC(params.functor.apply(
-            accum(i), pixels.n, k_first + col, z, p_first + pr * o.step_p, q_first + qr * o.step_q));
+      int const row = get<0>(tCcC(i)), col = get<1>(tCcC(i)), kc = col / MergeW;
+      int const pr = row / TileQ, qr = row % TileQ, qc = qr * (MergeW > 1 ? MergeW : o.step_q) + col % MergeW;
+      if (pr < p_valid && (MergeW == 1 ? qr < q_valid : qc < q_room) && kc < k_valid)
+        first[kc * channel + pr * row_step + qc] =
+            ElementC(params.functor.apply(accum(i), pixels.n, k_first + kc, z, p_first + pr * o.step_p, q_first + qc));
     }
   }
 };

@@ -66,4 +66,40 @@ struct TransposedPhase {
   }
 };
 
+// The W phases r_q = 0 .. stride_w - 1 of one (r_z, r_p), merged into one forward convolution
+// whose output channel n' is (k, r_q), r_q fastest: one CTA then computes every W phase of its
+// output pixels, and a thread's pair of accumulator columns is a pair of neighbouring output
+// pixels, so the stores cover whole sectors where separate phases would write every stride-th
+// float, launches apart. Where the phases' taps read neighbouring inputs (dil' = 1: dil_w divides
+// stride_w) their windows are runs, and the merged window is their union: output o' reads input
+// o' - pad + u for union tap u, which is phase r_q's tap u - shift(r_q) (its weight zero outside
+// its own taps).
+struct MergedW {
+  int taps, pad;  // the union window (taps 0: no W phase has a tap)
+  int size;       // output pixels per merged row: phase 0's, the most
+
+  CUTE_HOST_DEVICE static PhaseDim phase(ConvShape const& t, int r_q) {
+    return phase_dim(t.q, t.s, t.stride_w, t.pad_w, t.dil_w, r_q);
+  }
+  CUTE_HOST_DEVICE static bool applies(ConvShape const& t) { return t.stride_w > 1 && t.stride_w % t.dil_w == 0; }
+  CUTE_HOST_DEVICE static MergedW of(ConvShape const& t) {
+    int lo = 0, hi = -1;  // the union's first and last input offset, o' - pad + u
+    for (int r = 0; r < t.stride_w; ++r) {
+      PhaseDim const p = phase(t, r);
+      if (p.taps == 0) continue;
+      int const first = -p.pad, last = -p.pad + p.taps - 1;
+      if (hi < lo) lo = first, hi = last;
+      lo = first < lo ? first : lo, hi = last > hi ? last : hi;
+    }
+    return {hi - lo + 1, -lo, phase(t, 0).size};
+  }
+  CUTE_HOST_DEVICE int shift(ConvShape const& t, int r_q) const { return pad - phase(t, r_q).pad; }
+  // The forward convolution over t's input that computes the W phases of `dh`'s (r_z, r_p).
+  CUTE_HOST_DEVICE ConvShape forward(ConvShape const& t, TransposedPhase const& dh) const {
+    ConvShape f = dh.forward(t);
+    f.k = t.k * t.stride_w, f.q = size, f.s = taps, f.pad_w = pad, f.dil_w = 1;
+    return f;
+  }
+};
+
 }  // namespace cutegen::conv

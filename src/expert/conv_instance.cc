@@ -68,6 +68,12 @@ int64_t direct_shared_bytes(const ConvRecipe& c) {
 
 }  // namespace
 
+int conv_merge_w(const ConvRecipe& c) {
+  if (c.kind != ConvClass::kImplicitGemm || !c.transposed) return 1;
+  int64_t s = c.stride.back(), d = c.dilation.back();
+  return s == 2 || s == 4 ? (s % d == 0 ? int(s) : 1) : 1;
+}
+
 ConvTiles conv_tiles(const ConvRecipe& c) {
   ConvTiles t;
   int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
@@ -76,10 +82,11 @@ ConvTiles conv_tiles(const ConvRecipe& c) {
   t.tile_p = 128 / t.tile_q;
   // Few output channels per group (grouped and 3-D convolutions over 8 to 32 channels) take a
   // narrower wgmma rather than a 64-wide tile that is mostly padding.
+  int64_t n = c.gemm_n() * conv_merge_w(c);  // merged W phases: (channel, phase) columns
   t.tile_n = 8;
-  while (t.tile_n < 64 && t.tile_n < c.gemm_n())
+  while (t.tile_n < 64 && t.tile_n < n)
     t.tile_n *= 2;
-  if (c.gemm_n() > 64) t.tile_n = 128;
+  if (n > 64) t.tile_n = 128;
   int stage_bytes = (128 + t.tile_n) * 32 * 4;
   t.stages = std::min(8, (192 << 10) / stage_bytes);
   return t;
@@ -137,12 +144,16 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
     return "using Conv = cutegen::conv::DirectConv<" + std::to_string(d.tile_h) + ", " + std::to_string(d.tile_w) +
            ", " + std::to_string(d.rows) + ", " + std::to_string(d.kb) + ", Epilogue" + taps + ">;";
   }
+  bool x3 = c.math == GemmMath::k3xTF32 || p.tf32x3;
+  std::string split = conv_merge_w(c) > 1 ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c))
+                      : x3                ? ", true"
+                                          : "";
   return "using Config = cutegen::gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, "
          "cutegen::gemm::RowMajor,\n"
          "                                         cutegen::gemm::ColMajor, 128, " +
          std::to_string(t.tile_n) + ", " + std::to_string(t.stages) +
          ">;\nusing Conv = cutegen::conv::ConvForward<Config, " + std::to_string(t.tile_p) + ", " +
-         std::to_string(t.tile_q) + ", Epilogue" + (c.math == GemmMath::k3xTF32 || p.tf32x3 ? ", true" : "") + ">;";
+         std::to_string(t.tile_q) + ", Epilogue" + split + ">;";
 }
 
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p) {

@@ -46,10 +46,11 @@ TEST(ConvInstance, StridedOneDimensionalTilesStayWithinATmaBox) {
 }
 
 TEST(ConvInstance, FewOutputChannelsPerGroupTakeANarrowTile) {
-  auto grouped = recognize_conv(  // 32 -> 32 channels in 4 groups: 8 per group
+  auto grouped = recognize_conv(  // 32 -> 32 channels in 4 groups: 8 per group, its 2 W phases merged
       fixture("level1/72_conv_transposed_3D_asymmetric_input_asymmetric_kernel___strided_padded_grouped_"));
   ASSERT_TRUE(grouped.ok()) << grouped.message();
-  EXPECT_EQ(conv_tiles(*grouped).tile_n, 8);
+  EXPECT_EQ(conv_merge_w(*grouped), 2);
+  EXPECT_EQ(conv_tiles(*grouped).tile_n, 16);
   auto sixteen = recognize(fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum"));
   ASSERT_TRUE(sixteen.ok() && sixteen->conv) << sixteen.message();
   EXPECT_EQ(conv_tiles(*sixteen->conv).tile_n, 16);
@@ -58,12 +59,25 @@ TEST(ConvInstance, FewOutputChannelsPerGroupTakeANarrowTile) {
   EXPECT_EQ(conv_tiles(*many).tile_n, 128);
 }
 
+TEST(ConvInstance, TransposedOfWStrideTwoMergesItsWPhases) {
+  auto spec = fixture("level2/26_ConvTranspose3d_Add_HardSwish");  // stride 2, 32 -> 64 channels
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok() && r->conv) << r.message();
+  EXPECT_EQ(conv_merge_w(*r->conv), 2);
+  EXPECT_EQ(conv_tiles(*r->conv).tile_n, 128) << "64 channels x 2 W phases";
+  auto cu = generate_kernel(*r, spec, default_params(*r));
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, ", Epilogue, false, 2>;"));
+  EXPECT_TRUE(contains(*cu, "merged_phase_weight_kernel"));
+}
+
 TEST(ConvInstance, TransposedKeepsItsOwnGeometryAndTilesOneOutputPhase) {
   auto spec = fixture("level1/81_conv_transposed_2D_asymmetric_input_square_kernel___dilated____padded____strided__");
   auto r = recognize(spec);  // stride 5, padding 1, dilation 2: 318 x 638 output in 25 phases
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_TRUE(r->conv->transposed);
   EXPECT_EQ(conv_tiles(*r->conv).tile_q, 128) << "a phase's row: ceil(638 / 5) pixels";
+  EXPECT_EQ(conv_merge_w(*r->conv), 1) << "W stride 5: phase by phase";
   auto cu = generate_kernel(*r, spec, default_params(*r));
   ASSERT_TRUE(cu.ok()) << cu.message();
   // The transposed convolution's own stride, padding and dilation; the kernel splits it into phases.

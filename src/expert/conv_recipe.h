@@ -78,6 +78,9 @@ struct ConvTiles {
   int tile_p = 1, tile_q = 1, tile_n = 128, stages = 4;
 };
 ConvTiles conv_tiles(const ConvRecipe& c);
+// A transposed implicit GEMM's W stride where its W phases run merged (2 or 4, dividing by the
+// dilation: kernels/conv/transposed_phases.cuh MergedW), else 1.
+int conv_merge_w(const ConvRecipe& c);
 // Whether the copy in front packs the kernel's S taps into the channels (few input channels per
 // group: ConvShape::pack_w), so that a k-tile is not mostly zero padding.
 bool conv_packs_w(const ConvRecipe& c);

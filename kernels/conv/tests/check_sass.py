@@ -17,12 +17,15 @@ from check_sass import build_probe, check_expectations, demangle, find_cuobjdump
 
 # (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
 EXPECTATIONS = [
-    ("implicit-GEMM conv, tf32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false>", 1,
+    ("implicit-GEMM conv, tf32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 1>", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG"], []),
-    ("implicit-GEMM conv, 3xTF32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 4, 32, .*BiasRelu, true>", 1,
+    ("transposed, W phases merged", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 2>", 1,
+     ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG"], []),
+    ("its merged phase weight", r"merged_phase_weight_kernel<float>", 1, [], ["HGMMA"]),
+    ("implicit-GEMM conv, 3xTF32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 4, 32, .*BiasRelu, true, 1>", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
     ("channels-last copy", r"to_channels_last_kernel<float>", 1, [], ["HGMMA"]),
-    ("a transposed convolution's phase weight", r"phase_weight_kernel<float>", 1, [], ["HGMMA"]),
+    ("a transposed convolution's phase weight", r"(?<!merged_)phase_weight_kernel<float>", 1, [], ["HGMMA"]),
     ("its phases no tap reaches", r"bias_only_phase_kernel<", 1, [], ["HGMMA"]),
     ("row packing of few input channels", r"pack_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("its weight", r"pack_weight_rows_kernel<float>", 1, [], ["HGMMA"]),

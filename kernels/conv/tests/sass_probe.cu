@@ -1,6 +1,6 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
 // per-channel bias and ReLU) with its weight and input copies and a transposed convolution's
-// phases, its 3xTF32 form (128 x 64 tiles),
+// phases, a transposed one with its W phases merged, its 3xTF32 form (128 x 64 tiles),
 // the depthwise template and the direct one for few input channels,
 // compiled for sm_90a by the CI test (check_sass.py beside it), which reads their SASS and ptxas's
 // resource report. Nothing here runs.
@@ -23,6 +23,15 @@ using Conv = ConvForward<Tf32, 8, 16, BiasRelu>;
 
 cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Conv::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// A transposed convolution of W stride 2 with its W phases merged (128 x 64 tiles: 32 channels x 2 phases).
+using Merged =
+    ConvForward<gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 64, 8>,
+                8, 16, BiasRelu, false, 2>;
+
+cudaError_t run_merged(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
+  return Merged::run(x, w, out, s, f, workspace, nullptr);
 }
 
 // 3xTF32 (split copies, three products per k-tile, promoted partials).

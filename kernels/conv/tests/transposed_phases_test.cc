@@ -42,6 +42,29 @@ Triples by_phases(int in, int out, int kernel, int stride, int pad, int dil, int
   return t;
 }
 
+// The same dim with its phases merged (MergedW): merged output o' of phase r is o' * stride + r, reading
+// input o' - pad + u for union tap u, which is phase r's tap u - shift(r) where that is one of its own.
+Triples by_merged_phases(int in, int out, int kernel, int stride, int pad, int dil, int* outputs) {
+  ConvShape t{};
+  t.q = out, t.s = kernel, t.stride_w = stride, t.pad_w = pad, t.dil_w = dil;
+  MergedW m = MergedW::of(t);
+  Triples triples;
+  *outputs = 0;
+  for (int r = 0; r < stride; ++r) {
+    PhaseDim p = MergedW::phase(t, r);
+    for (int o = 0; o < m.size; ++o) {
+      if (o * stride + r >= out) continue;
+      ++*outputs;
+      for (int u = 0; u < m.taps; ++u) {
+        int j = u - m.shift(t, r), i = o - m.pad + u;
+        if (j >= 0 && j < p.taps && i >= 0 && i < in)
+          triples.insert({o * stride + r, i, p.first + (p.taps - 1 - j) * p.step});
+      }
+    }
+  }
+  return triples;
+}
+
 struct Dim {
   int in, kernel, stride, pad, dil, output_padding;
   int out() const { return (in - 1) * stride - 2 * pad + dil * (kernel - 1) + output_padding + 1; }
@@ -65,6 +88,28 @@ TEST(TransposedPhases, EachDimIsItsPhasesForwardConvolutions) {
     EXPECT_EQ(got, expected) << "in " << d.in << " k " << d.kernel << " s " << d.stride << " p " << d.pad << " d "
                              << d.dil << " op " << d.output_padding;
   }
+}
+
+TEST(TransposedPhases, MergedWPhasesAreTheSameConvolution) {
+  const Dim dims[] = {
+      {12, 3, 2, 1, 1, 1}, {24, 5, 2, 2, 1, 1}, {48, 7, 2, 3, 1, 1}, {16, 3, 2, 1, 2, 0},  {131, 3, 2, 1, 2, 0},
+      {32, 4, 2, 1, 1, 0}, {16, 5, 2, 2, 1, 0}, {33, 3, 2, 1, 1, 1}, {128, 4, 2, 0, 1, 0}, {10, 1, 2, 0, 1, 1},
+      {7, 3, 4, 2, 2, 3},  {11, 6, 4, 5, 1, 1}, {9, 5, 4, 0, 4, 3},  {8, 2, 2, 3, 1, 1},
+  };
+  int merged = 0;
+  for (const Dim& d : dims) {
+    ConvShape t{};
+    t.q = d.out(), t.s = d.kernel, t.stride_w = d.stride, t.pad_w = d.pad, t.dil_w = d.dil;
+    if (!MergedW::applies(t)) continue;
+    ++merged;
+    int outputs = 0;
+    Triples expected = by_definition(d.in, d.out(), d.kernel, d.stride, d.pad, d.dil);
+    Triples got = by_merged_phases(d.in, d.out(), d.kernel, d.stride, d.pad, d.dil, &outputs);
+    EXPECT_EQ(outputs, d.out()) << "each output once: in " << d.in << " k " << d.kernel;
+    EXPECT_EQ(got, expected) << "in " << d.in << " k " << d.kernel << " s " << d.stride << " p " << d.pad << " d "
+                             << d.dil;
+  }
+  EXPECT_EQ(merged, 14) << "every dim above has dil dividing stride";
 }
 
 TEST(TransposedPhases, PhasesNoTapReachesHoldTheBiasAlone) {
