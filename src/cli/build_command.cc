@@ -73,7 +73,7 @@ void define_build(CLI::App& sub, Context& ctx) {
     if (!args->task.empty())
       req.force_include = evaluation_header(must(
           load_task_spec(args->task, python_executable(ctx.config.str("eval.python")), ctx.config.integer("eval.seed"),
-                         std::chrono::seconds(ctx.config.integer("task.timeout_s")))));
+                         std::chrono::seconds(ctx.config.integer("task.timeout_s")), ctx.spec_cache_dir())));
     req.target = must(ctx.target());
     auto r = must(must(ctx.builder()).build(req));
     print_result(r, args->source, ctx.json);

@@ -26,6 +26,8 @@ std::string Context::cache_dir() const {
   return ".cache/cutegen";
 }
 
+std::string Context::spec_cache_dir() const { return config.boolean("task.spec_cache") ? cache_dir() + "/specs" : ""; }
+
 Result<Target> Context::target() const {
   std::string arch = config.str("build.arch");
   if (arch != "auto") return parse_target(arch);

@@ -20,6 +20,8 @@ struct Context {
   // Loads the config file, environment and --set overrides; call once after parsing.
   Status resolve();
   std::string cache_dir() const;
+  // Where task descriptions are kept (task.spec_cache), "" when they are not.
+  std::string spec_cache_dir() const;
   // The build target: build.arch, or the GPU's compute capability when "auto" and a GPU is present.
   Result<Target> target() const;
   Result<Builder> builder() const;

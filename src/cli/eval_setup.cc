@@ -25,6 +25,7 @@ Result<EvalSetup> EvalSetup::create(Context& ctx) {
     return error("eval.trials and eval.timed_runs must be >= 1");
   s.python_ = python_executable(c.str("eval.python"));
   s.spec_timeout_s_ = c.integer("task.timeout_s");
+  s.spec_cache_dir_ = ctx.spec_cache_dir();
   o.worker = {.python = s.python_,
               .bridge_dir = bridge_dir(),
               .timeout = std::chrono::seconds(c.integer("eval.timeout_s")),
@@ -43,7 +44,7 @@ Result<EvalSetup> EvalSetup::create(Context& ctx) {
 }
 
 Result<TaskSpec> EvalSetup::load_spec(const std::string& task_path) const {
-  return load_task_spec(task_path, python_, options_.seed, std::chrono::seconds(spec_timeout_s_));
+  return load_task_spec(task_path, python_, options_.seed, std::chrono::seconds(spec_timeout_s_), spec_cache_dir_);
 }
 
 Evaluator EvalSetup::evaluator(bool time) const {

@@ -24,6 +24,7 @@ class EvalSetup {
   EvalOptions options_;
   std::string python_;
   long spec_timeout_s_ = 0;
+  std::string spec_cache_dir_;  // "" without task.spec_cache
 };
 
 }  // namespace cutegen

@@ -52,7 +52,8 @@ void define_expert(CLI::App& sub, Context& ctx) {
   sub.callback([&ctx, args]() {
     if (auto st = ctx.resolve(); !st) fail(st.message());
     auto python = python_executable(ctx.config.str("eval.python"));
-    auto spec = load_task_spec(args->file, python, 0, std::chrono::seconds(ctx.config.integer("task.timeout_s")));
+    auto spec = load_task_spec(args->file, python, 0, std::chrono::seconds(ctx.config.integer("task.timeout_s")),
+                               ctx.spec_cache_dir());
     if (!spec) fail(spec.message());
     auto recipe = recognize(*spec);
     if (!recipe) fail(decline_message(recipe.message(), ctx.verbose), kExitNegative);  // the answer is no

@@ -113,7 +113,7 @@ void define_prompt(CLI::App& sub, Context& ctx) {
     if (!tolerance) throw CommandError{tolerance.message()};
     // Seeded as the evaluator seeds it, so the spec (and its cached baseline) are the run's.
     auto spec = load_task_spec(args->task, python_executable(c.str("eval.python")), c.integer("eval.seed"),
-                               std::chrono::seconds(c.integer("task.timeout_s")));
+                               std::chrono::seconds(c.integer("task.timeout_s")), ctx.spec_cache_dir());
     if (!spec) throw CommandError{spec.message(), 1};
     auto step = step_for(*stage, *args, ctx, *spec);
     if (!step) throw CommandError{step.message()};

@@ -51,7 +51,7 @@ Result<TaskSpec> load_task(const Context& ctx, const std::string& path) {
   }
   auto& c = ctx.config;
   return load_task_spec(path, python_executable(c.str("eval.python")), c.integer("eval.seed"),
-                        std::chrono::seconds(c.integer("task.timeout_s")));
+                        std::chrono::seconds(c.integer("task.timeout_s")), ctx.spec_cache_dir());
 }
 
 Result<std::string> agent_mode(const Config& c) {

@@ -26,7 +26,7 @@ void define_task(CLI::App& sub, Context& ctx) {
     if (auto st = ctx.resolve(); !st) fail(st.message());
     auto python = python_executable(ctx.config.str("eval.python"));
     auto timeout = std::chrono::seconds(ctx.config.integer("task.timeout_s"));
-    auto spec = must(load_task_spec(args->file, python, args->seed, timeout));
+    auto spec = must(load_task_spec(args->file, python, args->seed, timeout, ctx.spec_cache_dir()));
     std::string header = abi_header(spec);
     if (ctx.json) {
       auto doc = nlohmann::json::parse(spec.json);

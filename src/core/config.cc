@@ -41,6 +41,9 @@ const std::vector<ConfigKey>& config_keys() {
        "also collect the DRAM read/write split and shared-memory bank conflicts (verified on the H200)"},
       {"profile.ceilings", "", "JSON of this GPU's measured ceilings (copy_TBps, mm_<dtype>_<n>_TFLOPs)"},
       {"task.timeout_s", "300", "wall-clock limit for describing a task (cutegen task, the bridge's spec)"},
+      {"task.spec_cache", "false",
+       "reuse the bridge's description of an unchanged task file (in build.cache_dir/specs, keyed by the file, "
+       "the seed, the Python and the bridge's sources, not torch's version: clear it after upgrading torch)"},
       {"llm.model", "", "model spec for every role, e.g. openai:gpt-5, anthropic:claude-sonnet-4-5, file:/q"},
       {"llm.generator_model", "", "model spec for the generator role (default: llm.model)"},
       {"llm.repairer_model", "", "model spec for the repairer role (default: llm.model)"},

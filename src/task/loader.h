@@ -17,7 +17,9 @@ std::string bridge_dir();
 // Runs `python -m cutegen_bridge spec --task ... --seed ...` with PYTHONPATH=<bridge_dir()>.
 // On failure the error is the bridge's one-line message, then its condensed Python detail
 // (so only the first line is guaranteed; import errors add the traceback's last frames).
+// cache_dir non-empty: the answer is kept there and reused while the task file, the seed, the
+// Python executable and the bridge's sources are unchanged (config task.spec_cache).
 Result<TaskSpec> load_task_spec(const std::string& task_path, const std::string& python, int64_t seed,
-                                std::chrono::seconds timeout);
+                                std::chrono::seconds timeout, const std::string& cache_dir = "");
 
 }  // namespace cutegen

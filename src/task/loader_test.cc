@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "core/strings.h"
+#include "sys/fs.h"
 #include "sys/python.h"
 #include "task/abi.h"
 #include "cutegen_paths.h"
@@ -200,6 +204,31 @@ TEST(LoaderTest, MissingPythonIsOneLine) {
   auto s = load_task_spec(kRoot + "/tasks/relu.py", "/nonexistent/python3", 0, std::chrono::seconds(10));
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("/nonexistent/python3"), std::string::npos) << s.message();
+}
+
+// task.spec_cache: the second description of an unchanged task is the cached one (marked here, so
+// a fresh description would show), and a changed task file is described afresh.
+TEST(LoaderTest, SpecCacheReusesTheDescriptionOfAnUnchangedTask) {
+  auto dir = std::filesystem::temp_directory_path() / ("cutegen-spec-cache-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string task = (dir / "relu.py").string(), cache = (dir / "specs").string(), python = python_executable("");
+  std::filesystem::copy_file(kRoot + "/tasks/relu.py", task);
+  auto first = load_task_spec(task, python, 0, std::chrono::seconds(300), cache);
+  ASSERT_TRUE(first.ok()) << first.message();
+  EXPECT_EQ(first->name, "relu");
+  std::vector<std::filesystem::path> entries(std::filesystem::directory_iterator(cache), {});
+  ASSERT_EQ(entries.size(), 1u);
+  std::string text = read_file(entries[0].string()).value();
+  write_file_atomic(entries[0].string(), replace_all(text, "\"name\": \"relu\"", "\"name\": \"cached\""));
+  auto again = load_task_spec(task, python, 0, std::chrono::seconds(300), cache);
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(again->name, "cached") << "the cache's answer";
+  std::ofstream(task, std::ios::app) << "\n# changed\n";
+  auto changed = load_task_spec(task, python, 0, std::chrono::seconds(300), cache);
+  ASSERT_TRUE(changed.ok()) << changed.message();
+  EXPECT_EQ(changed->name, "relu") << "a changed file is described afresh";
+  std::filesystem::remove_all(dir);
 }
 
 TEST(LoaderTest, FindsTheBridge) {
