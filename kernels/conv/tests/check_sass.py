@@ -3,11 +3,15 @@
 per kernel, that ptxas reports no stack frame and no spills, and that the SASS holds what the
 kernel is built on: the implicit GEMM's HGMMA (TF32 wgmma; the 3xTF32 form's FADDs promoting its partials), its 5-D input and 3-D weight TMA loads
 (UTMALDG.5D/.3D) and register reallocation (USETMAXREG); the depthwise kernel's FFMA and shared
-loads without tensor cores; the direct kernel's FFMA with its taps read as float4 and its fills as cp.async (LDGSTS); and that ptxas did not serialize the wgmmas. The GEMM's checker
+loads without tensor cores; the direct kernel's FFMA with its taps read as float4 and its fills as cp.async (LDGSTS),
+its tap loops unrolled where R and S are constants (nine times the FFMA of the looped form); and that ptxas did not
+serialize the wgmmas. The GEMM's checker
 (kernels/gemm/tests/check_sass.py) lends its build and checks. Needs nvcc and cuobjdump, no GPU."""
 
 import argparse
 import os
+import re
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,7 +53,26 @@ def main():
     opcodes = sass_opcodes(find_cuobjdump(args.nvcc), obj)
     names = demangle(sorted(opcodes))
     failures = check_expectations(EXPECTATIONS, names, opcodes, resources) + [f"ptxas: {w}" for w in serialized]
+    failures += check_unrolled_taps(find_cuobjdump(args.nvcc), obj, names)
     return report(names, failures)
+
+
+def ffma_count(cuobjdump, binary, mangled):
+    sass = subprocess.run([cuobjdump, "-sass", "-fun", mangled, binary], capture_output=True, text=True, check=True)
+    return len(re.findall(r"\bFFMA\b", sass.stdout))
+
+
+def check_unrolled_taps(cuobjdump, binary, names):
+    """The direct kernel with 3 x 3 taps as constants holds the 9 taps' multiply-adds unrolled: at
+    least nine times the FFMA of the looped form (one tap's Rows x KB)."""
+    looped = [m for m, d in names.items() if re.search(r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 0, 0>", d)]
+    unrolled = [m for m, d in names.items() if re.search(r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 3, 3>", d)]
+    if len(looped) != 1 or len(unrolled) != 1:
+        return []  # check_expectations reports the missing kernel
+    n_looped, n_unrolled = ffma_count(cuobjdump, binary, looped[0]), ffma_count(cuobjdump, binary, unrolled[0])
+    if n_unrolled >= 9 * n_looped > 0:
+        return []
+    return [f"direct with its 3 x 3 taps unrolled: {n_unrolled} FFMA against {n_looped} looped (want 9x)"]
 
 
 if __name__ == "__main__":
