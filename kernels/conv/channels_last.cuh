@@ -59,6 +59,14 @@ __global__ void __launch_bounds__(256)
   }
 }
 
+// Element (input channel ci of output channel ko's group, weight tap `tap` of T x R x S) of a
+// transposed convolution's weight w (C, K/G, T, R, S).
+template <class T>
+__device__ T transposed_weight(T const* w, ConvShape const& t, int ko, int ci, int tap) {
+  int const g = ko / t.k_group();
+  return w[(int64_t(g * t.c_group() + ci) * t.k_group() + ko % t.k_group()) * t.taps() + tap];
+}
+
 // The phase's weight, channels-last for its forward convolution: w (C, K/G, T, R, S) ->
 // (K, phase taps, C/G_pad), flipped and with the channels swapped, group by group. Weights are
 // small: one thread per written element.
@@ -68,10 +76,7 @@ __global__ void phase_weight_kernel(T const* src, T* dst, ConvShape t, Transpose
   int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   if (i >= int64_t(t.k) * taps * c_pad) return;
   int ci = int(i % c_pad), tap = int(i / c_pad % taps), ko = int(i / (int64_t(c_pad) * taps));
-  int g = ko / t.k_group();
-  T v = T(0);
-  if (ci < t.c_group())
-    v = src[(int64_t(g * t.c_group() + ci) * t.k_group() + ko % t.k_group()) * t.taps() + phase.source_tap(t, tap)];
+  T v = ci < t.c_group() ? transposed_weight(src, t, ko, ci, phase.source_tap(t, tap)) : T(0);
   store_parts(dst, i, v, lo_offset);
 }
 
@@ -96,11 +101,10 @@ __global__ void merged_phase_weight_kernel(T const* src, T* dst, ConvShape t, Tr
   int const ko = n / t.stride_w, r_q = n % t.stride_w, u = tap % m.taps;
   TransposedPhase p = dh;
   p.w = MergedW::phase(t, r_q);
-  int const j = u - m.shift(t, r_q), g = ko / t.k_group();
-  T v = T(0);
-  if (ci < t.c_group() && j >= 0 && j < p.w.taps)
-    v = src[(int64_t(g * t.c_group() + ci) * t.k_group() + ko % t.k_group()) * t.taps() +
-            p.source_tap(t, tap / m.taps * p.w.taps + j)];
+  int const j = u - m.shift(t, r_q);
+  T v = ci < t.c_group() && j >= 0 && j < p.w.taps
+            ? transposed_weight(src, t, ko, ci, p.source_tap(t, tap / m.taps * p.w.taps + j))
+            : T(0);
   store_parts(dst, i, v, lo_offset);
 }
 

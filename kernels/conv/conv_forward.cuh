@@ -126,17 +126,16 @@ struct ConvForward {
         if (dh.d.taps == 0 || dh.h.taps == 0 || m.taps == 0) {
           for (int r_q = 0; r_q < MergeW && err == cudaSuccess; ++r_q) {
             TransposedPhase const phase = TransposedPhase::of(t, r_z, r_p, r_q);
-            OutputPhase const o{t.z, t.p, t.q, t.stride_d, t.stride_h, t.stride_w, r_z, r_p, r_q};
-            if (phase.pixels() > 0) err = bias_only_phase(out, t, phase, o, functor, stream);
+            if (phase.pixels() > 0)
+              err = bias_only_phase(out, t, phase, OutputPhase::of(t, r_z, r_p, r_q), functor, stream);
           }
           continue;
         }
         ConvShape const g = m.forward(t, dh);
-        int64_t const part = int64_t(g.k) * g.taps() * g.c_group_padded(), w_lo = Split3xTf32 ? part : 0;
+        int64_t const w_lo = Split3xTf32 ? weight_part(g) : 0;
         err = merged_phase_weight(w, w_cl, t, dh, m, w_lo, stream);
-        OutputPhase const o{t.z, t.p, t.q, t.stride_d, t.stride_h, t.stride_w, r_z, r_p, 0};
-        if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, o, functor, stream);
-        w_cl += Parts * part;
+        if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, OutputPhase::of(t, r_z, r_p, 0), functor, stream);
+        w_cl += Parts * weight_part(g);
       }
     return err;
   }

@@ -54,6 +54,10 @@ struct OutputPhase {
   int r_z, r_p, r_q;
 
   CUTE_HOST_DEVICE static OutputPhase whole(ConvShape const& s) { return {s.z, s.p, s.q, 1, 1, 1, 0, 0, 0}; }
+  // Output phase (r_z, r_p, r_q) of the transposed convolution t.
+  CUTE_HOST_DEVICE static OutputPhase of(ConvShape const& t, int r_z, int r_p, int r_q) {
+    return {t.z, t.p, t.q, t.stride_d, t.stride_h, t.stride_w, r_z, r_p, r_q};
+  }
 };
 
 // Where an M tile sits: image, output depth slice, and its first output row and column.

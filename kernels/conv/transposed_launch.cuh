@@ -47,7 +47,7 @@ cudaError_t for_each_phase(ConvShape const& t, ElementC* out, Functor const& fun
     for (int r_p = 0; r_p < t.stride_h; ++r_p)
       for (int r_q = 0; r_q < t.stride_w && err == cudaSuccess; ++r_q) {
         TransposedPhase phase = TransposedPhase::of(t, r_z, r_p, r_q);
-        OutputPhase o{t.z, t.p, t.q, t.stride_d, t.stride_h, t.stride_w, r_z, r_p, r_q};
+        OutputPhase o = OutputPhase::of(t, r_z, r_p, r_q);
         if (phase.pixels() == 0) continue;
         err =
             phase.taps() == 0 ? bias_only_phase(out, t, phase, o, functor, stream) : launch(phase, phase.forward(t), o);

@@ -71,7 +71,7 @@ int64_t direct_shared_bytes(const ConvRecipe& c) {
 int conv_merge_w(const ConvRecipe& c) {
   if (c.kind != ConvClass::kImplicitGemm || !c.transposed) return 1;
   int64_t s = c.stride.back(), d = c.dilation.back();
-  return s == 2 || s == 4 ? (s % d == 0 ? int(s) : 1) : 1;
+  return (s == 2 || s == 4) && s % d == 0 ? int(s) : 1;
 }
 
 ConvTiles conv_tiles(const ConvRecipe& c) {
@@ -97,9 +97,7 @@ std::string conv_unsupported(const ConvRecipe& c) {
     return "only float32 convolutions have a kernel yet";
   for (auto& o : c.epilogue_operands)
     if (o.dtype != DType::kFloat32) return "epilogue operand " + o.name + " is not float32";
-  std::vector<int64_t> conv_out = {c.batch, c.out_channels};
-  conv_out.insert(conv_out.end(), c.out_size.begin(), c.out_size.end());
-  if (c.out_shape != conv_out) return "the epilogue reshapes the convolution's output";
+  if (c.out_shape != c.conv_out_shape()) return "the epilogue reshapes the convolution's output";
   int64_t numel = 1;
   for (auto d : c.input.shape)
     numel *= d;

@@ -61,8 +61,9 @@ struct ConvRecipe {
   ExprPtr epilogue;
   std::vector<SegmentOperand> epilogue_operands;
 
-  int64_t out_pixels() const;     // product of out_size
-  int64_t kernel_volume() const;  // product of kernel
+  int64_t out_pixels() const;                   // product of out_size
+  std::vector<int64_t> conv_out_shape() const;  // the convolution's own output: (N, C_out, out_size...)
+  int64_t kernel_volume() const;                // product of kernel
   // The implicit GEMM (per group): forward M = batch * out_pixels, N = out_channels / groups,
   // K = in_channels / groups * kernel_volume; transposed, its gradient-of-input form.
   int64_t gemm_m() const, gemm_n() const, gemm_k() const;

@@ -62,9 +62,7 @@ void fold_unit_last_dim(ConvRecipe& r) {
   if (r.transposed || d != 3 || r.kernel[d - 1] != 1 || r.stride[d - 1] != 1 || r.padding[d - 1] != 0 ||
       r.stride[d - 2] != 1)
     return;
-  std::vector<int64_t> conv_out = {r.batch, r.out_channels};
-  conv_out.insert(conv_out.end(), r.out_size.begin(), r.out_size.end());
-  if (r.out_shape != conv_out) return;
+  if (r.out_shape != r.conv_out_shape()) return;
   int64_t w = r.in_size[d - 1];
   for (auto& o : r.epilogue_operands) {
     size_t q = o.strides.size() - 1;
@@ -113,6 +111,11 @@ const char* to_string(ConvClass c) {
 }
 
 int64_t ConvRecipe::out_pixels() const { return product(out_size); }
+std::vector<int64_t> ConvRecipe::conv_out_shape() const {
+  std::vector<int64_t> shape = {batch, out_channels};
+  shape.insert(shape.end(), out_size.begin(), out_size.end());
+  return shape;
+}
 int64_t ConvRecipe::kernel_volume() const { return product(kernel); }
 int64_t ConvRecipe::gemm_m() const { return batch * out_pixels(); }
 int64_t ConvRecipe::gemm_n() const { return out_channels / groups; }
