@@ -11,13 +11,16 @@ serialize the wgmmas. The GEMM's checker
 import argparse
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(KERNELS, "gemm", "tests"))
-from check_sass import build_probe, check_expectations, demangle, find_cuobjdump, report, sass_opcodes  # noqa: E402
+from check_sass import build_probe, check_expectations, count, demangle, find_cuobjdump, report, sass_opcodes  # noqa: E402
+
+# The direct kernel looped over its taps, and with 3 x 3 taps as constants.
+DIRECT_LOOPED = r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 0, 0>"
+DIRECT_3X3 = r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 3, 3>"
 
 # (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
 EXPECTATIONS = [
@@ -34,10 +37,8 @@ EXPECTATIONS = [
     ("row packing of few input channels", r"pack_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("its weight", r"pack_weight_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("depthwise, exact fp32", r"depthwise_conv_kernel<16, 32, 4,", 1, ["FFMA", "LDS"], ["HGMMA"]),
-    ("direct, exact fp32, taps as float4 broadcasts", r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 0, 0>", 1,
-     ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
-    ("direct with its 3 x 3 taps unrolled", r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 3, 3>", 1,
-     ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
+    ("direct, exact fp32, taps as float4 broadcasts", DIRECT_LOOPED, 1, ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
+    ("direct with its 3 x 3 taps unrolled", DIRECT_3X3, 1, ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
 ]
 
 
@@ -53,23 +54,18 @@ def main():
     opcodes = sass_opcodes(find_cuobjdump(args.nvcc), obj)
     names = demangle(sorted(opcodes))
     failures = check_expectations(EXPECTATIONS, names, opcodes, resources) + [f"ptxas: {w}" for w in serialized]
-    failures += check_unrolled_taps(find_cuobjdump(args.nvcc), obj, names)
+    failures += check_unrolled_taps(names, opcodes)
     return report(names, failures)
 
 
-def ffma_count(cuobjdump, binary, mangled):
-    sass = subprocess.run([cuobjdump, "-sass", "-fun", mangled, binary], capture_output=True, text=True, check=True)
-    return len(re.findall(r"\bFFMA\b", sass.stdout))
-
-
-def check_unrolled_taps(cuobjdump, binary, names):
+def check_unrolled_taps(names, opcodes):
     """The direct kernel with 3 x 3 taps as constants holds the 9 taps' multiply-adds unrolled: at
     least nine times the FFMA of the looped form (one tap's Rows x KB)."""
-    looped = [m for m, d in names.items() if re.search(r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 0, 0>", d)]
-    unrolled = [m for m, d in names.items() if re.search(r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 3, 3>", d)]
+    looped = [m for m, d in names.items() if re.search(DIRECT_LOOPED, d)]
+    unrolled = [m for m, d in names.items() if re.search(DIRECT_3X3, d)]
     if len(looped) != 1 or len(unrolled) != 1:
         return []  # check_expectations reports the missing kernel
-    n_looped, n_unrolled = ffma_count(cuobjdump, binary, looped[0]), ffma_count(cuobjdump, binary, unrolled[0])
+    n_looped, n_unrolled = count(opcodes[looped[0]], "FFMA"), count(opcodes[unrolled[0]], "FFMA")
     if n_unrolled >= 9 * n_looped > 0:
         return []
     return [f"direct with its 3 x 3 taps unrolled: {n_unrolled} FFMA against {n_looped} looped (want 9x)"]

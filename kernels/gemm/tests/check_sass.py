@@ -8,6 +8,7 @@ performance-loss warnings). Needs nvcc and cuobjdump (the toolkit's, or Triton's
 no GPU."""
 
 import argparse
+import collections
 import glob
 import os
 import re
@@ -53,17 +54,23 @@ def find_cuobjdump(nvcc):
 
 
 def sass_opcodes(cuobjdump, binary):
-    """{mangled kernel name: the set of SASS opcodes it holds} of a cubin or a library."""
+    """{mangled kernel name: how often each SASS opcode occurs in it} of a cubin or a library."""
     sass = subprocess.run([cuobjdump, "-sass", binary], capture_output=True, text=True, check=True).stdout
     opcodes = {}
     for chunk in re.split(r"\n\s*Function : ", sass)[1:]:
         name, body = chunk.split("\n", 1)
-        opcodes[name.strip()] = set(re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]+)", body))
+        opcodes[name.strip()] = collections.Counter(
+            re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]+)", body))
     return opcodes
 
 
 def has(ops, op):
-    return any(o == op or o.startswith(op + ".") for o in ops)
+    return count(ops, op) > 0
+
+
+def count(ops, op):
+    """How often `op` occurs, with any of its modifiers (FFMA counts FFMA.FTZ)."""
+    return sum(n for o, n in ops.items() if o == op or o.startswith(op + "."))
 
 
 def demangle(names):
