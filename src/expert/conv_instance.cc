@@ -128,10 +128,11 @@ std::string conv_unsupported(const ConvRecipe& c) {
 // The kernel's type: the implicit GEMM with its tiles, or the depthwise template.
 std::string conv_type(const ConvRecipe& c, const Params& p) {
   ConvTiles t = conv_tiles(c);
-  if (p.strategy == Strategy::kConvDepthwise) {
-    int tile_h = c.out_size.size() < 2 ? 1 : 16;
-    return "using Conv = cutegen::conv::DepthwiseConv<" + std::to_string(tile_h) + ", 32, " +
-           std::to_string(tile_h < 4 ? 1 : 4) + ", Epilogue>;";
+  if (p.strategy == Strategy::kConvDepthwise) {  // 64 x 32 tiles, 8 rows a thread; 1-D: 256 columns
+    bool two_d = c.kernel.size() >= 2;
+    return "using Conv = cutegen::conv::DepthwiseConv<" + std::string(two_d ? "64, 4, 8, " : "256, 1, 1, ") +
+           std::to_string(two_d ? c.kernel[c.kernel.size() - 2] : 1) + ", " + std::to_string(c.kernel.back()) +
+           ", Epilogue>;";
   }
   if (p.strategy == Strategy::kConvDirect) {
     DirectTiles d = direct_tiles(c);

@@ -95,7 +95,7 @@ TEST(ConvInstance, DepthwiseHasItsOwnTemplate) {
       << "a depthwise recipe is not a GEMM's";
   auto cu = generate_kernel(*r, spec, p);
   ASSERT_TRUE(cu.ok()) << cu.message();
-  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DepthwiseConv<16, 32, 4, Epilogue>;"));
+  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DepthwiseConv<64, 4, 8, 3, 3, Epilogue>;"));
   EXPECT_TRUE(contains(*cu, "depthwise_conv_kernel")) << "the template is inlined";
 }
 

@@ -36,7 +36,7 @@ EXPECTATIONS = [
     ("its phases no tap reaches", r"bias_only_phase_kernel<", 1, [], ["HGMMA"]),
     ("row packing of few input channels", r"pack_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("its weight", r"pack_weight_rows_kernel<float>", 1, [], ["HGMMA"]),
-    ("depthwise, exact fp32", r"depthwise_conv_kernel<16, 32, 4,", 1, ["FFMA", "LDS"], ["HGMMA"]),
+    ("depthwise, exact fp32", r"depthwise_conv_kernel<64, 4, 8, 3, 3,", 1, ["FFMA", "LDS"], ["HGMMA"]),
     ("direct, exact fp32, taps as float4 broadcasts", DIRECT_LOOPED, 1, ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
     ("direct with its 3 x 3 taps unrolled", DIRECT_3X3, 1, ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
 ]
