@@ -83,6 +83,8 @@ def run(args):
                 # All of eager's samples before any runner: timed after the candidate's process ended,
                 # memory-bound eager ran 6-11% slower (decisions.md, "Eager before the runner").
                 references, _ = session.reference_samples(args.timed_runs, args.compare_compile)
+            if args.compare_compile:
+                doc["compile_cache"] = compile_cache_counters()
             torch.cuda.empty_cache()  # eager's input sets, cached by torch: the shared buffers need the room
             judge.calibrate()
         phase = "start"
@@ -108,6 +110,13 @@ def run(args):
         doc["runner_log"] = judge.log_tail
     doc["judge_seconds"] = judge.clock.totals()
     return doc
+
+
+def compile_cache_counters():
+    """Whether torch.compile's graph came from Inductor's caches (AOTAutograd's and the FX graph's) or
+    was compiled here: a timed run after a warm-up pass should show hits only."""
+    from torch._dynamo.utils import counters
+    return {k: v for group in ("aot_autograd", "inductor") for k, v in counters[group].items() if "cache" in k}
 
 
 def first_line(exc):
