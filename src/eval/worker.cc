@@ -23,6 +23,7 @@ std::map<std::string, std::string> worker_environment(const WorkerOptions& opt) 
                                                 "CUDA_DEVICE_ORDER",
                                                 "NVIDIA_VISIBLE_DEVICES",
                                                 "TORCHINDUCTOR_CACHE_DIR",
+                                                "TORCHINDUCTOR_COMPILE_THREADS",
                                                 "TRITON_CACHE_DIR",
                                                 "XDG_CACHE_HOME",
                                                 "VIRTUAL_ENV",

@@ -1,6 +1,6 @@
 # Seventeenth session (2026-12-03), the device tool's H200, carrying build/src/cutegen,
 # build/src/cutegen-runner, .deps/wheels, .kb (KernelBench's level1/level2, not committed) and
-# .cache/call (call.sh and make.sh beside this file, the kernels and their build cache).
+# .cache/call (call.sh beside this file, make.sh, the kernels and their build cache).
 # Every kernel was emitted on the CPU machine by `cutegen expert TASK --emit`, compiled there into a
 # build cache (prep.sh: every level-2 task and level-1 convolution at 215bafb), packed with make.sh:
 #   bash make.sh KERNEL.cu ...   # -> .cache/call/entries.txt (TASK.py:KERNEL.cu), cu/, cache.tgz
