@@ -82,10 +82,12 @@ __global__ void __launch_bounds__(TileW* ThreadRows)
       for (int ks = 0; ks < TapsW; ++ks)
         v[ks] = patch(row0 + i, pw + ks * s.dil_w);
       CUTE_UNROLL
-      for (int kr = 0; kr < TapsH; ++kr)
-        if (i - kr >= 0 && i - kr < Rows) CUTE_UNROLL
-      for (int ks = 0; ks < TapsW; ++ks)
-        acc[i - kr] = fmaf(v[ks], tap[kr][ks], acc[i - kr]);
+      for (int kr = 0; kr < TapsH; ++kr) {
+        if (i - kr < 0 || i - kr >= Rows) continue;  // compile-time: the loops unroll
+        CUTE_UNROLL
+        for (int ks = 0; ks < TapsW; ++ks)
+          acc[i - kr] = fmaf(v[ks], tap[kr][ks], acc[i - kr]);
+      }
     }
   } else {
     CUTE_UNROLL
