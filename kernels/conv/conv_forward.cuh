@@ -5,8 +5,9 @@
 // One group per GEMM batch. A transposed convolution is one such launch per output phase
 // (transposed_phases.cuh), all reading one copy of the input.
 // Split3xTf32: fp32 accuracy where TF32 falls short (cuDNN's fp32 kernels for few input channels):
-// the copies write each operand's tf32 hi and lo parts, and every k-tile becomes the three
-// products of 3xTF32 (mainloop_conv_tma.cuh), summed in fp32 span by span.
+// the three products of 3xTF32, summed in fp32 span by span. With a tf32 Config the copies write
+// each operand's tf32 hi and lo parts and every k-tile becomes three; with an fp32 one the consumers
+// split each k-tile in shared memory (mainloop_conv_tma.cuh).
 //
 // Why the layout change: the tasks' tensors are channels-first (NCHW), where a pixel's channels lie
 // a plane apart; tf32 wgmma reads K-major operands only, and K is the channels, so no TMA box of
@@ -47,9 +48,9 @@ template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = 
 struct ConvForward {
   using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW>;
   using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;
-  using ElementA = typename Config::ElementA;  // tfloat32_t for fp32 tensors: the same bits
+  using ElementA = typename Config::ElementA;  // tfloat32_t or float for fp32 tensors: the same bits
 
-  static constexpr int Parts = Split3xTf32 ? 2 : 1;  // hi (and lo) of each copy
+  static constexpr int Parts = Params::Mainloop::Parts;  // hi (and lo) of each copy
 
   // The geometry the implicit GEMM runs (the packed one for pack_w; a transposed convolution's
   // phases run over its input, and their weights' taps add up to its).
@@ -80,14 +81,14 @@ struct ConvForward {
     static_assert(sizeof(Element) == sizeof(ElementA));
     auto* x_cl = reinterpret_cast<Element*>(workspace);
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
-    int64_t x_lo = Split3xTf32 ? input_part(s) : 0;
+    int64_t x_lo = Parts > 1 ? input_part(s) : 0;
     cudaError_t err = s.pack_w ? pack_rows(x, x_cl, s, x_lo, stream)
                                : to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
     if (err != cudaSuccess || s.transposed)
       return err != cudaSuccess ? err
              : MergeW > 1       ? run_merged_phases(x_cl, w, w_cl, out, s, functor, stream)
                                 : run_phases(x_cl, w, w_cl, out, s, functor, stream);
-    int64_t w_lo = Split3xTf32 ? weight_part(s) : 0;
+    int64_t w_lo = Parts > 1 ? weight_part(s) : 0;
     err = s.pack_w ? pack_weight_rows(w, w_cl, s, w_lo, stream)
                    : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), w_lo, stream);
     ConvShape const g = gemm_shape(s);  // the output's dims are the same in both
@@ -102,7 +103,7 @@ struct ConvForward {
                                 ConvShape const& t, Functor const& functor, cudaStream_t stream) {
     return for_each_phase(t, out, functor, stream,
                           [&](TransposedPhase const& phase, ConvShape const& g, OutputPhase const& o) {
-                            int64_t w_lo = Split3xTf32 ? weight_part(g) : 0;
+                            int64_t w_lo = Parts > 1 ? weight_part(g) : 0;
                             cudaError_t err = phase_weight(w, w_cl, t, phase, w_lo, stream);
                             if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, o, functor, stream);
                             w_cl += Parts * weight_part(g);
@@ -132,7 +133,7 @@ struct ConvForward {
           continue;
         }
         ConvShape const g = m.forward(t, dh);
-        int64_t const w_lo = Split3xTf32 ? weight_part(g) : 0;
+        int64_t const w_lo = Parts > 1 ? weight_part(g) : 0;
         err = merged_phase_weight(w, w_cl, t, dh, m, w_lo, stream);
         if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, OutputPhase::of(t, r_z, r_p, 0), functor, stream);
         w_cl += Parts * weight_part(g);

@@ -9,10 +9,14 @@
 //   B: a box (TileK channels, 1 tap, TileN output channels) of the channels-last weight
 //      (C/G_pad, taps, K). Channels past the group's end are zeros there (padding or outside
 //      the tensor), which cancels whatever A holds for them.
-// Split3xTf32: both copies hold a hi and a lo part (the lo part as images N..2N-1 of the input and
-// output channels K..2K-1 of the weight), and each (tap, channel tile) is three k-tiles, the
-// products hi*lo, lo*hi, hi*hi (small ones first), which MainloopPromoting's consumers sum on the
-// tensor cores one triple at a time and then add in fp32.
+// Split3xTf32 with tf32 elements (pre-split): both copies hold a hi and a lo part (the lo part as
+// images N..2N-1 of the input and output channels K..2K-1 of the weight), and each (tap, channel
+// tile) is three k-tiles, the products hi*lo, lo*hi, hi*hi (small ones first), which
+// MainloopPromoting's consumers sum on the tensor cores one triple at a time and then add in fp32.
+// With fp32 elements (Config::Fp32Via3xTf32, split in the kernel): the copies hold the values as
+// they are, each (tap, channel tile) is one k-tile, and Mainloop3xTf32's consumers split it in
+// shared memory and run the three products from it: A is read once per tap instead of three
+// times, and the copies are half the size.
 // Hopper's TMA im2col mode would gather the same rows, but a tiled box with a traversal stride
 // covers stride, padding and dilation with one descriptor per operand and no per-tile offsets.
 #pragma once
@@ -22,15 +26,20 @@
 #include <cutlass/cuda_host_adapter.hpp>
 
 #include "conv_shape.cuh"
+#include "gemm/mainloop_3xtf32.cuh"
 #include "gemm/mainloop_promoting.cuh"
 #include "gemm/mainloop_tma_wgmma.cuh"
 
 namespace cutegen::conv {
 
+template <class Config, bool Split3xTf32>
+using ConvConsumers = cute::conditional_t<
+    Config::Fp32Via3xTf32, gemm::Mainloop3xTf32<Config>,
+    cute::conditional_t<Split3xTf32, gemm::MainloopPromoting<Config>, gemm::MainloopTmaWgmma<Config>>>;
+
 template <class Config, int TileP, int TileQ, bool Split3xTf32 = false>
-struct MainloopConvTma
-    : cute::conditional_t<Split3xTf32, gemm::MainloopPromoting<Config>, gemm::MainloopTmaWgmma<Config>> {
-  using Base = cute::conditional_t<Split3xTf32, gemm::MainloopPromoting<Config>, gemm::MainloopTmaWgmma<Config>>;
+struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
+  using Base = ConvConsumers<Config, Split3xTf32>;
   using typename Base::ElementA;
   using typename Base::ElementB;
   using typename Base::Pipeline;
@@ -38,8 +47,10 @@ struct MainloopConvTma
   using typename Base::TensorStorage;
   using Tiling = PixelTiling<TileP, TileQ>;
   static constexpr int TileK = Config::TileK;
-  static constexpr int Parts = Split3xTf32 ? 2 : 1;  // of each operand
-  static constexpr int Terms = Split3xTf32 ? 3 : 1;  // k-tiles per (tap, channel tile)
+  static_assert(Split3xTf32 || !Config::Fp32Via3xTf32, "fp32 elements are split in the kernel");
+  static constexpr bool PreSplit = Split3xTf32 && !Config::Fp32Via3xTf32;
+  static constexpr int Parts = PreSplit ? 2 : 1;  // of each operand
+  static constexpr int Terms = PreSplit ? 3 : 1;  // k-tiles per (tap, channel tile)
   static constexpr uint64_t kCacheHint = uint64_t(cute::TMA::CacheHintSm90::EVICT_NORMAL);
 
   static_assert(TileP * TileQ == Config::TileM, "an M tile is TileP x TileQ output pixels");
@@ -100,7 +111,7 @@ struct MainloopConvTma
       pipeline.producer_acquire(write);
       uint64_t* full = reinterpret_cast<uint64_t*>(pipeline.producer_get_barrier(write));
       int stage = write.index(), c0 = chunk * TileK;
-      int a_part = Split3xTf32 && term == 1, b_part = Split3xTf32 && term == 0;  // hi*lo, lo*hi, hi*hi
+      int a_part = PreSplit && term == 1, b_part = PreSplit && term == 0;  // hi*lo, lo*hi, hi*hi
       cute::SM90_TMA_LOAD_5D::copy(&params.a, full, kCacheHint, smem.a.data() + stage * Config::TileM * TileK,
                                    c_group0 + c0, w0 + ks * s.dil_w, h0 + kr * s.dil_h, d0 + kt * s.dil_d,
                                    tile.n + a_part * s.n);

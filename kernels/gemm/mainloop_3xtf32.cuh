@@ -42,8 +42,7 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
   static constexpr int StageElementsA = Config::TileM * Config::TileK;
   static constexpr int StageElementsB = Config::TileN * Config::TileK;
   static_assert(cute::cosize_v<SmemLayoutA> == StageElementsA * Config::Stages, "stages are contiguous blocks");
-  static_assert(StageElementsA % (4 * MmaThreads) == 0 && StageElementsB % (4 * MmaThreads) == 0,
-                "every consumer thread splits whole float4s");
+  static_assert(StageElementsA % 4 == 0 && StageElementsB % 4 == 0, "the split reads whole float4s");
 
   // The lo parts of two k-tiles: the one being split and the one the tensor cores may still read.
   using SmemLayoutLoA = typename OperandSmem<float, Config::MajorA, Config::TileM, Config::TileK, 2>::Layout;
@@ -63,8 +62,9 @@ struct Mainloop3xTf32 : MainloopTmaWgmma<Config> {
     auto* x4 = reinterpret_cast<float4*>(x);
     auto* lo4 = reinterpret_cast<float4*>(lo);
     CUTE_UNROLL
-    for (int j = 0; j < Elements / 4 / MmaThreads; ++j) {
+    for (int j = 0; j < (Elements / 4 + MmaThreads - 1) / MmaThreads; ++j) {
       int i = thread + j * MmaThreads;  // a warp covers 512 contiguous bytes: no bank conflicts
+      if (Elements / 4 % MmaThreads != 0 && i >= Elements / 4) break;  // a narrow tile: fewer float4s than threads
       float4 v = x4[i];
       Tf32Pair px = split_tf32(v.x), py = split_tf32(v.y), pz = split_tf32(v.z), pw = split_tf32(v.w);
       x4[i] = make_float4(px.hi, py.hi, pz.hi, pw.hi);

@@ -31,6 +31,8 @@ EXPECTATIONS = [
     ("its merged phase weight", r"merged_phase_weight_kernel<float>", 1, [], ["HGMMA"]),
     ("implicit-GEMM conv, 3xTF32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 4, 32, .*BiasRelu, true, 1>", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
+    ("implicit-GEMM conv, 3xTF32 split in the kernel", r"GemmWarpSpecialized<.*ConvParams<.*, 2, 64, .*BiasRelu, true, 1>", 1,
+     ["HGMMA.64x16x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
     ("channels-last copy", r"to_channels_last_kernel<float>", 1, [], ["HGMMA"]),
     ("a transposed convolution's phase weight", r"(?<!merged_)phase_weight_kernel<float>", 1, [], ["HGMMA"]),
     ("its phases no tap reaches", r"bias_only_phase_kernel<", 1, [], ["HGMMA"]),

@@ -1,6 +1,7 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
 // per-channel bias and ReLU) with its weight and input copies and a transposed convolution's
-// phases, a transposed one with its W phases merged, its 3xTF32 form (128 x 64 tiles),
+// phases, a transposed one with its W phases merged, its 3xTF32 form (128 x 64 tiles) and the form
+// that splits in the kernel (128 x 16),
 // the depthwise template and the direct one for few input channels,
 // compiled for sm_90a by the CI test (check_sass.py beside it), which reads their SASS and ptxas's
 // resource report. Nothing here runs.
@@ -41,6 +42,15 @@ using Split =
 
 cudaError_t run_split(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Split::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// 3xTF32 split in the kernel (fp32 copies, each stage split in shared memory), on a 16-wide N tile.
+using SplitInKernel = ConvForward<gemm::GemmConfig<float, float, float, gemm::RowMajor, gemm::ColMajor, 128, 16, 8>, 2,
+                                  64, BiasRelu, true>;
+
+cudaError_t run_split_in_kernel(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f,
+                                char* workspace) {
+  return SplitInKernel::run(x, w, out, s, f, workspace, nullptr);
 }
 
 // The depthwise template: 32 x 64 output tiles of 3 x 3 taps, eight rows per thread.
