@@ -74,7 +74,7 @@ int conv_merge_w(const ConvRecipe& c) {
   return (s == 2 || s == 4) && s % d == 0 ? int(s) : 1;
 }
 
-ConvTiles conv_tiles(const ConvRecipe& c) {
+ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel) {
   ConvTiles t;
   int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
   while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256)
@@ -88,7 +88,7 @@ ConvTiles conv_tiles(const ConvRecipe& c) {
     t.tile_n *= 2;
   if (n > 64) t.tile_n = 128;
   int stage_bytes = (128 + t.tile_n) * 32 * 4;
-  t.stages = std::min(8, (192 << 10) / stage_bytes);
+  t.stages = std::min(8, (192 << 10) / stage_bytes - (split_in_kernel ? 2 : 0));
   return t;
 }
 
@@ -127,7 +127,8 @@ std::string conv_unsupported(const ConvRecipe& c) {
 
 // The kernel's type: the implicit GEMM with its tiles, or the depthwise template.
 std::string conv_type(const ConvRecipe& c, const Params& p) {
-  ConvTiles t = conv_tiles(c);
+  bool x3 = c.math == GemmMath::k3xTF32 || p.tf32x3, in_kernel = x3 && p.split_ahead == 0;
+  ConvTiles t = conv_tiles(c, in_kernel);
   if (p.strategy == Strategy::kConvDepthwise) {  // 64 x 32 tiles, 8 rows a thread; 1-D: 256 columns
     bool two_d = c.kernel.size() >= 2;
     return "using Conv = cutegen::conv::DepthwiseConv<" + std::string(two_d ? "64, 4, 8, " : "256, 1, 1, ") +
@@ -143,11 +144,13 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
     return "using Conv = cutegen::conv::DirectConv<" + std::to_string(d.tile_h) + ", " + std::to_string(d.tile_w) +
            ", " + std::to_string(d.rows) + ", " + std::to_string(d.kb) + ", Epilogue" + taps + ">;";
   }
-  bool x3 = c.math == GemmMath::k3xTF32 || p.tf32x3;
   std::string split = conv_merge_w(c) > 1 ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c))
                       : x3                ? ", true"
                                           : "";
-  return "using Config = cutegen::gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, "
+  // An fp32 Config splits 3xTF32 in the kernel; a tf32 one reads the copies' split parts (or runs TF32).
+  std::string element = in_kernel ? "float" : "cute::tfloat32_t";
+  return "using Config = cutegen::gemm::GemmConfig<" + element + ", " + element +
+         ", float, "
          "cutegen::gemm::RowMajor,\n"
          "                                         cutegen::gemm::ColMajor, 128, " +
          std::to_string(t.tile_n) + ", " + std::to_string(t.stages) +

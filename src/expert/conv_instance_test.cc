@@ -172,21 +172,25 @@ TEST(ConvInstance, ChannelsTimesRowTapsFillingAtMostHalfAKTileRunDirect) {
 }
 
 TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
-  // cuDNN ran some TF32-eligible shapes in full fp32 (level 2's 78): the space's second point.
+  // cuDNN ran some TF32-eligible shapes in full fp32 (level 2's 78): the space's later points.
   auto spec = fixture("level1/55_conv_standard_2D__asymmetric_input__square_kernel");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
   auto space = search_space(*r);
-  ASSERT_EQ(space.size(), 2u);
+  ASSERT_EQ(space.size(), 3u) << "TF32, then 3xTF32 split in the kernel, then in the copies";
   EXPECT_EQ(space[0], default_params(*r));
   EXPECT_EQ(space[1].tf32x3, 1);
-  EXPECT_TRUE(contains(to_string(space[1]), "tf32x3=1,strategy=conv_implicit_gemm")) << to_string(space[1]);
-  auto back = parse_params(to_string(space[1]));
+  EXPECT_EQ(space[1].split_ahead, 0);
+  EXPECT_EQ(space[2].tf32x3, 1);
+  EXPECT_EQ(space[2].split_ahead, 1);
+  EXPECT_TRUE(contains(to_string(space[2]), "split_ahead=1,tf32x3=1,strategy=conv_implicit_gemm"))
+      << to_string(space[2]);
+  auto back = parse_params(to_string(space[2]));
   ASSERT_TRUE(back.ok()) << back.message();
-  EXPECT_EQ(*back, space[1]);
+  EXPECT_EQ(*back, space[2]);
   auto tf32 = generate_kernel(*r, spec, space[0]);
-  auto split = generate_kernel(*r, spec, space[1]);
+  auto split = generate_kernel(*r, spec, space[2]);
   ASSERT_TRUE(tf32.ok() && split.ok());
   EXPECT_FALSE(contains(*tf32, ", Epilogue, true>;"));
   EXPECT_TRUE(contains(*split, ", Epilogue, true>;"));
@@ -196,7 +200,41 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   Params p = default_params(*few);
   p.tf32x3 = 1;
   EXPECT_EQ(invalid_reason(*few, p), "tf32x3 applies where the recipe runs TF32");
-  EXPECT_EQ(search_space(*few).size(), 1u);
+  EXPECT_EQ(search_space(*few).size(), 2u) << "split in the copies (the default), or in the kernel";
+}
+
+TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoParts) {
+  // Level 2's 8: 16 output channels, 3xTF32 over 8 input channels with the row taps packed.
+  auto spec = fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_EQ(r->conv->math, GemmMath::k3xTF32);
+  Params p = default_params(*r);
+  EXPECT_EQ(p.split_ahead, 1) << "the measured form stays the default";
+  auto ahead = generate_kernel(*r, spec, p);
+  p.split_ahead = 0;
+  EXPECT_EQ(invalid_reason(*r, p), "");
+  auto in_kernel = generate_kernel(*r, spec, p);
+  ASSERT_TRUE(ahead.ok() && in_kernel.ok());
+  EXPECT_TRUE(contains(*ahead, "GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float,"));
+  EXPECT_TRUE(contains(*ahead, "cutegen::gemm::ColMajor, 128, 16, 8>;"));
+  EXPECT_TRUE(contains(*in_kernel, "GemmConfig<float, float, float,"));
+  EXPECT_TRUE(contains(*in_kernel, "cutegen::gemm::ColMajor, 128, 16, 8>;")) << "8 stages and the lo parts fit";
+  EXPECT_TRUE(contains(*in_kernel, ", Epilogue, true>;"));
+  p.split_ahead = 2;
+  EXPECT_EQ(invalid_reason(*r, p), "a convolution's 3xTF32 splits in the kernel (split_ahead=0) or in its copies (1)");
+  // 128-wide tiles: 6 stages of 32 KB split ahead, 4 beside the two lo buffers in the kernel.
+  auto spec55 = fixture("level1/55_conv_standard_2D__asymmetric_input__square_kernel");
+  auto tf32 = recognize(spec55);
+  ASSERT_TRUE(tf32.ok());
+  Params q = default_params(*tf32);
+  q.split_ahead = 0;
+  EXPECT_EQ(invalid_reason(*tf32, q), "split_ahead=0 applies where the convolution runs 3xTF32");
+  q.tf32x3 = 1;
+  auto wide = generate_kernel(*tf32, spec55, q);
+  ASSERT_TRUE(wide.ok()) << wide.message();
+  EXPECT_TRUE(contains(*wide, "GemmConfig<float, float, float,"));
+  EXPECT_TRUE(contains(*wide, "cutegen::gemm::ColMajor, 128, 128, 4>;"));
 }
 
 TEST(ConvInstance, WhatHasNoKernelYetIsDeclinedWithTheReason) {

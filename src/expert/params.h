@@ -28,7 +28,8 @@ struct Params {
   int tile_m = 128, tile_n = 256, stages = 4, cluster_m = 1, cluster_n = 1, swizzle = 8, split_k = 1;
   // fp32 GEMMs' 3xTF32: 0 splits each k-tile in shared memory in the mainloop, promoting every
   // k-tile; n > 0 splits the operands ahead (a pre-pass writing three tf32 k-tiles per k-tile) and
-  // promotes every n k-tiles (kernels/gemm/mainloop_promoting.cuh).
+  // promotes every n k-tiles (kernels/gemm/mainloop_promoting.cuh). A 3xTF32 convolution: 1 (its
+  // default) splits in its channels-last copies, 0 in the kernel (kernels/conv/mainloop_conv_tma.cuh).
   int split_ahead = 0;
   // 1: 3xTF32 with the larger operand split in the consumers' registers and the other split ahead
   // into two parts (kernels/gemm/mainloop_register_split.cuh), the kernel's operands swapped

@@ -188,6 +188,9 @@ bool conv_direct(const Recipe& r) {
 std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { return conv_unsupported(*r.conv); }
 std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
   if (p.tf32x3 && r.conv->math != GemmMath::kTF32) return "tf32x3 applies where the recipe runs TF32";
+  if (p.split_ahead > 1) return "a convolution's 3xTF32 splits in the kernel (split_ahead=0) or in its copies (1)";
+  if (p.split_ahead == 0 && r.conv->math != GemmMath::k3xTF32 && !p.tf32x3)
+    return "split_ahead=0 applies where the convolution runs 3xTF32";
   return conv_invalid(r, p, hw);
 }
 
@@ -297,7 +300,7 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvImplicitGemm,
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
-       {"tf32x3"},
+       {"tf32x3", "split_ahead"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},
