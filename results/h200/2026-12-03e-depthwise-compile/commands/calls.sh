@@ -1,10 +1,11 @@
 # Seventeenth session (2026-12-03), the device tool's H200, carrying build/src/cutegen,
 # build/src/cutegen-runner, .deps/wheels, .kb (KernelBench's level1/level2, not committed) and
-# .cache/call (call.sh beside this file, make.sh, the kernels and their build cache).
+# .cache/call (the kernels and their build cache). call.sh beside this file and
+# results/h200/2026-12-03d-conv-families/commands/make.sh are what became scripts/gpu-call and
+# scripts/gpu-pack after this session (the same steps).
 # Every kernel was emitted on the CPU machine by `cutegen expert TASK --emit`, compiled there into a
 # build cache (prep.sh: every level-2 task and level-1 convolution at 215bafb), packed with make.sh:
 #   bash make.sh KERNEL.cu ...   # -> .cache/call/entries.txt (TASK.py:KERNEL.cu), cu/, cache.tgz
-#   (make.sh unchanged: results/h200/2026-12-03d-conv-families/commands/make.sh; call.sh here gained COMPILE)
 # A kernel's name is its task's, with a suffix for a variant:
 #   (none)  215bafb (the session's start); level 1's 82-85 at 2e7bd29 (the depthwise template)
 #   _d24    215bafb with classify's direct threshold C/G x S <= 16 raised to 24 (not committed): the
