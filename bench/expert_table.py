@@ -54,7 +54,7 @@ def summary(docs):
     passed = [numbers(d) for d in docs if isinstance(d, dict) and d.get("verdict") == "pass"]
     parts = [f"{len(passed)} of {len(docs)} correct"]
     for label, i in (("eager", 1), ("torch.compile", 2)):
-        speedups = [ratio(n[0], n[i]) for n in passed if ratio(n[0], n[i])]
+        speedups = [x for x in (ratio(n[0], n[i]) for n in passed) if x]
         if speedups:
             mean = math.exp(sum(math.log(x) for x in speedups) / len(speedups))
             at_least = sum(x >= 1 for x in speedups)

@@ -65,10 +65,11 @@ __global__ void __launch_bounds__(TileW* ThreadRows)
   }
   float tap[TapsH][TapsW];
   CUTE_UNROLL
-  for (int kr = 0; kr < TapsH; ++kr)
+  for (int kr = 0; kr < TapsH; ++kr) {
     CUTE_UNROLL
-  for (int ks = 0; ks < TapsW; ++ks)
-    tap[kr][ks] = __ldg(w + (int64_t(k) * TapsH + kr) * TapsW + ks);
+    for (int ks = 0; ks < TapsW; ++ks)
+      tap[kr][ks] = __ldg(w + (int64_t(k) * TapsH + kr) * TapsW + ks);
+  }
   __syncthreads();
 
   int const q = q0 + col, row0 = thread_row * Rows, pw = col * s.stride_w;
@@ -91,12 +92,14 @@ __global__ void __launch_bounds__(TileW* ThreadRows)
     }
   } else {
     CUTE_UNROLL
-    for (int o = 0; o < Rows; ++o)
+    for (int o = 0; o < Rows; ++o) {
       CUTE_UNROLL
-    for (int kr = 0; kr < TapsH; ++kr)
-      CUTE_UNROLL
-    for (int ks = 0; ks < TapsW; ++ks)
-      acc[o] = fmaf(patch((row0 + o) * s.stride_h + kr * s.dil_h, pw + ks * s.dil_w), tap[kr][ks], acc[o]);
+      for (int kr = 0; kr < TapsH; ++kr) {
+        CUTE_UNROLL
+        for (int ks = 0; ks < TapsW; ++ks)
+          acc[o] = fmaf(patch((row0 + o) * s.stride_h + kr * s.dil_h, pw + ks * s.dil_w), tap[kr][ks], acc[o]);
+      }
+    }
   }
   CUTE_UNROLL
   for (int o = 0; o < Rows; ++o) {

@@ -129,20 +129,18 @@ std::string conv_unsupported(const ConvRecipe& c) {
 std::string conv_type(const ConvRecipe& c, const Params& p) {
   bool x3 = c.math == GemmMath::k3xTF32 || p.tf32x3, in_kernel = x3 && p.split_ahead == 0;
   ConvTiles t = conv_tiles(c, in_kernel);
-  if (p.strategy == Strategy::kConvDepthwise) {  // 64 x 32 tiles, 8 rows a thread; 1-D: 256 columns
-    bool two_d = c.kernel.size() >= 2;
-    return "using Conv = cutegen::conv::DepthwiseConv<" + std::string(two_d ? "64, 4, 8, " : "256, 1, 1, ") +
-           std::to_string(two_d ? c.kernel[c.kernel.size() - 2] : 1) + ", " + std::to_string(c.kernel.back()) +
+  bool const two_d = c.kernel.size() >= 2;
+  std::string const rs = std::to_string(two_d ? c.kernel[c.kernel.size() - 2] : 1) + ", " +
+                         std::to_string(c.kernel.back());  // R, S: the tap loops of a row plane unroll
+  if (p.strategy == Strategy::kConvDepthwise)              // 64 x 32 tiles, 8 rows a thread; 1-D: 256 columns
+    return "using Conv = cutegen::conv::DepthwiseConv<" + std::string(two_d ? "64, 4, 8, " : "256, 1, 1, ") + rs +
            ", Epilogue>;";
-  }
   if (p.strategy == Strategy::kConvDirect) {
     DirectTiles d = direct_tiles(c);
-    // A forward convolution's R and S as constants: its tap loops unroll (a transposed one's phases differ).
-    std::string taps = c.transposed ? ""
-                                    : ", " + std::to_string(c.kernel.size() >= 2 ? c.kernel[c.kernel.size() - 2] : 1) +
-                                          ", " + std::to_string(c.kernel.back());
+    // A forward convolution's R and S as constants (a transposed one's phases differ in their taps).
     return "using Conv = cutegen::conv::DirectConv<" + std::to_string(d.tile_h) + ", " + std::to_string(d.tile_w) +
-           ", " + std::to_string(d.rows) + ", " + std::to_string(d.kb) + ", Epilogue" + taps + ">;";
+           ", " + std::to_string(d.rows) + ", " + std::to_string(d.kb) + ", Epilogue" +
+           (c.transposed ? "" : ", " + rs) + ">;";
   }
   std::string split = conv_merge_w(c) > 1 ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c))
                       : x3                ? ", true"
