@@ -1,8 +1,8 @@
 # Seventeenth session (2026-12-03), the device tool's H200, carrying build/src/cutegen,
 # build/src/cutegen-runner, .deps/wheels, .kb (KernelBench's level1/level2, not committed) and
-# .cache/call (the kernels and their build cache). call.sh beside this file and
-# results/h200/2026-12-03d-conv-families/commands/make.sh are what became scripts/gpu-call and
-# scripts/gpu-pack after this session (the same steps).
+# .cache/call (the kernels and their build cache). `bash .cache/call/call3.sh` below ran the steps
+# that are now scripts/gpu-call (its copy with COMPILE added), make.sh those of scripts/gpu-pack
+# (results/h200/2026-12-03d-conv-families/commands/make.sh).
 # Every kernel was emitted on the CPU machine by `cutegen expert TASK --emit`, compiled there into a
 # build cache (prep.sh: every level-2 task and level-1 convolution at 215bafb), packed with make.sh:
 #   bash make.sh KERNEL.cu ...   # -> .cache/call/entries.txt (TASK.py:KERNEL.cu), cu/, cache.tgz
