@@ -45,6 +45,10 @@ struct EpilogueDirectStore {
                    batch_stride % 2 == 0;
     return {c, ldc, batch_stride, m, n, aligned, transposed, functor};
   }
+  // Every epilogue is made from these params and the batch count (which a direct store does not need).
+  static Params make_params(Params const& direct, int /*batches*/) { return direct; }
+  static Params const& direct(Params const& p) { return p; }
+  static bool admits(Params const&) { return true; }  // any C
 
   template <class TiledMma, class Accumulator>
   CUTE_DEVICE static void store(Params const& p, TiledMma const& tiled_mma, Accumulator const& accum, TileCoord tile,

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "epilogue_direct_store.cuh"
+#include "epilogue_tma_store.cuh"
 #include "gemm_config.cuh"
 #include "mainloop_3xtf32.cuh"
 #include "mainloop_promoting.cuh"
@@ -35,14 +36,28 @@ struct GemmArguments {
   void* workspace = nullptr;  // gemm_workspace_bytes<Kernel>(args) bytes, 16-byte aligned
 };
 
-template <class Config, class Functor>
+// An epilogue that stages C in shared memory (EpilogueTmaStore) declares its SharedStorage; the
+// others (the direct store, the convolutions') store from registers.
+template <class Epilogue, class = void>
+struct EpilogueSmem {
+  static constexpr bool Staged = false;
+  struct type {};
+};
+template <class Epilogue>
+struct EpilogueSmem<Epilogue, cute::void_t<typename Epilogue::SharedStorage>> {
+  static constexpr bool Staged = true;
+  using type = typename Epilogue::SharedStorage;
+};
+
+// Epilogue_: EpilogueDirectStore, or EpilogueTmaStore where C admits it (its `applies`).
+template <class Config, class Functor, class Epilogue_ = EpilogueDirectStore<Config, Functor>>
 struct GemmParams {
   using Mainloop =
       cute::conditional_t<Config::RegisterSplit, MainloopRegisterSplit<Config>,
                           cute::conditional_t<Config::Fp32Via3xTf32, Mainloop3xTf32<Config>,
                                               cute::conditional_t<(Config::PromoteSpan > 0), MainloopPromoting<Config>,
                                                                   MainloopTmaWgmma<Config>>>>;
-  using Epilogue = EpilogueDirectStore<Config, Functor>;
+  using Epilogue = Epilogue_;
   using Scheduler = SwizzledTileScheduler<Config::ClusterM, Config::ClusterN>;
 
   typename Mainloop::Params mainloop;
@@ -61,7 +76,9 @@ struct GemmParams {
     auto scheduler = make_scheduler(args);
     return {Mainloop::make_params(s, args.a, make_operand_stride<Config::MajorA>(args.lda, args.batch_stride_a), args.b,
                                   make_operand_stride<Config::MajorB>(args.ldb, args.batch_stride_b)),
-            Epilogue::make_params(args.c, args.ldc, args.batch_stride_c, s.m, s.n, args.functor, args.transposed_c),
+            Epilogue::make_params(EpilogueDirectStore<Config, Functor>::make_params(
+                                      args.c, args.ldc, args.batch_stride_c, s.m, s.n, args.functor, args.transposed_c),
+                                  s.l),
             scheduler, SplitKPartials<Config>::make(args.workspace, scheduler)};
   }
 };

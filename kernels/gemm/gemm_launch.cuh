@@ -93,10 +93,12 @@ cudaError_t launch_gemm(typename Kernel::Arguments const& args, cudaStream_t str
   auto params = Kernel::Params::make(args);
   bool split_k = params.scheduler.splits > 1;
   if (split_k && args.workspace == nullptr) return cudaErrorInvalidValue;
+  if (!Kernel::Epilogue::admits(params.epilogue) || (split_k && EpilogueSmem<typename Kernel::Epilogue>::Staged))
+    return cudaErrorInvalidValue;
   cudaError_t status = launch_kernel<Kernel>(params, stream);
   if (status != cudaSuccess || !split_k) return status;
   return launch_split_k_reduce<typename Kernel::Config, typename Kernel::Epilogue::FunctorType>(
-      params.partials, params.epilogue, stream);
+      params.partials, Kernel::Epilogue::direct(params.epilogue), stream);
 }
 
 }  // namespace cutegen::gemm

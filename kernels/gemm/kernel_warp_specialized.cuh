@@ -46,9 +46,12 @@ struct GemmWarpSpecialized {
   static constexpr uint32_t ProducerRegisters = 40;
   static constexpr uint32_t ConsumerRegisters = 232;
 
+  static constexpr bool StagedEpilogue = EpilogueSmem<Epilogue>::Staged;
+
   struct SharedStorage {
     typename Mainloop::TensorStorage tensors;
     typename Pipeline::SharedStorage pipeline;
+    typename EpilogueSmem<Epilogue>::type epilogue;
   };
   static constexpr int SharedBytes = int(sizeof(SharedStorage));
 
@@ -111,12 +114,15 @@ struct GemmWarpSpecialized {
         if constexpr (Teams > 1) {
           if (walk.has_next()) cutlass::arch::NamedBarrier::arrive(2 * Mainloop::MmaThreads, 1 - team);
         }
-        if (params.scheduler.splits > 1) {
+        if constexpr (StagedEpilogue) {  // never split-K (launch_gemm refuses it)
+          Epilogue::store(params.epilogue, tiled_mma, accum, tile, team_thread, shared.epilogue, warp_group - 1);
+        } else if (params.scheduler.splits > 1) {
           params.partials.store(tiled_mma, accum, tile, team_thread);
         } else {
           Epilogue::store(params.epilogue, tiled_mma, accum, tile, team_thread);
         }
       }
+      if constexpr (StagedEpilogue) Epilogue::finish(team_thread);
     }
   }
 };

@@ -121,7 +121,8 @@ Params deepest_pipeline(const Recipe& r, Params p, const ArchLimits& hw) {
 // fp32 runs as 3xTF32 split ahead, promoting every 2 k-tiles, where that pays and its scratch holds
 // the parts, in 128 x 192 tiles unless N pads them more than 128 x 128's are slower; elsewhere (a
 // small operand beside a large one) the larger split in registers, 128 x 128 tiles, no cluster
-// (gemm-fp32-3xtf32). A matrix-vector product: 256 threads (matvec).
+// (gemm-fp32-3xtf32). C stored by TMA from shared memory wherever it admits that (gemm-tma-store).
+// A matrix-vector product: 256 threads (matvec).
 Params gemm_default(const Recipe& r, const ArchLimits& hw) {
   Params p = with(r.gemm->kind == GemmClass::kMatVec ? Strategy::kMatVec : Strategy::kGemmWarpSpecialized, Params{});
   if (p.strategy == Strategy::kMatVec) return p;
@@ -142,9 +143,11 @@ Params gemm_default(const Recipe& r, const ArchLimits& hw) {
     p.tile_n = kernel_n <= 64 ? 64 : wide ? 192 : 128;
   }
   p.cluster_m = !p.register_split && r.gemm->m >= 4 * p.tile_m ? 2 : 1;
+  p.tma_store = gemm_tma_store_unsupported(r, p).empty();
   p = deepest_pipeline(r, p, hw);
   for (Params q = p; output_tiles(r, q) * q.split_k < hw.sm_count / 2; p = q) {
     q.split_k = p.split_k * 2;
+    q.tma_store = 0;  // split-K's reduce stores C
     if (!invalid_reason(r, q, hw).empty()) break;
   }
   return p;
@@ -176,6 +179,7 @@ const std::vector<ParamDef>& param_defs() {
       {"split_ahead", &Params::split_ahead, {0, 1, 2, 4}, true},
       {"register_split", &Params::register_split, {0, 1}, true},
       {"tf32x3", &Params::tf32x3, {0, 1}, true},
+      {"tma_store", &Params::tma_store, {0, 1}, true},
   };
   return defs;
 }

@@ -39,6 +39,9 @@ struct Params {
   // 3xTF32, for the shapes where cuDNN ran full fp32 and TF32 misses the accuracy rule (level 2's 78),
   // which no rule predicts from the shape: the measured search falls back to it.
   int tf32x3 = 0;
+  // GEMMs: 1 stages C in shared memory and stores it with TMA (kernels/gemm/epilogue_tma_store.cuh),
+  // so the stores overlap the next tile's mainloop; 0 stores from registers.
+  int tma_store = 0;
   bool operator==(const Params&) const = default;
 };
 

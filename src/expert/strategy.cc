@@ -120,6 +120,23 @@ std::string norm_columns_invalid(const Recipe& r, const Params& p, const ArchLim
   return row_rules(r, p, false, false);
 }
 
+}  // namespace
+
+// EpilogueTmaStore's preconditions: C stored as computed (no operand swap), its rows (so its batches,
+// m n elements apart) 16-byte aligned (the output's base is torch's allocation), whole 128-byte
+// sub-tiles, no split-K.
+std::string gemm_tma_store_unsupported(const Recipe& r, const Params& p) {
+  const GemmRecipe& g = *r.gemm;
+  const int64_t per16 = 16 / dtype_info(g.out_dtype).bytes;
+  if (gemm_swaps_operands(g, p)) return "tma_store needs C stored as computed, not transposed";
+  if (g.n % per16 != 0) return "tma_store needs C's rows 16-byte aligned";
+  if (p.tile_n % (8 * per16) != 0) return "tma_store stores 128-byte sub-tiles: tile_n must be a multiple of them";
+  if (p.split_k > 1) return "with split-K the reduce kernel stores C (tma_store=0)";
+  return "";
+}
+
+namespace {
+
 // A GEMM tile's limits: whole wgmma atoms per consumer warpgroup, at most 128 fp32 registers of
 // accumulators per consumer thread (of the 232 it gets); for fp32, whose 3xTF32 holds a partial as
 // large beside its accumulator, 96 split ahead (128 x 192 builds without spills) and 64 split in
@@ -142,11 +159,16 @@ std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& 
       return "the smaller fp32 operand's parts take over the " + std::to_string(kMaxGemmScratchBytes >> 20) +
              " MB scratch";
   }
+  if (p.tma_store) {
+    if (auto why = gemm_tma_store_unsupported(r, p); !why.empty()) return why;
+  }
   // A stage holds a 128-byte K slice of the A and B tiles (fp32 split in the mainloop: two more for
-  // the lo parts; the register split: B's lo and hi parts); the pipeline's barriers fit in 1 KB.
+  // the lo parts; the register split: B's lo and hi parts); the pipeline's barriers fit in 1 KB; the
+  // TMA store's staging, two 64 x 128-byte buffers per consumer warpgroup.
   const bool lo_buffers = fp32 && !p.split_ahead && !p.register_split;
   const int64_t bytes =
-      int64_t(p.stages + (lo_buffers ? 2 : 0)) * (p.tile_m + (p.register_split ? 2 : 1) * p.tile_n) * 128 + 1024;
+      int64_t(p.stages + (lo_buffers ? 2 : 0)) * (p.tile_m + (p.register_split ? 2 : 1) * p.tile_n) * 128 + 1024 +
+      (p.tma_store ? 2 * 2 * 64 * 128 : 0);
   if (bytes > hw.smem_per_cta) return std::to_string(p.stages) + " stages exceed the target's shared memory per CTA";
   if (p.cluster_m * p.cluster_n > 4) return "TMA multicast here covers clusters of up to 4 CTAs";
   if (p.split_k > 1) {
@@ -278,14 +300,16 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kGemmWarpSpecialized,
        "gemm_warp_specialized",
        "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "register_split"},
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "register_split",
+        "tma_store"},
        is_gemm,
        gemm_cooperative_invalid,
        "gemm-warp-specialized"},
       {Strategy::kGemmPingpong,
        "gemm_pingpong",
        "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "register_split"},
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "register_split",
+        "tma_store"},
        is_gemm,
        gemm_pingpong_invalid,
        "gemm-warp-specialized"},

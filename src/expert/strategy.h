@@ -57,6 +57,8 @@ int64_t output_tiles(const Recipe& r, const Params& p);
 // Bytes of split-K partials a GEMM point writes (kernels/gemm/split_k.cuh: a tile of floats per
 // split of every tile of the cluster-padded grid, per batch of a launch); 0 without split-K.
 int64_t split_k_workspace_bytes(const Recipe& r, const Params& p);
+// Why a GEMM's C cannot take the TMA store (Params::tma_store) at this point, or "".
+std::string gemm_tma_store_unsupported(const Recipe& r, const Params& p);
 // The most scratch a GEMM instance asks of the device workspace (gemm.cu.in) for its fp32 operands.
 inline constexpr int64_t kMaxGemmScratchBytes = int64_t(4) << 30;
 // Bytes of one row of an fp32 operand split ahead into tf32 parts (three; two, lo and hi, for the

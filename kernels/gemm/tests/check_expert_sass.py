@@ -17,9 +17,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 
 # (task file, --params over the default, {kernel-name part: (required opcodes, forbidden opcodes)})
 POINTS = [
-    ("tasks/matmul_fp32.py", "",  # 3xTF32 split ahead (the default): the tf32 GEMM promoting every 6 k-tiles
-     {"GemmWarpSpecialized": (["HGMMA.64x192x8.F32.TF32", "UTMALDG", "USETMAXREG"], []),
+    # 3xTF32 split ahead (the default): the tf32 GEMM promoting every 6 k-tiles, C stored by TMA.
+    ("tasks/matmul_fp32.py", "",
+     {"GemmWarpSpecialized": (["HGMMA.64x192x8.F32.TF32", "UTMALDG", "USETMAXREG", "UTMASTG"], ["STG"]),
       "split_tf32_operand": ([], ["HGMMA"])}),
+    ("tasks/matmul_bf16.py", "", {"GemmWarpSpecialized": (["HGMMA.64x256x16.F32.BF16", "UTMALDG", "UTMASTG"], ["STG"])}),
+    ("tasks/matmul_bf16.py", "tma_store=0", {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "STG"], ["UTMASTG"])}),
     ("tasks/matmul_fp32.py", "split_ahead=0,tile_n=128",  # 3xTF32 in the mainloop; B copied K-major by the pre-pass
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG"], []), "split_tf32_operand": ([], ["HGMMA"])}),
     # 3xTF32 with A split in registers (wgmma from registers, A read by LDS), B split ahead in two parts.

@@ -3,7 +3,7 @@
 kernel, that ptxas reports no stack frame and no spills, and that the SASS holds the instructions
 the variant is built on: HGMMA (wgmma), UTMALDG (TMA loads; .MULTICAST with a cluster),
 USETMAXREG (register reallocation) in the warp-specialized kernels only, BAR.SYNC (named barriers)
-where warpgroups hand over work. ptxas must not have serialized the wgmmas (its C75xx
+where warpgroups hand over work, UTMASTG (TMA stores) and no STG where C goes out through shared memory. ptxas must not have serialized the wgmmas (its C75xx
 performance-loss warnings). Needs nvcc and cuobjdump (the toolkit's, or Triton's copy in the venv),
 no GPU."""
 
@@ -27,8 +27,11 @@ EXPECTATIONS = [
     ("warp-specialized fp16, 2x1 cluster, bias+relu", r"GemmWarpSpecialized<.*half_t.*, 2, 1, 2, 1, false>, .*BiasReluEpilogue", 1,
      ["HGMMA.64x256x16.F32", "UTMALDG.3D.MULTICAST", "USETMAXREG"], []),
     ("pipelined fallback", r"GemmPipelined<", 1, ["HGMMA", "UTMALDG"], ["USETMAXREG"]),
-    ("3xTF32 GEMM over pre-split parts, promoting", r"GemmWarpSpecialized<.*tfloat32_t", 1,
+    ("3xTF32 GEMM over pre-split parts, promoting", r"GemmWarpSpecialized<(?!.*EpilogueTmaStore).*tfloat32_t", 1,
      ["HGMMA.64x192x8.F32.TF32", "UTMALDG", "USETMAXREG"], []),
+    ("C stored by TMA from shared memory (bf16; fp32 from tf32 parts), no direct stores",
+     r"GemmWarpSpecialized<.*EpilogueTmaStore<", 2, ["HGMMA", "UTMALDG.3D.MULTICAST", "UTMASTG", "STS", "BAR.SYNC"],
+     ["STG"]),
     ("fp32 by 3xTF32 in the mainloop, partials of 1 and 4 k-tiles",
      r"GemmWarpSpecialized<.*GemmConfig<float, float, float.*, false>", 2,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "BAR.SYNC"], []),
@@ -36,7 +39,7 @@ EXPECTATIONS = [
      r"GemmWarpSpecialized<.*GemmConfig<float, float, float.*, true>", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS"], ["LD.E"]),
     ("fp32 pre-passes (K-major copy, 3xTF32 split in three and two parts)", r"split_tf32_operand", 3, [], ["HGMMA"]),
-    ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 10, [], ["HGMMA", "UTMALDG"]),
+    ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 12, [], ["HGMMA", "UTMALDG"]),
 ]
 
 

@@ -74,4 +74,13 @@ cudaError_t split_a(float const* a, float* out) {
   return split_tf32<SplitParts::HiLoHi>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
 }
 
+// C staged in shared memory and stored by TMA (bf16 out, and fp32 out of the tf32 GEMM over parts).
+template <class Config>
+using TmaStore = GemmWarpSpecialized<Config, IdentityEpilogue,
+                                     GemmParams<Config, IdentityEpilogue, EpilogueTmaStore<Config, IdentityEpilogue>>>;
+using Bf16Cluster = GemmConfig<bfloat16_t, bfloat16_t, bfloat16_t, RowMajor, RowMajor, 128, 256, 4, 2, 1>;
+template cudaError_t launch<TmaStore<Bf16Cluster>>(TmaStore<Bf16Cluster>::Arguments const&);
+using Tf32Cluster = GemmConfig<tfloat32_t, tfloat32_t, float, RowMajor, ColMajor, 128, 192, 4, 2, 1, 2, 2>;
+template cudaError_t launch<TmaStore<Tf32Cluster>>(TmaStore<Tf32Cluster>::Arguments const&);
+
 }  // namespace cutegen::gemm::probe
