@@ -45,6 +45,9 @@ TEST(LoaderTest, DescribesEveryExampleTask) {
   const Expected table[] = {
       {"matmul_fp32", {{K4, K4}, {K4, K4}}, "float32", {K4, K4}, "aten.mm", 2 * K4 * K4 * K4, 0},
       {"matmul_bf16", {{8192, 8192}, {8192, 8192}}, "bfloat16", {8192, 8192}, "aten.mm", 2LL * 8192 * 8192 * 8192, 0},
+      {"matmul_bf16_4096", {{4096, 4096}, {4096, 4096}}, "bfloat16", {4096, 4096}, "aten.mm", 2LL * 4096 * 4096 * 4096, 0},
+      {"matmul_fp16", {{8192, 8192}, {8192, 8192}}, "float16", {8192, 8192}, "aten.mm", 2LL * 8192 * 8192 * 8192, 0},
+      {"matmul_fp16_4096", {{4096, 4096}, {4096, 4096}}, "float16", {4096, 4096}, "aten.mm", 2LL * 4096 * 4096 * 4096, 0},
       {"batched_matmul",
        {{64, 1024, 1024}, {64, 1024, 1024}},
        "float32",
