@@ -59,7 +59,6 @@ struct EpilogueTmaStore {
     int batches;
   };
 
-
   // Host side: C's TMA descriptor, from the direct store's params of the same C.
   static Params make_params(typename Direct::Params const& d, int batches) {
     int64_t stride_l = batches > 1 ? d.batch_stride : d.ldc * d.m;  // one batch: any non-zero stride
