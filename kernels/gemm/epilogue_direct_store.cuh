@@ -16,6 +16,12 @@
 
 namespace cutegen::gemm {
 
+// Two adjacent elements of C, the unit a wgmma accumulator fragment holds (one vector store).
+template <class Element>
+struct alignas(2 * sizeof(Element)) ElementPair {
+  Element x, y;
+};
+
 template <class Config, class Functor>
 struct EpilogueDirectStore {
   using ElementC = typename Config::ElementC;
@@ -54,9 +60,7 @@ struct EpilogueDirectStore {
   CUTE_DEVICE static void store(Params const& p, TiledMma const& tiled_mma, Accumulator const& accum, TileCoord tile,
                                 int consumer_thread) {
     using namespace cute;
-    struct alignas(2 * sizeof(ElementC)) Pair {
-      ElementC x, y;
-    };
+    using Pair = ElementPair<ElementC>;
     Tensor cC = make_identity_tensor(make_shape(Int<Config::TileM>{}, Int<Config::TileN>{}));  // (BM,BN) -> (row,col)
     Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);                 // (MMA,MMA_M,MMA_N)
     CUTE_STATIC_ASSERT_V(size(tCcC) == size(accum));

@@ -35,7 +35,8 @@ struct EpilogueTmaStore {
 
   static constexpr int BlockRows = 64;  // one wgmma atom's rows: a warpgroup's share of a block
   static constexpr int SubN = 128 / int(sizeof(ElementC));
-  static constexpr int Buffers = 2;
+  static constexpr int Buffers = 2;             // per consumer warpgroup
+  static constexpr int ConsumerWarpgroups = 2;  // GemmWarpSpecialized's
   static_assert(Config::TileN % SubN == 0, "the tile's columns must be whole 128-byte sub-tiles");
   static_assert(Config::TileM % (BlockRows * Config::MmaWarpgroups) == 0, "whole 64-row blocks per warpgroup");
 
@@ -44,8 +45,8 @@ struct EpilogueTmaStore {
   static constexpr int BufferElements = int(cute::cosize_v<SmemLayout>);
 
   struct SharedStorage {
-    // Per consumer warpgroup; 1024-byte alignment: the swizzle pattern's period, as TMA assumes.
-    alignas(1024) cute::array_aligned<ElementC, 2 * Buffers * BufferElements, 1024> staging;
+    // 1024-byte alignment: the swizzle pattern's period, as TMA assumes.
+    alignas(1024) cute::array_aligned<ElementC, ConsumerWarpgroups * Buffers * BufferElements, 1024> staging;
   };
 
   using StrideC = cute::Stride<int64_t, cute::Int<1>, int64_t>;
@@ -89,9 +90,7 @@ struct EpilogueTmaStore {
   CUTE_DEVICE static void store(Params const& p, TiledMma const& tiled_mma, Accumulator const& accum, TileCoord tile,
                                 int consumer_thread, SharedStorage& shared, int warpgroup) {
     using namespace cute;
-    struct alignas(2 * sizeof(ElementC)) Pair {
-      ElementC x, y;
-    };
+    using Pair = ElementPair<ElementC>;
     auto const& d = p.direct;
     int wg_thread = consumer_thread % cutlass::NumThreadsPerWarpGroup;
     int barrier = 2 + warpgroup;  // 0 and 1 order the ping-pong teams

@@ -49,7 +49,7 @@ struct EpilogueSmem<Epilogue, cute::void_t<typename Epilogue::SharedStorage>> {
   using type = typename Epilogue::SharedStorage;
 };
 
-// Epilogue_: EpilogueDirectStore, or EpilogueTmaStore where C admits it (its `applies`).
+// Epilogue_: EpilogueDirectStore, or EpilogueTmaStore where C admits it (its `admits`).
 template <class Config, class Functor, class Epilogue_ = EpilogueDirectStore<Config, Functor>>
 struct GemmParams {
   using Mainloop =

@@ -143,14 +143,14 @@ Params gemm_default(const Recipe& r, const ArchLimits& hw) {
     p.tile_n = kernel_n <= 64 ? 64 : wide ? 192 : 128;
   }
   p.cluster_m = !p.register_split && r.gemm->m >= 4 * p.tile_m ? 2 : 1;
-  p.tma_store = gemm_tma_store_unsupported(r, p).empty();
   p = deepest_pipeline(r, p, hw);
   for (Params q = p; output_tiles(r, q) * q.split_k < hw.sm_count / 2; p = q) {
     q.split_k = p.split_k * 2;
-    q.tma_store = 0;  // split-K's reduce stores C
     if (!invalid_reason(r, q, hw).empty()) break;
   }
-  return p;
+  // Last, as it excludes split-K; its staging may cost a stage.
+  p.tma_store = gemm_tma_store_unsupported(r, p).empty();
+  return p.tma_store ? deepest_pipeline(r, p, hw) : p;
 }
 
 }  // namespace
