@@ -12,8 +12,9 @@
 // Why the layout change: the tasks' tensors are channels-first (NCHW), where a pixel's channels lie
 // a plane apart; tf32 wgmma reads K-major operands only, and K is the channels, so no TMA box of
 // an NCHW tensor lands as a K-major tile. The copy costs one read and write of the input (memory-
-// bound, a fraction of the GEMM where channels are many); bf16/fp16 could read NCHW M-major tiles
-// instead, which is left for when a task needs it.
+// bound; where the GEMM is short, as over few taps, it is a large part of the whole), so a TF32
+// convolution may skip it (NchwA): the producer warpgroup gathers the K-major tiles from the input
+// as it is, element by element. The split and packed copies stay (they write more than the input).
 #pragma once
 
 #include <cstdint>
@@ -30,9 +31,9 @@
 
 namespace cutegen::conv {
 
-template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW>
+template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW, bool NchwA>
 struct ConvParams {
-  using Mainloop = MainloopConvTma<Config, TileP, TileQ, Split3xTf32>;
+  using Mainloop = MainloopConvTma<Config, TileP, TileQ, Split3xTf32, NchwA>;
   using Epilogue = EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>;
   using Scheduler = gemm::SwizzledTileScheduler<1, 1>;
 
@@ -43,10 +44,12 @@ struct ConvParams {
 };
 
 // MergeW > 1 (a transposed convolution of that W stride, MergedW::applies): its W phases run merged,
-// one launch per (r_z, r_p).
-template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = false, int MergeW = 1>
+// one launch per (r_z, r_p). NchwA (TF32, no packing): the kernel gathers the input as it is, no
+// channels-last copy of it (mainloop_conv_tma.cuh).
+template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = false, int MergeW = 1,
+          bool NchwA = false>
 struct ConvForward {
-  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW>;
+  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW, NchwA>;
   using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;
   using ElementA = typename Config::ElementA;  // tfloat32_t or float for fp32 tensors: the same bits
 
@@ -67,7 +70,7 @@ struct ConvForward {
     return int64_t(g.k) * g.taps() * g.c_group_padded();
   }
   static size_t input_bytes(ConvShape const& s) {
-    return (size_t(Parts * input_part(s)) * sizeof(ElementA) + 127) / 128 * 128;
+    return NchwA ? 0 : (size_t(Parts * input_part(s)) * sizeof(ElementA) + 127) / 128 * 128;
   }
   static size_t workspace_bytes(ConvShape const& s) {
     return input_bytes(s) + size_t(Parts * weight_part(s)) * sizeof(ElementA);
@@ -79,33 +82,36 @@ struct ConvForward {
   static cudaError_t run(Element const* x, Element const* w, typename Config::ElementC* out, ConvShape const& s,
                          Functor functor, char* workspace, cudaStream_t stream) {
     static_assert(sizeof(Element) == sizeof(ElementA));
-    auto* x_cl = reinterpret_cast<Element*>(workspace);
+    if (NchwA && s.pack_w) return cudaErrorInvalidValue;  // the packing is a copy
+    Element const* x_read = NchwA ? x : reinterpret_cast<Element*>(workspace);  // what the kernel reads
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
     int64_t x_lo = Parts > 1 ? input_part(s) : 0;
-    cudaError_t err = s.pack_w ? pack_rows(x, x_cl, s, x_lo, stream)
-                               : to_channels_last(x, x_cl, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
+    auto* copy = reinterpret_cast<Element*>(workspace);
+    cudaError_t err = NchwA     ? cudaSuccess
+                      : s.pack_w ? pack_rows(x, copy, s, x_lo, stream)
+                                 : to_channels_last(x, copy, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
     if (err != cudaSuccess || s.transposed)
       return err != cudaSuccess ? err
-             : MergeW > 1       ? run_merged_phases(x_cl, w, w_cl, out, s, functor, stream)
-                                : run_phases(x_cl, w, w_cl, out, s, functor, stream);
+             : MergeW > 1       ? run_merged_phases(x_read, w, w_cl, out, s, functor, stream)
+                                : run_phases(x_read, w, w_cl, out, s, functor, stream);
     int64_t w_lo = Parts > 1 ? weight_part(s) : 0;
     err = s.pack_w ? pack_weight_rows(w, w_cl, s, w_lo, stream)
                    : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), w_lo, stream);
     ConvShape const g = gemm_shape(s);  // the output's dims are the same in both
-    return err != cudaSuccess ? err : launch(x_cl, w_cl, out, g, OutputPhase::whole(g), functor, stream);
+    return err != cudaSuccess ? err : launch(x_read, w_cl, out, g, OutputPhase::whole(g), functor, stream);
   }
 
  private:
   // The transposed convolution t, phase by phase: each phase's weight copy, then its forward
   // convolution (the loop: transposed_launch.cuh).
   template <class Element>
-  static cudaError_t run_phases(Element const* x_cl, Element const* w, Element* w_cl, typename Config::ElementC* out,
+  static cudaError_t run_phases(Element const* x_read, Element const* w, Element* w_cl, typename Config::ElementC* out,
                                 ConvShape const& t, Functor const& functor, cudaStream_t stream) {
     return for_each_phase(t, out, functor, stream,
                           [&](TransposedPhase const& phase, ConvShape const& g, OutputPhase const& o) {
                             int64_t w_lo = Parts > 1 ? weight_part(g) : 0;
                             cudaError_t err = phase_weight(w, w_cl, t, phase, w_lo, stream);
-                            if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, o, functor, stream);
+                            if (err == cudaSuccess) err = launch(x_read, w_cl, out, g, o, functor, stream);
                             w_cl += Parts * weight_part(g);
                             return err;
                           });
@@ -114,7 +120,7 @@ struct ConvForward {
   // The same with the W phases merged (MergedW): per (r_z, r_p) one weight copy and one launch; a
   // (r_z, r_p) no tap reaches, or no W phase, holds the bias alone.
   template <class Element>
-  static cudaError_t run_merged_phases(Element const* x_cl, Element const* w, Element* w_cl,
+  static cudaError_t run_merged_phases(Element const* x_read, Element const* w, Element* w_cl,
                                        typename Config::ElementC* out, ConvShape const& t, Functor const& functor,
                                        cudaStream_t stream) {
     if (t.stride_w != MergeW || !MergedW::applies(t)) return cudaErrorInvalidValue;  // not the instance's
@@ -135,18 +141,19 @@ struct ConvForward {
         ConvShape const g = m.forward(t, dh);
         int64_t const w_lo = Parts > 1 ? weight_part(g) : 0;
         err = merged_phase_weight(w, w_cl, t, dh, m, w_lo, stream);
-        if (err == cudaSuccess) err = launch(x_cl, w_cl, out, g, OutputPhase::of(t, r_z, r_p, 0), functor, stream);
+        if (err == cudaSuccess) err = launch(x_read, w_cl, out, g, OutputPhase::of(t, r_z, r_p, 0), functor, stream);
         w_cl += Parts * weight_part(g);
       }
     return err;
   }
 
-  // The implicit GEMM g over the channels-last copies, its output pixels placed by o.
+  // The implicit GEMM g over the weight's channels-last copy and x_read (the input's, or the input
+  // itself with NchwA), its output pixels placed by o.
   template <class Element>
-  static cudaError_t launch(Element const* x_cl, Element const* w_cl, typename Config::ElementC* out,
+  static cudaError_t launch(Element const* x_read, Element const* w_cl, typename Config::ElementC* out,
                             ConvShape const& g, OutputPhase const& o, Functor const& functor, cudaStream_t stream) {
     Params params;
-    if (!Params::Mainloop::make_params(g, reinterpret_cast<ElementA const*>(x_cl),
+    if (!Params::Mainloop::make_params(g, reinterpret_cast<ElementA const*>(x_read),
                                        reinterpret_cast<ElementA const*>(w_cl), params.mainloop))
       return cudaErrorInvalidValue;
     params.epilogue = {out, g, functor, o};

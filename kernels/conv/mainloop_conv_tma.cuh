@@ -19,8 +19,16 @@
 // times, and the copies are half the size.
 // Hopper's TMA im2col mode would gather the same rows, but a tiled box with a traversal stride
 // covers stride, padding and dilation with one descriptor per operand and no per-tile offsets.
+// NchwA (TF32 only): no copy of the input. The producer warpgroup's 128 threads gather A from the
+// channels-first input themselves, one 4-byte cp.async per element into the swizzled K-major
+// stage (zero-filled outside the image and past the group's channels): a warp takes 8 channels,
+// its lanes neighbouring pixels, so each copy instruction reads 32 neighbouring floats of one
+// channel. Each thread's cp.async arrive holds the stage's full barrier open until its copies
+// land; after all 128 registered theirs, one thread loads B by TMA (the barrier's transaction
+// bytes are B's alone). The consumers fence the generic-proxy writes before wgmma reads them.
 #pragma once
 
+#include <cute/arch/copy_sm80.hpp>
 #include <cute/arch/copy_sm90_desc.hpp>
 #include <cute/arch/copy_sm90_tma.hpp>
 #include <cutlass/cuda_host_adapter.hpp>
@@ -37,7 +45,7 @@ using ConvConsumers = cute::conditional_t<
     Config::Fp32Via3xTf32, gemm::Mainloop3xTf32<Config>,
     cute::conditional_t<Split3xTf32, gemm::MainloopPromoting<Config>, gemm::MainloopTmaWgmma<Config>>>;
 
-template <class Config, int TileP, int TileQ, bool Split3xTf32 = false>
+template <class Config, int TileP, int TileQ, bool Split3xTf32 = false, bool NchwA = false>
 struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
   using Base = ConvConsumers<Config, Split3xTf32>;
   using typename Base::ElementA;
@@ -52,6 +60,11 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
   static constexpr int Parts = PreSplit ? 2 : 1;  // of each operand
   static constexpr int Terms = PreSplit ? 3 : 1;  // k-tiles per (tap, channel tile)
   static constexpr uint64_t kCacheHint = uint64_t(cute::TMA::CacheHintSm90::EVICT_NORMAL);
+  static_assert(!NchwA || !Split3xTf32, "the channels-first gather is for TF32 convolutions");
+  static constexpr int ProducerThreads = NchwA ? cutlass::NumThreadsPerWarpGroup : 1;
+  static constexpr uint32_t TransactionBytes =
+      NchwA ? uint32_t(Config::TileN * TileK * sizeof(ElementB)) : Base::TransactionBytes;
+  static constexpr int GatherBarrier = 4;  // named barrier id: 0-1 ping-pong, 2-3 TMA-store staging
 
   static_assert(TileP * TileQ == Config::TileM, "an M tile is TileP x TileQ output pixels");
   static_assert(Config::MajorA == cute::GMMA::Major::K && Config::MajorB == cute::GMMA::Major::K,
@@ -62,18 +75,40 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
                 "each stage is one contiguous block");
 
   struct Params {
-    cute::TmaDescriptor a;  // (C_pad, W, H, D, N)
+    cute::TmaDescriptor a;  // (C_pad, W, H, D, N); unused with NchwA
     cute::TmaDescriptor b;  // (C/G_pad, taps, K)
     ConvShape shape;
+    ElementA const* x;  // NchwA: the input as it is, (N, C, D, H, W)
   };
 
   CUTE_HOST_DEVICE static int channel_tiles(ConvShape const& s) { return (s.c_group() + TileK - 1) / TileK; }
+
+  // Where a k-tile sits: (tap, channel tile), tap = (kt, kr, ks); stepped, not divided, to stay
+  // within the producer's 40 registers.
+  struct KTileWalk {
+    int chunk, tap, ks, kr, kt;
+    CUTE_DEVICE KTileWalk(ConvShape const& s, int k) {
+      tap = k / channel_tiles(s), chunk = k - tap * channel_tiles(s);
+      ks = tap % s.s, kr = (tap / s.s) % s.r, kt = tap / (s.s * s.r);
+    }
+    CUTE_DEVICE void advance(ConvShape const& s) {
+      if (++chunk < channel_tiles(s)) return;
+      chunk = 0;
+      ++tap;
+      if (++ks == s.s) {
+        ks = 0;
+        if (++kr == s.r) kr = 0, ++kt;
+      }
+    }
+  };
   CUTE_HOST_DEVICE static int k_tile_count(ConvShape const& s) { return Terms * s.taps() * channel_tiles(s); }
 
-  // Host side. x and w are the channels-last copies (16-byte aligned); false when the driver
-  // refuses a descriptor (a box past TMA's 256-element limit: TileQ * stride_w or TileP * stride_h).
+  // Host side. x and w are the channels-last copies (16-byte aligned; with NchwA x is the input
+  // itself); false when the driver refuses a descriptor (a box past TMA's 256-element limit:
+  // TileQ * stride_w or TileP * stride_h).
   static bool make_params(ConvShape const& s, ElementA const* x, ElementB const* w, Params& out) {
     out.shape = s;
+    out.x = x;
     uint64_t e = sizeof(ElementA);
     uint64_t a_dims[5] = {uint64_t(s.c_padded()), uint64_t(s.w), uint64_t(s.h), uint64_t(s.d), uint64_t(Parts * s.n)};
     uint64_t a_strides[4] = {a_dims[0] * e, a_dims[0] * a_dims[1] * e, a_dims[0] * a_dims[1] * a_dims[2] * e,
@@ -84,54 +119,113 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
     uint64_t b_strides[2] = {b_dims[0] * e, b_dims[0] * b_dims[1] * e};
     uint32_t b_box[3] = {TileK, 1, Config::TileN};
     uint32_t b_step[3] = {1, 1, 1};
-    return encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step) &&
+    return (NchwA || encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step)) &&
            encode(&out.b, w, 3, b_dims, b_strides, b_box, b_step);
   }
 
   CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
-    cute::prefetch_tma_descriptor(&params.a);
+    if constexpr (!NchwA) cute::prefetch_tma_descriptor(&params.a);
     cute::prefetch_tma_descriptor(&params.b);
   }
 
-  // Producer (one thread): k-tiles [k_begin, k_begin + k_count) of M tile `m_tile`, N tile
-  // `n_tile` of group `group`, as MainloopTmaWgmma::load does for a GEMM.
+  // Consumers: the GEMM's, with the proxy fence the gathered stages need.
+  template <class Accumulator, class AfterRelease>
+  CUTE_DEVICE static void mma(Pipeline& pipeline, PipelineState& read, Accumulator& accum, int k_count,
+                              int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
+    if constexpr (NchwA)
+      Base::template mma<true>(pipeline, read, accum, k_count, consumer_thread, smem, after_release);
+    else
+      Base::mma(pipeline, read, accum, k_count, consumer_thread, smem, after_release);
+  }
+
+  // Producer (ProducerThreads threads): k-tiles [k_begin, k_begin + k_count) of M tile `m_tile`,
+  // N tile `n_tile` of group `group`, as MainloopTmaWgmma::load does for a GEMM.
   CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile, int n_tile,
                                int group, int k_begin, int k_count, TensorStorage& smem) {
+    if constexpr (NchwA)
+      gather(params, pipeline, write, m_tile, n_tile, group, k_begin, k_count, smem);
+    else
+      load_boxes(params, pipeline, write, m_tile, n_tile, group, k_begin, k_count, smem);
+  }
+
+ private:
+  CUTE_DEVICE static void load_boxes(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile,
+                                     int n_tile, int group, int k_begin, int k_count, TensorStorage& smem) {
     ConvShape const& s = params.shape;
     PixelTile tile = Tiling::tile(s, m_tile);
     int w0 = tile.q0 * s.stride_w - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h, d0 = tile.z * s.stride_d - s.pad_d;
     int c_group0 = group * s.c_group(), k_out = group * s.k_group() + n_tile * Config::TileN;
-    // k-tile k = (tap, channel tile, term), tap = (kt, kr, ks): counters stepped, not divided, to
-    // stay within the producer's 40 registers.
-    int channel_tiles_ = channel_tiles(s), term = k_begin % Terms, rest = k_begin / Terms;
-    int tap = rest / channel_tiles_, chunk = rest - tap * channel_tiles_;
-    int ks = tap % s.s, kr = (tap / s.s) % s.r, kt = tap / (s.s * s.r);
+    KTileWalk at(s, k_begin / Terms);
+    int term = k_begin % Terms;
 #pragma unroll 1
     for (int i = 0; i < k_count; ++i) {
       pipeline.producer_acquire(write);
       uint64_t* full = reinterpret_cast<uint64_t*>(pipeline.producer_get_barrier(write));
-      int stage = write.index(), c0 = chunk * TileK;
+      int stage = write.index(), c0 = at.chunk * TileK;
       int a_part = PreSplit && term == 1, b_part = PreSplit && term == 0;  // hi*lo, lo*hi, hi*hi
       cute::SM90_TMA_LOAD_5D::copy(&params.a, full, kCacheHint, smem.a.data() + stage * Config::TileM * TileK,
-                                   c_group0 + c0, w0 + ks * s.dil_w, h0 + kr * s.dil_h, d0 + kt * s.dil_d,
+                                   c_group0 + c0, w0 + at.ks * s.dil_w, h0 + at.kr * s.dil_h, d0 + at.kt * s.dil_d,
                                    tile.n + a_part * s.n);
-      cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint, smem.b.data() + stage * Config::TileN * TileK, c0, tap,
-                                   k_out + b_part * s.k);
+      cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint, smem.b.data() + stage * Config::TileN * TileK, c0,
+                                   at.tap, k_out + b_part * s.k);
       ++write;
       if (++term < Terms) continue;
       term = 0;
-      if (++chunk == channel_tiles_) {
-        chunk = 0;
-        ++tap;
-        if (++ks == s.s) {
-          ks = 0;
-          if (++kr == s.r) kr = 0, ++kt;
-        }
-      }
+      at.advance(s);
     }
   }
 
- private:
+  // NchwA's producer, on all 128 threads: warp w gathers channels [8w, 8w + 8) of each k-tile,
+  // lane l the tile's pixels l, l + 32, ... (row-major (p, q) within the TileP x TileQ tile).
+  CUTE_DEVICE static void gather(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile,
+                                 int n_tile, int group, int k_begin, int k_count, TensorStorage& smem) {
+    using namespace cute;
+    constexpr int Pixels = Config::TileM / 32, Channels = TileK / 4;  // per thread
+    ConvShape const& s = params.shape;
+    int const thread = int(threadIdx.x) % cutlass::NumThreadsPerWarpGroup, lane = thread % 32;
+    int const c_warp = thread / 32 * Channels;
+    PixelTile tile = Tiling::tile(s, m_tile);
+    int const plane = s.d * s.h * s.w;  // < 2^31 (the expert's limit on the input)
+    ElementA const* image = params.x + (int64_t(tile.n) * s.c + int64_t(group) * s.c_group()) * plane;
+    int const d0 = tile.z * s.stride_d - s.pad_d, k_out = group * s.k_group() + n_tile * Config::TileN;
+    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), typename Base::SmemLayoutA{});  // (BM,BK,PIPE)
+    KTileWalk at(s, k_begin);
+#pragma unroll 1
+    for (int i = 0; i < k_count; ++i) {
+      pipeline.producer_acquire(write);
+      uint64_t* full = reinterpret_cast<uint64_t*>(pipeline.producer_get_barrier(write));
+      int const stage = write.index(), d = d0 + at.kt * s.dil_d;
+      int offset[Pixels];
+      bool inside[Pixels];
+      CUTE_UNROLL
+      for (int j = 0; j < Pixels; ++j) {
+        int const m = lane + 32 * j;
+        int const h = (tile.p0 + m / TileQ) * s.stride_h - s.pad_h + at.kr * s.dil_h;
+        int const w = (tile.q0 + m % TileQ) * s.stride_w - s.pad_w + at.ks * s.dil_w;
+        inside[j] = unsigned(d) < unsigned(s.d) && unsigned(h) < unsigned(s.h) && unsigned(w) < unsigned(s.w);
+        offset[j] = inside[j] ? (d * s.h + h) * s.w + w : 0;
+      }
+      CUTE_UNROLL
+      for (int cc = 0; cc < Channels; ++cc) {
+        int const c = at.chunk * TileK + c_warp + cc;
+        bool const real = c < s.c_group();
+        ElementA const* channel = image + int64_t(real ? c : 0) * plane;
+        CUTE_UNROLL
+        for (int j = 0; j < Pixels; ++j)
+          SM80_CP_ASYNC_CACHEALWAYS_ZFILL<ElementA>::copy(channel[offset[j]], sA(lane + 32 * j, c_warp + cc, stage),
+                                                        real && inside[j]);
+      }
+      cutlass::arch::cpasync_barrier_arrive(full);  // registered before B's bytes can complete the phase
+      cutlass::arch::NamedBarrier::sync(ProducerThreads, GatherBarrier);
+      if (thread == 0)
+        cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint, smem.b.data() + stage * Config::TileN * TileK,
+                                     at.chunk * TileK, at.tap, k_out);
+      ++write;
+      at.advance(s);
+    }
+    cute::cp_async_wait<0>();  // no copy of this thread's still in flight when it leaves
+  }
+
   static bool encode(cute::TmaDescriptor* desc, void const* base, uint32_t rank, uint64_t const* dims,
                      uint64_t const* strides, uint32_t const* box, uint32_t const* steps) {
     for (uint32_t i = 0; i < rank; ++i)

@@ -3,9 +3,9 @@
 // Each consumer warpgroup owns 64-row blocks of the tile (cooperative: its half of 128 rows;
 // ping-pong: its whole tile). A block goes out in sub-tiles of 64 rows x one 128-byte row
 // (32 fp32 or 64 16-bit columns): the warpgroup writes the sub-tile's accumulators, through the
-// functor and converted to ElementC, into one of two 128-byte-swizzled staging buffers (a
+// functor and converted to ElementC, into one of Buffers 128-byte-swizzled staging buffers (a
 // fragment's column pair is one conflict-free 8- or 4-byte store), and one thread hands the buffer
-// to a TMA store. The store runs on while the warpgroup fills the other buffer and, after the
+// to a TMA store. The store runs on while the warpgroup fills the other buffers and, after the
 // tile's last sub-tile, while it runs the next tile's mainloop: this is what the direct store
 // cannot overlap. TMA clips the tile at C's edges, so edge tiles need no predicates.
 //
@@ -27,7 +27,9 @@
 
 namespace cutegen::gemm {
 
-template <class Config, class Functor>
+// Buffers: staging buffers per consumer warpgroup (more keep more stores in flight, for outputs
+// whose tiles take little mainloop, at the cost of pipeline stages).
+template <class Config, class Functor, int Buffers_ = 2>
 struct EpilogueTmaStore {
   using ElementC = typename Config::ElementC;
   using FunctorType = Functor;
@@ -35,10 +37,14 @@ struct EpilogueTmaStore {
 
   static constexpr int BlockRows = 64;  // one wgmma atom's rows: a warpgroup's share of a block
   static constexpr int SubN = 128 / int(sizeof(ElementC));
-  static constexpr int Buffers = 2;             // per consumer warpgroup
+  static constexpr int Buffers = Buffers_;
   static constexpr int ConsumerWarpgroups = 2;  // GemmWarpSpecialized's
   static_assert(Config::TileN % SubN == 0, "the tile's columns must be whole 128-byte sub-tiles");
   static_assert(Config::TileM % (BlockRows * Config::MmaWarpgroups) == 0, "whole 64-row blocks per warpgroup");
+  static_assert(Buffers >= 2, "one buffer filled while another is stored");
+  // A warpgroup's sub-tiles per tile; where Buffers divides it, every tile starts on buffer 0.
+  static constexpr int SubTiles = Config::TileM / (BlockRows * Config::MmaWarpgroups) * (Config::TileN / SubN);
+  static constexpr bool WholeRounds = SubTiles % Buffers == 0;
 
   using SmemLayout = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW128_Atom<ElementC>{},
                                                   cute::Shape<cute::Int<BlockRows>, cute::Int<SubN>>{}));
@@ -116,10 +122,11 @@ struct EpilogueTmaStore {
       CUTE_UNROLL
       for (int sub = 0; sub < Config::TileN / SubN; ++sub, ++sub_index) {
         ElementC* buffer = staging + (sub_index % Buffers) * BufferElements;
-        // The buffer's last store must have read it: wait<1> leaves only the other buffer's in flight;
-        // a tile's first sub-tile may find its buffer's store as the newest (odd counts), so waits for all.
+        // The buffer's last store must have read it: wait<Buffers - 1> leaves only the other buffers'
+        // in flight; unless every tile starts on buffer 0 (WholeRounds), a tile's first sub-tile may
+        // find its buffer's store among the newest, so waits for all.
         if (wg_thread == 0) {
-          if (sub_index == 0) {
+          if (!WholeRounds && sub_index == 0) {
             tma_store_wait<0>();
           } else {
             tma_store_wait<Buffers - 1>();

@@ -1,9 +1,9 @@
 // The main GEMM kernel: persistent and warp-specialized.
 //
 // One CTA per SM (clusters of ClusterM x ClusterN), three warpgroups:
-//   warpgroup 0 (producer): gives most of its registers back (setmaxnreg.dec) and one thread
-//     streams the TMA loads of every tile the scheduler hands this CTA, as far ahead as the
-//     pipeline's stages allow, across tile boundaries;
+//   warpgroup 0 (producer): gives most of its registers back (setmaxnreg.dec) and one thread (the
+//     mainloop's ProducerThreads) streams the loads of every tile the scheduler hands this CTA, as
+//     far ahead as the pipeline's stages allow, across tile boundaries;
 //   warpgroups 1-2 (consumers): take the registers (setmaxnreg.inc), run wgmma over the stages
 //     and store each finished tile through the epilogue, while the producer already loads the next.
 // Config::MmaWarpgroups picks how the consumers share work:
@@ -42,9 +42,11 @@ struct GemmWarpSpecialized {
   static constexpr int Teams = ConsumerWarpgroups / Config::MmaWarpgroups;  // consumer groups with tiles of their own
   static constexpr int Threads = cutlass::NumThreadsPerWarpGroup * (1 + ConsumerWarpgroups);
   // 40 + 2 * 232 registers per thread-slot of the three warpgroups fill the SM's 64K registers;
-  // the consumers need them for 128x256 fp32 accumulators (128 per thread) plus addressing.
-  static constexpr uint32_t ProducerRegisters = 40;
-  static constexpr uint32_t ConsumerRegisters = 232;
+  // the consumers need them for 128x256 fp32 accumulators (128 per thread) plus addressing. A
+  // producer whose whole warpgroup gathers (Mainloop::ProducerThreads > 1) needs 72 for its
+  // addresses without spilling (64 spilled 8 bytes), leaving the consumers 216.
+  static constexpr uint32_t ProducerRegisters = Mainloop::ProducerThreads > 1 ? 72 : 40;
+  static constexpr uint32_t ConsumerRegisters = (64 * 1024 / cutlass::NumThreadsPerWarpGroup - ProducerRegisters) / 2 / 8 * 8;
 
   static constexpr bool StagedEpilogue = EpilogueSmem<Epilogue>::Staged;
 
@@ -83,7 +85,7 @@ struct GemmWarpSpecialized {
     typename Scheduler::Walk walk(params.scheduler);
     if (warp_group == 0) {
       cutlass::arch::warpgroup_reg_dealloc<ProducerRegisters>();
-      if (thread_in_group == 0) {
+      if (thread_in_group < Mainloop::ProducerThreads) {
         auto write = cutlass::make_producer_start_state<Pipeline>();
         for (; walk.valid(); walk.advance()) {
           TileCoord tile = walk.tile();
@@ -92,7 +94,7 @@ struct GemmWarpSpecialized {
         }
         // Stay until every consumer of the cluster released every stage: no peer may still arrive
         // on this CTA's barriers after it exits.
-        pipeline.producer_tail(write);
+        if (thread_in_group == 0) pipeline.producer_tail(write);
       }
     } else {
       cutlass::arch::warpgroup_reg_alloc<ConsumerRegisters>();

@@ -50,6 +50,9 @@ struct MainloopTmaWgmma {
 
   using Pipeline = cutlass::PipelineTmaAsync<Config::Stages>;
   using PipelineState = typename Pipeline::PipelineState;
+  // Threads of the producer warpgroup that run `load` (a mainloop whose A tiles are gathered by
+  // the warpgroup's own copies takes all 128; TMA needs one).
+  static constexpr int ProducerThreads = 1;
 
   // Every CTA's full barrier receives whole A and B tiles, whichever CTA of the cluster issued them.
   static constexpr uint32_t TransactionBytes =
@@ -181,7 +184,9 @@ struct MainloopTmaWgmma {
   // (zeroed by the first wgmma). One wgmma batch stays in flight: a stage is released as soon as
   // the batch that read it has retired. `after_release(i)` runs after k-tile i-1's stage was
   // released (a kernel without a producer warp refills it there); it is a no-op otherwise.
-  template <class Accumulator, class AfterRelease>
+  // GenericWrites: the stages were (also) written by the generic proxy (cp.async or stores), which
+  // a proxy fence orders before wgmma's reads.
+  template <bool GenericWrites = false, class Accumulator, class AfterRelease>
   CUTE_DEVICE static void mma(Pipeline& pipeline, PipelineState& read, Accumulator& accum, int k_count,
                               int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
     using namespace cute;
@@ -201,6 +206,7 @@ struct MainloopTmaWgmma {
     for (int i = 0; i < k_count; ++i) {
       pipeline.consumer_wait(read);
       int stage = read.index();
+      if constexpr (GenericWrites) cutlass::arch::fence_view_async_shared();
       warpgroup_arrive();
       CUTE_UNROLL
       for (int kb = 0; kb < size<2>(tCrA); ++kb) {

@@ -178,19 +178,21 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
   auto space = search_space(*r);
-  ASSERT_EQ(space.size(), 3u) << "TF32, then 3xTF32 split in the kernel, then in the copies";
+  ASSERT_EQ(space.size(), 4u) << "TF32 (input copied, then gathered), 3xTF32 split in the kernel, then in the copies";
   EXPECT_EQ(space[0], default_params(*r));
   EXPECT_EQ(space[1].tf32x3, 1);
   EXPECT_EQ(space[1].split_ahead, 0);
-  EXPECT_EQ(space[2].tf32x3, 1);
-  EXPECT_EQ(space[2].split_ahead, 1);
-  EXPECT_TRUE(contains(to_string(space[2]), "split_ahead=1,tf32x3=1,strategy=conv_implicit_gemm"))
-      << to_string(space[2]);
-  auto back = parse_params(to_string(space[2]));
+  EXPECT_EQ(space[2].gather_input, 1);
+  EXPECT_EQ(space[2].tf32x3, 0);
+  EXPECT_EQ(space[3].tf32x3, 1);
+  EXPECT_EQ(space[3].split_ahead, 1);
+  EXPECT_TRUE(contains(to_string(space[3]), "split_ahead=1,tf32x3=1,gather_input=0,strategy=conv_implicit_gemm"))
+      << to_string(space[3]);
+  auto back = parse_params(to_string(space[3]));
   ASSERT_TRUE(back.ok()) << back.message();
-  EXPECT_EQ(*back, space[2]);
+  EXPECT_EQ(*back, space[3]);
   auto tf32 = generate_kernel(*r, spec, space[0]);
-  auto split = generate_kernel(*r, spec, space[2]);
+  auto split = generate_kernel(*r, spec, space[3]);
   ASSERT_TRUE(tf32.ok() && split.ok());
   EXPECT_FALSE(contains(*tf32, ", Epilogue, true>;"));
   EXPECT_TRUE(contains(*split, ", Epilogue, true>;"));
@@ -201,6 +203,38 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   p.tf32x3 = 1;
   EXPECT_EQ(invalid_reason(*few, p), "tf32x3 applies where the recipe runs TF32");
   EXPECT_EQ(search_space(*few).size(), 2u) << "split in the copies (the default), or in the kernel";
+}
+
+TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyingIt) {
+  auto spec = fixture("level1/87_conv_pointwise_2D");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_EQ(r->conv->math, GemmMath::kTF32);
+  Params p = default_params(*r);
+  p.gather_input = 1;
+  EXPECT_EQ(invalid_reason(*r, p), "");
+  auto gathered = generate_kernel(*r, spec, p);
+  ASSERT_TRUE(gathered.ok()) << gathered.message();
+  EXPECT_TRUE(contains(*gathered, ", Epilogue, false, 1, true>;")) << *gathered;
+  // TF32 only: the 3xTF32 forms read split parts of a copy.
+  p.tf32x3 = 1;
+  EXPECT_EQ(invalid_reason(*r, p), "gather_input applies where the convolution runs TF32");
+  auto packed_spec = fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum");
+  auto packed = recognize(packed_spec);
+  ASSERT_TRUE(packed.ok()) << packed.message();
+  Params q = default_params(*packed);
+  q.gather_input = 1;
+  EXPECT_EQ(invalid_reason(*packed, q), "gather_input applies where the convolution runs TF32");
+  // A transposed convolution with its W phases merged keeps its merge factor.
+  auto merged_spec = fixture("level2/26_ConvTranspose3d_Add_HardSwish");
+  auto merged = recognize(merged_spec);
+  ASSERT_TRUE(merged.ok()) << merged.message();
+  Params m = default_params(*merged);
+  m.gather_input = 1;
+  ASSERT_EQ(invalid_reason(*merged, m), "");
+  auto merged_kernel = generate_kernel(*merged, merged_spec, m);
+  ASSERT_TRUE(merged_kernel.ok()) << merged_kernel.message();
+  EXPECT_TRUE(contains(*merged_kernel, ", Epilogue, false, 2, true>;")) << *merged_kernel;
 }
 
 TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoParts) {

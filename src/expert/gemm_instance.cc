@@ -223,7 +223,8 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                           {"transposed_c", swap ? "true" : "false"},
                           {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
                           {"kernel_params", p.tma_store ? ", cg::GemmParams<Config, Epilogue, "
-                                                          "cg::EpilogueTmaStore<Config, Epilogue>>"
+                                                          "cg::EpilogueTmaStore<Config, Epilogue, " +
+                                                              n(p.tma_store) + ">>"
                                                         : ""},
                           {"copy_a", scratch(copy_a)},
                           {"copy_b", scratch(copy_b)},

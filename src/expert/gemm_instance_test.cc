@@ -186,7 +186,7 @@ TEST(GemmInstance, Fp32SmallBesideLargeSplitsTheLargeOneInRegistersOperandsSwapp
 TEST(GemmInstance, CIsStoredByTmaWhereItAdmitsIt) {
   const std::string tma =
       "cg::GemmWarpSpecialized<Config, Epilogue, cg::GemmParams<Config, Epilogue, "
-      "cg::EpilogueTmaStore<Config, Epilogue>>>;";
+      "cg::EpilogueTmaStore<Config, Epilogue, 2>>>;";
   EXPECT_TRUE(contains(emit("kernelbench/level1/1_Square_matrix_multiplication_"), tma));
   EXPECT_TRUE(contains(emit("kernelbench/level1/9_Tall_skinny_matrix_multiplication_"), tma));
   for (const char* name : {"kernelbench/level1/8_Matmul_with_irregular_shapes_",   // N = 5921
@@ -200,11 +200,16 @@ TEST(GemmInstance, CIsStoredByTmaWhereItAdmitsIt) {
   Params p = default_params(r);
   EXPECT_EQ(invalid_reason(r, *parse_params("split_k=2", p)), "with split-K the reduce kernel stores C (tma_store=0)");
   auto irregular = gemm_recipe("kernelbench/level1/8_Matmul_with_irregular_shapes_");
-  EXPECT_EQ(invalid_reason(irregular, *parse_params("tma_store=1", default_params(irregular))),
+  EXPECT_EQ(invalid_reason(irregular, *parse_params("tma_store=2", default_params(irregular))),
             "tma_store needs C's rows 16-byte aligned");
   // The staging takes 32 KB: 128 x 192 fp32 tiles keep 4 stages of 40 KB, not 5.
   EXPECT_EQ(invalid_reason(r, *parse_params("stages=5", p)), "5 stages exceed the target's shared memory per CTA");
   EXPECT_EQ(invalid_reason(r, *parse_params("stages=5,tma_store=0", p)), "");
+  // tma_store counts the staging buffers per warpgroup: four (64 KB) still leave 128 x 192 fp32 tiles
+  // their 4 stages (225 of 227 KB).
+  EXPECT_EQ(invalid_reason(r, *parse_params("tma_store=4", p)), "");
+  EXPECT_TRUE(contains(emit("kernelbench/level1/1_Square_matrix_multiplication_", "tma_store=4"),
+                       "cg::EpilogueTmaStore<Config, Epilogue, 4>>>;"));
 }
 
 TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
@@ -212,7 +217,7 @@ TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
   Params p = default_params(r);
   EXPECT_EQ(to_string(p),
             "tile_m=128,tile_n=192,stages=4,cluster_m=2,cluster_n=1,swizzle=8,split_k=1,split_ahead=2,"
-            "register_split=0,tma_store=1,strategy=gemm_warp_specialized");
+            "register_split=0,tma_store=2,strategy=gemm_warp_specialized");
   auto back = parse_params(to_string(p));
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_EQ(*back, p);

@@ -149,7 +149,7 @@ Params gemm_default(const Recipe& r, const ArchLimits& hw) {
     if (!invalid_reason(r, q, hw).empty()) break;
   }
   // Last, as it excludes split-K; its staging may cost a stage.
-  p.tma_store = gemm_tma_store_unsupported(r, p).empty();
+  p.tma_store = gemm_tma_store_unsupported(r, p).empty() ? 2 : 0;
   return p.tma_store ? deepest_pipeline(r, p, hw) : p;
 }
 
@@ -179,7 +179,8 @@ const std::vector<ParamDef>& param_defs() {
       {"split_ahead", &Params::split_ahead, {0, 1, 2, 4}, true},
       {"register_split", &Params::register_split, {0, 1}, true},
       {"tf32x3", &Params::tf32x3, {0, 1}, true},
-      {"tma_store", &Params::tma_store, {0, 1}, true},
+      {"tma_store", &Params::tma_store, {0, 2, 3, 4}, true},
+      {"gather_input", &Params::gather_input, {0, 1}, true},
   };
   return defs;
 }

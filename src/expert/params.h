@@ -39,9 +39,14 @@ struct Params {
   // 3xTF32, for the shapes where cuDNN ran full fp32 and TF32 misses the accuracy rule (level 2's 78),
   // which no rule predicts from the shape: the measured search falls back to it.
   int tf32x3 = 0;
-  // GEMMs: 1 stages C in shared memory and stores it with TMA (kernels/gemm/epilogue_tma_store.cuh),
-  // so the stores overlap the next tile's mainloop; 0 stores from registers.
+  // GEMMs: n > 0 stages C in shared memory, in n buffers per consumer warpgroup, and stores it with
+  // TMA (kernels/gemm/epilogue_tma_store.cuh), so the stores overlap the next tile's mainloop; 0
+  // stores from registers.
   int tma_store = 0;
+  // TF32 implicit-GEMM convolutions without row packing: 1 reads the channels-first input as it is,
+  // the producer warpgroup gathering its K-major tiles by cp.async (kernels/conv/mainloop_conv_tma.cuh),
+  // instead of a channels-last copy of it read by TMA.
+  int gather_input = 0;
   bool operator==(const Params&) const = default;
 };
 

@@ -164,11 +164,11 @@ std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& 
   }
   // A stage holds a 128-byte K slice of the A and B tiles (fp32 split in the mainloop: two more for
   // the lo parts; the register split: B's lo and hi parts); the pipeline's barriers fit in 1 KB; the
-  // TMA store's staging, two 64 x 128-byte buffers per consumer warpgroup.
+  // TMA store's staging, tma_store 64 x 128-byte buffers per consumer warpgroup.
   const bool lo_buffers = fp32 && !p.split_ahead && !p.register_split;
   const int64_t bytes =
       int64_t(p.stages + (lo_buffers ? 2 : 0)) * (p.tile_m + (p.register_split ? 2 : 1) * p.tile_n) * 128 + 1024 +
-      (p.tma_store ? 2 * 2 * 64 * 128 : 0);
+      int64_t(p.tma_store) * 2 * 64 * 128;
   if (bytes > hw.smem_per_cta) return std::to_string(p.stages) + " stages exceed the target's shared memory per CTA";
   if (p.cluster_m * p.cluster_n > 4) return "TMA multicast here covers clusters of up to 4 CTAs";
   if (p.split_k > 1) {
@@ -213,6 +213,9 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
   if (p.split_ahead > 1) return "a convolution's 3xTF32 splits in the kernel (split_ahead=0) or in its copies (1)";
   if (p.split_ahead == 0 && r.conv->math != GemmMath::k3xTF32 && !p.tf32x3)
     return "split_ahead=0 applies where the convolution runs 3xTF32";
+  if (p.gather_input && (r.conv->math != GemmMath::kTF32 || p.tf32x3))
+    return "gather_input applies where the convolution runs TF32";
+  if (p.gather_input && conv_packs_w(*r.conv)) return "gather_input excludes the row packing (a copy of its own)";
   return conv_invalid(r, p, hw);
 }
 
@@ -324,7 +327,7 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvImplicitGemm,
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
-       {"tf32x3", "split_ahead"},
+       {"tf32x3", "split_ahead", "gather_input"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},

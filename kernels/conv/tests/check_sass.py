@@ -24,14 +24,16 @@ DIRECT_3X3 = r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 3, 3>"
 
 # (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
 EXPECTATIONS = [
-    ("implicit-GEMM conv, tf32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 1>", 1,
+    ("implicit-GEMM conv, tf32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 1, false>", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG"], []),
-    ("transposed, W phases merged", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 2>", 1,
+    ("its input gathered by cp.async, no copy", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 1, true>",
+     1, ["HGMMA.64x128x8.F32.TF32", "LDGSTS", "ARRIVES.LDGSTSBAR", "UTMALDG.3D", "USETMAXREG"], ["UTMALDG.5D"]),
+    ("transposed, W phases merged", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 2, false>", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG"], []),
     ("its merged phase weight", r"merged_phase_weight_kernel<float>", 1, [], ["HGMMA"]),
-    ("implicit-GEMM conv, 3xTF32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 4, 32, .*BiasRelu, true, 1>", 1,
+    ("implicit-GEMM conv, 3xTF32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 4, 32, .*BiasRelu, true, 1, false>", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
-    ("implicit-GEMM conv, 3xTF32 split in the kernel", r"GemmWarpSpecialized<.*ConvParams<.*, 2, 64, .*BiasRelu, true, 1>", 1,
+    ("implicit-GEMM conv, 3xTF32 split in the kernel", r"GemmWarpSpecialized<.*ConvParams<.*, 2, 64, .*BiasRelu, true, 1, false>", 1,
      ["HGMMA.64x16x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
     ("channels-last copy", r"to_channels_last_kernel<float>", 1, [], ["HGMMA"]),
     ("a transposed convolution's phase weight", r"(?<!merged_)phase_weight_kernel<float>", 1, [], ["HGMMA"]),

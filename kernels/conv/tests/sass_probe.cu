@@ -1,10 +1,9 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
 // per-channel bias and ReLU) with its weight and input copies and a transposed convolution's
-// phases, a transposed one with its W phases merged, its 3xTF32 form (128 x 64 tiles) and the form
-// that splits in the kernel (128 x 16),
-// the depthwise template and the direct one for few input channels,
-// compiled for sm_90a by the CI test (check_sass.py beside it), which reads their SASS and ptxas's
-// resource report. Nothing here runs.
+// phases, the same gathering its input without the copy, a transposed one with its W phases
+// merged, its 3xTF32 form (128 x 64 tiles) and the form that splits in the kernel (128 x 16), the
+// depthwise template and the direct one for few input channels, compiled for sm_90a by the CI test
+// (check_sass.py beside it), which reads their SASS and ptxas's resource report. Nothing here runs.
 #include "conv/conv_forward.cuh"
 #include "conv/depthwise.cuh"
 #include "conv/direct.cuh"
@@ -24,6 +23,13 @@ using Conv = ConvForward<Tf32, 8, 16, BiasRelu>;
 
 cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Conv::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// The same gathering the input as it is (no channels-last copy of it): the producer warpgroup's cp.async.
+using Gathered = ConvForward<Tf32, 8, 16, BiasRelu, false, 1, true>;
+
+cudaError_t run_gathered(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
+  return Gathered::run(x, w, out, s, f, workspace, nullptr);
 }
 
 // A transposed convolution of W stride 2 with its W phases merged (128 x 64 tiles: 32 channels x 2 phases).
