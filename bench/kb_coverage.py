@@ -2,12 +2,14 @@
 with the reason (run now, on the CPU), and what its kernels measured on the GPU (read from `cutegen --json
 eval` answers), as Markdown table rows, then a count per level.
 
-Usage: python3 bench/kb_coverage.py KB_DIR[:KB_DIR...] EAGER_JSON|- RESULT_DIR...
+Usage: python3 bench/kb_coverage.py [--picks PICKS] KB_DIR[:KB_DIR...] EAGER_JSON|- RESULT_DIR...
   KB_DIR: ignored folders of KernelBench problem files (.kb/level1:.kb/level2); EAGER_JSON: reference
   eager times (shared/reference/h200_kernelbench_level1_eager_ms.json), - for none; RESULT_DIR: folders of
   `<problem>[@<params>].json` eval answers beside their kernels (or an emitted.tsv naming their
   parameters); a problem's fastest correct answer wins (ties: the folder listed first, so list the
-  newest first).
+  newest first). PICKS: a TSV of `level<N>/<problem>` and the answer to show for it (a path under
+  results/h200 without `.json`: results/coverage/picks.tsv, the measurements of today's defaults that
+  BENCHMARKS.md cites); a picked problem shows that answer instead of the fastest one.
 """
 import concurrent.futures
 import json
@@ -17,7 +19,14 @@ import sys
 
 from expert_table import cell, numbers, ratio
 
-kb_dirs, eager_path, result_dirs = sys.argv[1].split(":"), sys.argv[2], sys.argv[3:]
+RESULTS = os.path.join(os.path.dirname(__file__), "..", "results", "h200")
+args = sys.argv[1:]
+picks = {}
+if args[:1] == ["--picks"]:
+    with open(args[1]) as f:
+        picks = dict(l.rstrip("\n").split("\t") for l in f if l.strip() and not l.startswith("#"))
+    args = args[2:]
+kb_dirs, eager_path, result_dirs = args[0].split(":"), args[1], args[2:]
 eager_ref = json.load(open(eager_path))["eager_ms"] if eager_path != "-" else {}
 cutegen = os.path.join(os.path.dirname(__file__), "..", "build", "src", "cutegen")
 
@@ -56,22 +65,27 @@ def answers(d, name):
 
 def kernel_params(stem):
     """The parameter point of the kernel behind an answer: the title line of its .cu beside it, or,
-    where results/ keeps only the answer, its row in the folder's emitted.tsv (entry, task, params,
-    binary)."""
+    where results/ keeps only the answer, its row in the emitted.tsv (entry, task, params, binary) of
+    its folder or the call folder above it; "params not recorded" where neither is kept."""
     if os.path.exists(stem + ".cu"):
         with open(stem + ".cu") as f:
             title = f.readline()
         return title[title.rfind("[") + 1:title.rfind("]")]
-    tsv = os.path.join(os.path.dirname(stem), "emitted.tsv")
-    rows = [l.rstrip("\n").split("\t") for l in open(tsv) if not l.startswith("#")] if os.path.exists(tsv) else []
-    return next((r[2] for r in rows if r[0] == os.path.basename(stem)), "?")
+    for d in (os.path.dirname(stem), os.path.dirname(os.path.dirname(stem))):
+        tsv = os.path.join(d, "emitted.tsv")
+        rows = [l.rstrip("\n").split("\t") for l in open(tsv) if not l.startswith("#")] if os.path.exists(tsv) else []
+        row = next((r for r in rows if r[0] == os.path.basename(stem)), None)
+        if row:
+            return row[2]
+    return "params not recorded"
 
 
-def measured(name):
-    """The fastest correct answer over the result folders (else the first readable one), and its
-    kernel's parameters (from the .cu's title line)."""
+def measured(name, pick=None):
+    """The picked answer, else the fastest correct one over the result folders (else the first
+    readable one), with its folder and its kernel's parameters (from the .cu's title line)."""
     found = []
-    for stem in (s for d in result_dirs for s in answers(d, name)):
+    stems = [os.path.join(RESULTS, pick)] if pick else (s for d in result_dirs for s in answers(d, name))
+    for stem in stems:
         try:
             doc = json.load(open(stem + ".json"))
         except (OSError, ValueError):
@@ -101,10 +115,10 @@ for (kb_dir, file), (outcome, what) in zip(problems, outcomes):
     counts.setdefault(level, {}).setdefault(outcome, 0)
     counts[level][outcome] += 1
     ok = outcome == "accepted"
-    doc, where, params = measured(name) if ok else (None, None, None)
+    doc, where, params = measured(name, picks.get(f"{level}/{name}")) if ok else (None, None, None)
     ms, eager, comp, floor = numbers(doc or {})
     verdict = (doc or {}).get("verdict")
-    run = "not measured" if doc is None else f"{params} ({os.path.relpath(where, os.path.join(os.path.dirname(__file__), '..', 'results', 'h200'))})"
+    run = "not measured" if doc is None else f"{params} ({os.path.relpath(where, RESULTS)})"
     if verdict not in (None, "pass"):
         what = f"**{verdict}** — " + what
     print(f"| {level}/{name} | {fmt(eager) if eager else fmt(eager_ref.get(file)) + ' (ref)'} | {fmt(ms)} | {fmt(comp)} | {fmt(floor)} | "
