@@ -16,6 +16,8 @@ bool conv_packs_w(const ConvRecipe& c) {
   return c.kind == ConvClass::kImplicitGemm && !c.transposed && c.in_channels / c.groups < 16 && c.kernel.back() > 1;
 }
 
+bool conv_runs_3xtf32(const ConvRecipe& c, const Params& p) { return c.math == GemmMath::k3xTF32 || p.tf32x3; }
+
 namespace {
 
 // The spatial sizes as (D, H, W), 1 for absent dims.
@@ -127,7 +129,7 @@ std::string conv_unsupported(const ConvRecipe& c) {
 
 // The kernel's type: the implicit GEMM with its tiles, or the depthwise template.
 std::string conv_type(const ConvRecipe& c, const Params& p) {
-  bool x3 = c.math == GemmMath::k3xTF32 || p.tf32x3, in_kernel = x3 && p.split_ahead == 0;
+  bool x3 = conv_runs_3xtf32(c, p), in_kernel = x3 && p.split_ahead == 0;
   ConvTiles t = conv_tiles(c, in_kernel);
   bool const two_d = c.kernel.size() >= 2;
   std::string const rs = std::to_string(two_d ? c.kernel[c.kernel.size() - 2] : 1) + ", " +

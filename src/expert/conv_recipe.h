@@ -85,6 +85,9 @@ int conv_merge_w(const ConvRecipe& c);
 // Whether the copy in front packs the kernel's S taps into the channels (few input channels per
 // group: ConvShape::pack_w), so that a k-tile is not mostly zero padding.
 bool conv_packs_w(const ConvRecipe& c);
+// Whether the implicit GEMM runs 3xTF32 at point p: the recipe's precision (few input channels), or
+// the search's tf32x3 fallback over a TF32 recipe.
+bool conv_runs_3xtf32(const ConvRecipe& c, const Params& p);
 // Why the forward kernel cannot compute the recipe ("" when it can).
 std::string conv_unsupported(const ConvRecipe& c);
 // Its instance (kernels/instances/conv.cu.in) for a kConv recipe, before inlining.

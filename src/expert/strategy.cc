@@ -211,10 +211,9 @@ std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { re
 std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
   if (p.tf32x3 && r.conv->math != GemmMath::kTF32) return "tf32x3 applies where the recipe runs TF32";
   if (p.split_ahead > 1) return "a convolution's 3xTF32 splits in the kernel (split_ahead=0) or in its copies (1)";
-  if (p.split_ahead == 0 && r.conv->math != GemmMath::k3xTF32 && !p.tf32x3)
+  if (p.split_ahead == 0 && !conv_runs_3xtf32(*r.conv, p))
     return "split_ahead=0 applies where the convolution runs 3xTF32";
-  if (p.gather_input && (r.conv->math != GemmMath::kTF32 || p.tf32x3))
-    return "gather_input applies where the convolution runs TF32";
+  if (p.gather_input && conv_runs_3xtf32(*r.conv, p)) return "gather_input applies where the convolution runs TF32";
   if (p.gather_input && conv_packs_w(*r.conv)) return "gather_input excludes the row packing (a copy of its own)";
   return conv_invalid(r, p, hw);
 }
