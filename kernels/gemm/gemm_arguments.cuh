@@ -12,6 +12,7 @@
 #include "epilogue_tma_store.cuh"
 #include "gemm_config.cuh"
 #include "mainloop_3xtf32.cuh"
+#include "mainloop_paired_parts.cuh"
 #include "mainloop_promoting.cuh"
 #include "mainloop_register_split.cuh"
 #include "mainloop_tma_wgmma.cuh"
@@ -55,8 +56,10 @@ struct GemmParams {
   using Mainloop =
       cute::conditional_t<Config::RegisterSplit, MainloopRegisterSplit<Config>,
                           cute::conditional_t<Config::Fp32Via3xTf32, Mainloop3xTf32<Config>,
-                                              cute::conditional_t<(Config::PromoteSpan > 0), MainloopPromoting<Config>,
-                                                                  MainloopTmaWgmma<Config>>>>;
+                                              cute::conditional_t<Config::PairedParts, MainloopPairedParts<Config>,
+                                                                  cute::conditional_t<(Config::PromoteSpan > 0),
+                                                                                      MainloopPromoting<Config>,
+                                                                                      MainloopTmaWgmma<Config>>>>>;
   using Epilogue = Epilogue_;
   using Scheduler = SwizzledTileScheduler<Config::ClusterM, Config::ClusterN>;
 

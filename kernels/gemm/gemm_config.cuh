@@ -12,7 +12,7 @@ namespace cutegen::gemm {
 template <class ElementA_, class ElementB_, class ElementC_,  // cute::half_t, bfloat16_t, tfloat32_t or float in
           class LayoutA_, class LayoutB_,                     // RowMajor / ColMajor tags
           int TileM_, int TileN_, int Stages_, int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2,
-          int PromoteEvery_ = 1, bool RegisterSplit_ = false>
+          int PromoteEvery_ = 1, bool RegisterSplit_ = false, int AheadParts_ = 3>
 struct GemmConfig {
   using ElementA = ElementA_;
   using ElementB = ElementB_;
@@ -34,6 +34,10 @@ struct GemmConfig {
   // GEMM's partial then spans 3 k-tiles per k-tile of the operands (mainloop_promoting.cuh). 0: the
   // half-precision GEMMs sum all of K on the tensor cores, as cuBLAS does.
   static constexpr int PromoteSpan = cute::is_same_v<ElementA, cute::tfloat32_t> ? 3 * PromoteEvery : 0;
+  // tf32 operands pre-split into two parts per k-tile instead (A hi, lo; B lo, hi): a third less to
+  // write ahead and to load, the three products crossing each pair of stages
+  // (mainloop_paired_parts.cuh; it promotes every PromoteEvery pairs).
+  static constexpr bool PairedParts = AheadParts_ == 2;
   using MmaElementA = cute::conditional_t<Fp32Via3xTf32, cute::tfloat32_t, ElementA>;
   using MmaElementB = cute::conditional_t<Fp32Via3xTf32, cute::tfloat32_t, ElementB>;
 
@@ -63,6 +67,7 @@ struct GemmConfig {
   static_assert(PromoteEvery >= 1, "a partial spans at least one k-tile");
   static_assert(ClusterM * ClusterN <= 4, "TMA multicast masks here cover clusters of up to 4 CTAs");
   static_assert(cute::is_same_v<ElementA, float> == cute::is_same_v<ElementB, float>, "fp32 operands come in pairs");
+  static_assert(AheadParts_ == 3 || (AheadParts_ == 2 && PromoteSpan > 0), "2 or 3 parts of tf32 operands split ahead");
   static_assert(!RegisterSplit || (Fp32Via3xTf32 && ClusterM * ClusterN == 1),
                 "the register split is for fp32 operands, without clusters");
   static_assert(!cute::is_same_v<MmaElementA, cute::tfloat32_t> ||

@@ -2,7 +2,8 @@
 // (kernels/instances/gemm.cu.in): bf16/fp16 operands in place; fp32 operands for 3xTF32 split in the
 // mainloop in place where K-major and aligned, else first written K-major by the pre-pass into
 // scratch the caller owns (for the register split, B split ahead into two parts there); fp32 operands for a tf32 kernel
-// always split ahead by the pre-pass into that scratch; split-K's partials in the caller's workspace.
+// always split ahead by the pre-pass into that scratch (three parts per k-tile, or two where
+// Config::PairedParts); split-K's partials in the caller's workspace.
 #pragma once
 
 #include <cstddef>
@@ -86,18 +87,20 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
   } else if constexpr (Config::PromoteSpan > 0) {
     static_assert(std::is_same_v<T, float>, "tf32 kernels read fp32 operands split ahead");
     ProblemShape const s = args.shape;
+    // Three parts per k-tile for a plain tf32 GEMM over them, or two whose products cross stages.
+    constexpr SplitParts PartsA = Config::PairedParts ? SplitParts::HiLo : SplitParts::HiLoHi;
+    constexpr SplitParts PartsB = Config::PairedParts ? SplitParts::LoHi : SplitParts::LoHiHi;
     float const *a_parts, *b_parts;
-    cudaError_t e =
-        split_fp32<SplitParts::HiLoHi>(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
-                                       scratch.copy_a_bytes, a_parts, args.lda, args.batch_stride_a, stream);
+    cudaError_t e = split_fp32<PartsA>(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l,
+                                       scratch.copy_a, scratch.copy_a_bytes, a_parts, args.lda, args.batch_stride_a,
+                                       stream);
     if (e == cudaSuccess)
-      e = split_fp32<SplitParts::LoHiHi>(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l,
-                                         scratch.copy_b, scratch.copy_b_bytes, b_parts, args.ldb, args.batch_stride_b,
-                                         stream);
+      e = split_fp32<PartsB>(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
+                             scratch.copy_b_bytes, b_parts, args.ldb, args.batch_stride_b, stream);
     if (e != cudaSuccess) return e;
     args.a = reinterpret_cast<cute::tfloat32_t const*>(a_parts);
     args.b = reinterpret_cast<cute::tfloat32_t const*>(b_parts);
-    args.shape.k = int(split_row_length<SplitParts::HiLoHi>(s.k));  // the parts, as the tf32 GEMM's K
+    args.shape.k = int(split_row_length<PartsA>(s.k));  // the parts, as the tf32 GEMM's K
   } else {
     // 16-bit operands: the kernel's layouts are the stored ones (stride 1 along the contiguous mode).
     args.a = reinterpret_cast<typename Config::ElementA const*>(a.ptr);

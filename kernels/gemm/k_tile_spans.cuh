@@ -1,5 +1,5 @@
 // What the mainloops that promote a tensor-core partial share (mainloop_3xtf32.cuh,
-// mainloop_promoting.cuh): walking the k-tiles in spans, and releasing stages behind them.
+// mainloop_promoting.cuh, mainloop_paired_parts.cuh): walking the k-tiles in spans, and releasing stages behind them.
 #pragma once
 
 #include <cute/arch/mma_sm90_desc.hpp>
@@ -23,9 +23,10 @@ CUTE_DEVICE void for_each_k_tile_in_spans(int k_count, Step&& step) {
     step(i, true, true);
 }
 
-// Releases the pipeline's stages in k-tile order, through a given k-tile once its wgmmas retired;
-// `after_release(i)` runs after k-tile i-1's stage was released (the mainloops' contract).
-template <class Pipeline, class PipelineState, class AfterRelease>
+// Releases the pipeline's stages in k-tile order (StagesPerKTile each), through a given k-tile once
+// its wgmmas retired; `after_release(i)` runs after k-tile i-1's stages were released (the
+// mainloops' contract).
+template <class Pipeline, class PipelineState, class AfterRelease, int StagesPerKTile = 1>
 struct StageReleaser {
   Pipeline& pipeline;
   PipelineState state;  // the first stage not yet released
@@ -34,8 +35,8 @@ struct StageReleaser {
 
   CUTE_DEVICE void through(int last) {
     for (; released <= last; ++released) {
-      pipeline.consumer_release(state);
-      ++state;
+      for (int s = 0; s < StagesPerKTile; ++s, ++state)
+        pipeline.consumer_release(state);
       after_release(released + 1);
     }
   }

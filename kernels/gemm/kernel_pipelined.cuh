@@ -23,6 +23,7 @@ struct GemmPipelined {
   using Pipeline = typename Mainloop::Pipeline;
   static_assert(Config::ClusterM == 1 && Config::ClusterN == 1, "the fallback kernel runs without clusters");
   static_assert(Config::MmaWarpgroups == 2, "the fallback's two warpgroups share each tile");
+  static_assert(Mainloop::StagesPerKTile == 1, "the fallback refills one stage per k-tile");
 
   static constexpr bool Persistent = false;
   static constexpr int Threads = Mainloop::MmaThreads;

@@ -105,7 +105,7 @@ struct GemmWarpSpecialized {
       typename Mainloop::PipelineState read;
       for (int position = 0; walk.valid(); walk.advance(), ++position) {
         if (position % Teams != team) {  // the other team's tile: its stages are not ours to read
-          read.advance(walk.k_count());
+          read.advance(walk.k_count() * Mainloop::StagesPerKTile);
           continue;
         }
         TileCoord tile = walk.tile();

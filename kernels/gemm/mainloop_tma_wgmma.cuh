@@ -53,6 +53,8 @@ struct MainloopTmaWgmma {
   // Threads of the producer warpgroup that run `load` (a mainloop whose A tiles are gathered by
   // the warpgroup's own copies takes all 128; TMA needs one).
   static constexpr int ProducerThreads = 1;
+  // Pipeline stages one k-tile of `load` and `mma` takes (mainloop_paired_parts.cuh's take two).
+  static constexpr int StagesPerKTile = 1;
 
   // Every CTA's full barrier receives whole A and B tiles, whichever CTA of the cluster issued them.
   static constexpr uint32_t TransactionBytes =

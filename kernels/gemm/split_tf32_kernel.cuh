@@ -7,8 +7,10 @@
 // that k-tile, small ones first (the order of mainloop_3xtf32.cuh):
 //   A' row r = [ ... | hi(A[r, t]) | lo(A[r, t]) | hi(A[r, t]) | ... ]   (SplitParts::HiLoHi)
 //   B' row n = [ ... | lo(B[t, n]) | hi(B[t, n]) | hi(B[t, n]) | ... ]   (SplitParts::LoHiHi)
-// or into two parts per k-tile, for the kernel that splits A in registers (mainloop_register_split.cuh):
+// or into two parts per k-tile, for the kernel that splits A in registers (mainloop_register_split.cuh)
+// and, with A's as HiLo, for the one whose products cross a pair of stages (mainloop_paired_parts.cuh):
 //   B' row n = [ ... | lo(B[t, n]) | hi(B[t, n]) | ... ]                 (SplitParts::LoHi)
+//   A' row r = [ ... | hi(A[r, t]) | lo(A[r, t]) | ... ]                 (SplitParts::HiLo)
 // The GEMM promotes its tensor-core partial into the fp32 accumulator every few k-tiles
 // (Config::PromoteSpan); the error of one long tensor-core sum grows with K
 // (tests/tf32_accumulation_test.cc).
@@ -24,12 +26,12 @@
 
 namespace cutegen::gemm {
 
-enum class SplitParts { Whole, HiLoHi, LoHiHi, LoHi };
+enum class SplitParts { Whole, HiLoHi, LoHiHi, LoHi, HiLo };
 
 template <SplitParts Parts>
-inline constexpr int kSplitPartCount = Parts == SplitParts::Whole  ? 1
-                                       : Parts == SplitParts::LoHi ? 2
-                                                                   : 3;
+inline constexpr int kSplitPartCount = Parts == SplitParts::Whole                               ? 1
+                                       : Parts == SplitParts::LoHi || Parts == SplitParts::HiLo ? 2
+                                                                                                : 3;
 
 constexpr int kSplitTile = 32;        // also the tf32 GEMM's k-tile, which the split parts are laid out in
 constexpr int kSplitRowsPerPass = 8;  // the block is kSplitTile x kSplitRowsPerPass threads
@@ -83,9 +85,10 @@ __global__ void split_tf32_operand(float const* in, int64_t stride_row, int64_t 
     // This block's k-tile becomes two or three consecutive k-tiles of the row.
     float* row = dst + r * row_length + kSplitPartCount<Parts> * int64_t(k0) + threadIdx.x;
     Tf32Pair p = split_tf32(tile[j][threadIdx.x]);
-    row[0] = Parts == SplitParts::HiLoHi ? p.hi : p.lo;
-    row[kSplitTile] = Parts == SplitParts::HiLoHi ? p.lo : p.hi;
-    if constexpr (Parts != SplitParts::LoHi) row[2 * kSplitTile] = p.hi;
+    constexpr bool hi_first = Parts == SplitParts::HiLoHi || Parts == SplitParts::HiLo;
+    row[0] = hi_first ? p.hi : p.lo;
+    row[kSplitTile] = hi_first ? p.lo : p.hi;
+    if constexpr (kSplitPartCount<Parts> == 3) row[2 * kSplitTile] = p.hi;
   }
 }
 

@@ -196,10 +196,10 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
   };
   // The register split writes the kernel's B in two tf32 parts, lo and hi.
   int64_t copy_a = !fp32   ? 0
-                   : ahead ? split_ahead_bytes(g.m, g.k, batches, batches.a)
+                   : ahead ? split_ahead_bytes(g.m, g.k, batches, batches.a, p.split_parts)
                            : copy_bytes(ka, !swap, km, g.k, batches, ka_batch);
   int64_t copy_b = !fp32       ? 0
-                   : ahead     ? split_ahead_bytes(g.n, g.k, batches, batches.b)
+                   : ahead     ? split_ahead_bytes(g.n, g.k, batches, batches.b, p.split_parts)
                    : registers ? split_ahead_bytes(kn, g.k, batches, kb_batch, 2)
                                : copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
   return render_instance("instances/gemm.cu.in",
@@ -220,6 +220,7 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                                               : registers ? 2
                                                           : 1)},
                           {"register_split", registers ? "true" : "false"},
+                          {"split_parts", ahead && p.split_parts == 2 ? ", 2" : ""},
                           {"transposed_c", swap ? "true" : "false"},
                           {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
                           {"kernel_params", p.tma_store ? ", cg::GemmParams<Config, Epilogue, "

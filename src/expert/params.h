@@ -31,6 +31,10 @@ struct Params {
   // promotes every n k-tiles (kernels/gemm/mainloop_promoting.cuh). A 3xTF32 convolution: 1 (its
   // default) splits in its channels-last copies, 0 in the kernel (kernels/conv/mainloop_conv_tma.cuh).
   int split_ahead = 0;
+  // fp32 split ahead (split_ahead > 0) for the warp-specialized kernels: 3 parts per k-tile (hi, lo,
+  // hi against lo, hi, hi: a plain tf32 GEMM over them), or 2 (hi, lo and lo, hi: a third less to
+  // write and load, the products crossing each pair of stages; kernels/gemm/mainloop_paired_parts.cuh).
+  int split_parts = 3;
   // 1: 3xTF32 with the larger operand split in the consumers' registers and the other split ahead
   // into two parts (kernels/gemm/mainloop_register_split.cuh), the kernel's operands swapped
   // (C^T = B^T A^T) where B is the larger; for a small operand beside a large one.

@@ -149,6 +149,7 @@ std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& 
     return "a consumer thread would hold more than " + std::to_string(most) + " accumulators" +
            (fp32 ? " and their 3xTF32 partial" : "");
   if (p.split_ahead && !fp32) return "split_ahead applies to fp32 operands only";
+  if (p.split_parts != 3 && !p.split_ahead) return "split_parts applies to fp32 operands split ahead";
   if (p.split_ahead && fp32_split_ahead_bytes(*r.gemm) > kMaxGemmScratchBytes)
     return "the fp32 operands split ahead take over the " + std::to_string(kMaxGemmScratchBytes >> 20) + " MB scratch";
   if (p.register_split) {
@@ -302,16 +303,16 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kGemmWarpSpecialized,
        "gemm_warp_specialized",
        "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "register_split",
-        "tma_store"},
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "split_parts",
+        "register_split", "tma_store"},
        is_gemm,
        gemm_cooperative_invalid,
        "gemm-warp-specialized"},
       {Strategy::kGemmPingpong,
        "gemm_pingpong",
        "gemm/kernel_warp_specialized.cuh",
-       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "register_split",
-        "tma_store"},
+       {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "split_parts",
+        "register_split", "tma_store"},
        is_gemm,
        gemm_pingpong_invalid,
        "gemm-warp-specialized"},

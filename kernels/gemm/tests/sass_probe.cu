@@ -74,6 +74,15 @@ cudaError_t split_a(float const* a, float* out) {
   return split_tf32<SplitParts::HiLoHi>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
 }
 
+// The same over two parts per k-tile (A hi, lo; B lo, hi), the products crossing each pair of
+// stages (mainloop_paired_parts.cuh), and A's split.
+using Tf32Paired = GemmConfig<tfloat32_t, tfloat32_t, float, RowMajor, ColMajor, 128, 192, 4, 1, 1, 2, 2, false, 2>;
+template cudaError_t launch<GemmWarpSpecialized<Tf32Paired, IdentityEpilogue>>(
+    GemmWarpSpecialized<Tf32Paired, IdentityEpilogue>::Arguments const&);
+cudaError_t split_a_in_two(float const* a, float* out) {
+  return split_tf32<SplitParts::HiLo>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
+}
+
 // C staged in shared memory and stored by TMA (bf16 out, and fp32 out of the tf32 GEMM over parts).
 template <class Config>
 using TmaStore = GemmWarpSpecialized<Config, IdentityEpilogue,
