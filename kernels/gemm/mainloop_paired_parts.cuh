@@ -73,13 +73,16 @@ struct MainloopPairedParts : MainloopTmaWgmma<Config> {
       products(second, second);  // A lo x B hi
       products(first, second);   // A hi x B hi
       warpgroup_commit_batch();
+      // Pair i-1's stages go back before a promotion drains pair i's batch: a pair is half of a
+      // 4-stage pipeline, so holding both through the drain would leave the producer nothing to fill.
+      if (!opens) {
+        warpgroup_wait<1>();
+        warpgroup_fence_operand(partial);
+        release.through(i - 1);
+      }
       if (closes) {
         promote(accum, partial);
         release.through(i);
-      } else {
-        warpgroup_wait<1>();  // pair i-1's batch retired: its stages can be refilled
-        warpgroup_fence_operand(partial);
-        release.through(i - 1);
       }
     };
     for_each_k_tile_in_spans<Config::PromoteEvery>(k_count, step);
