@@ -12,7 +12,9 @@
 // Split3xTf32 with tf32 elements (pre-split): both copies hold a hi and a lo part (the lo part as
 // images N..2N-1 of the input and output channels K..2K-1 of the weight), and each (tap, channel
 // tile) is three k-tiles, the products hi*lo, lo*hi, hi*hi (small ones first), which
-// MainloopPromoting's consumers sum on the tensor cores one triple at a time and then add in fp32.
+// MainloopPromoting's consumers sum on the tensor cores one triple at a time and then add in fp32;
+// or, with Config::PairedParts, two stages (hi*lo, lo*hi) whose pair MainloopPairedParts' consumers
+// cross for hi*hi, so A and B are each loaded twice per tap instead of three times.
 // With fp32 elements (Config::Fp32Via3xTf32, split in the kernel): the copies hold the values as
 // they are, each (tap, channel tile) is one k-tile, and Mainloop3xTf32's consumers split it in
 // shared memory and run the three products from it: A is read once per tap instead of three
@@ -35,6 +37,7 @@
 
 #include "conv_shape.cuh"
 #include "gemm/mainloop_3xtf32.cuh"
+#include "gemm/mainloop_paired_parts.cuh"
 #include "gemm/mainloop_promoting.cuh"
 #include "gemm/mainloop_tma_wgmma.cuh"
 
@@ -43,7 +46,8 @@ namespace cutegen::conv {
 template <class Config, bool Split3xTf32>
 using ConvConsumers = cute::conditional_t<
     Config::Fp32Via3xTf32, gemm::Mainloop3xTf32<Config>,
-    cute::conditional_t<Split3xTf32, gemm::MainloopPromoting<Config>, gemm::MainloopTmaWgmma<Config>>>;
+    cute::conditional_t<Config::PairedParts, gemm::MainloopPairedParts<Config>,
+                        cute::conditional_t<Split3xTf32, gemm::MainloopPromoting<Config>, gemm::MainloopTmaWgmma<Config>>>>;
 
 template <class Config, int TileP, int TileQ, bool Split3xTf32 = false, bool NchwA = false>
 struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
@@ -58,7 +62,11 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
   static_assert(Split3xTf32 || !Config::Fp32Via3xTf32, "fp32 elements are split in the kernel");
   static constexpr bool PreSplit = Split3xTf32 && !Config::Fp32Via3xTf32;
   static constexpr int Parts = PreSplit ? 2 : 1;  // of each operand
-  static constexpr int Terms = PreSplit ? 3 : 1;  // k-tiles per (tap, channel tile)
+  // Stages per (tap, channel tile): hi*lo, lo*hi, hi*hi; or, with Config::PairedParts, the first two,
+  // whose pair the consumers cross for hi*hi (a third fewer loads of A and B). Consumers' k-tiles
+  // are (tap, channel tile) pairs then (Base::StagesPerKTile 2).
+  static constexpr int Terms = PreSplit ? (Config::PairedParts ? 2 : 3) : 1;
+  static_assert(!Config::PairedParts || PreSplit, "paired parts read the copies' split");
   static constexpr uint64_t kCacheHint = uint64_t(cute::TMA::CacheHintSm90::EVICT_NORMAL);
   static_assert(!NchwA || !Split3xTf32, "the channels-first gather is for TF32 convolutions");
   static constexpr int ProducerThreads = NchwA ? cutlass::NumThreadsPerWarpGroup : 1;
@@ -101,7 +109,9 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
       }
     }
   };
-  CUTE_HOST_DEVICE static int k_tile_count(ConvShape const& s) { return Terms * s.taps() * channel_tiles(s); }
+  CUTE_HOST_DEVICE static int k_tile_count(ConvShape const& s) {
+    return Terms / Base::StagesPerKTile * s.taps() * channel_tiles(s);
+  }
 
   // Host side. x and w are the channels-last copies (16-byte aligned; with NchwA x is the input
   // itself); false when the driver refuses a descriptor (a box past TMA's 256-element limit:
@@ -155,10 +165,11 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
     PixelTile tile = Tiling::tile(s, m_tile);
     int w0 = tile.q0 * s.stride_w - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h, d0 = tile.z * s.stride_d - s.pad_d;
     int c_group0 = group * s.c_group(), k_out = group * s.k_group() + n_tile * Config::TileN;
-    KTileWalk at(s, k_begin / Terms);
-    int term = k_begin % Terms;
+    int const first = k_begin * Base::StagesPerKTile;  // in stages: Terms per (tap, channel tile)
+    KTileWalk at(s, first / Terms);
+    int term = first % Terms;
 #pragma unroll 1
-    for (int i = 0; i < k_count; ++i) {
+    for (int i = 0; i < k_count * Base::StagesPerKTile; ++i) {
       pipeline.producer_acquire(write);
       uint64_t* full = reinterpret_cast<uint64_t*>(pipeline.producer_get_barrier(write));
       int stage = write.index(), c0 = at.chunk * TileK;

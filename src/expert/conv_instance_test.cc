@@ -178,21 +178,25 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
   auto space = search_space(*r);
-  ASSERT_EQ(space.size(), 4u) << "TF32 (input copied, then gathered), 3xTF32 split in the kernel, then in the copies";
+  ASSERT_EQ(space.size(), 5u) << "TF32 (input copied, or gathered); 3xTF32 split in the kernel, or in the copies "
+                                  "(two stages per k-tile crossed, or three)";
   EXPECT_EQ(space[0], default_params(*r));
   EXPECT_EQ(space[1].tf32x3, 1);
   EXPECT_EQ(space[1].split_ahead, 0);
-  EXPECT_EQ(space[2].gather_input, 1);
-  EXPECT_EQ(space[2].tf32x3, 0);
-  EXPECT_EQ(space[3].tf32x3, 1);
-  EXPECT_EQ(space[3].split_ahead, 1);
-  EXPECT_TRUE(contains(to_string(space[3]), "split_ahead=1,tf32x3=1,gather_input=0,strategy=conv_implicit_gemm"))
-      << to_string(space[3]);
-  auto back = parse_params(to_string(space[3]));
+  EXPECT_EQ(space[2].tf32x3, 1);
+  EXPECT_EQ(space[2].split_parts, 2);
+  EXPECT_EQ(space[3].gather_input, 1);
+  EXPECT_EQ(space[3].tf32x3, 0);
+  EXPECT_EQ(space[4].tf32x3, 1);
+  EXPECT_EQ(space[4].split_ahead, 1);
+  EXPECT_TRUE(contains(to_string(space[4]),
+                       "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,strategy=conv_implicit_gemm"))
+      << to_string(space[4]);
+  auto back = parse_params(to_string(space[4]));
   ASSERT_TRUE(back.ok()) << back.message();
-  EXPECT_EQ(*back, space[3]);
+  EXPECT_EQ(*back, space[4]);
   auto tf32 = generate_kernel(*r, spec, space[0]);
-  auto split = generate_kernel(*r, spec, space[3]);
+  auto split = generate_kernel(*r, spec, space[4]);
   ASSERT_TRUE(tf32.ok() && split.ok());
   EXPECT_FALSE(contains(*tf32, ", Epilogue, true>;"));
   EXPECT_TRUE(contains(*split, ", Epilogue, true>;"));
@@ -202,7 +206,7 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   Params p = default_params(*few);
   p.tf32x3 = 1;
   EXPECT_EQ(invalid_reason(*few, p), "tf32x3 applies where the recipe runs TF32");
-  EXPECT_EQ(search_space(*few).size(), 2u) << "split in the copies (the default), or in the kernel";
+  EXPECT_EQ(search_space(*few).size(), 3u) << "split in the copies (the default, or crossed), or in the kernel";
 }
 
 TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyingIt) {
@@ -255,6 +259,17 @@ TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoPa
   EXPECT_TRUE(contains(*in_kernel, "GemmConfig<float, float, float,"));
   EXPECT_TRUE(contains(*in_kernel, "cutegen::gemm::ColMajor, 128, 16, 8>;")) << "8 stages and the lo parts fit";
   EXPECT_TRUE(contains(*in_kernel, ", Epilogue, true>;"));
+  // Split in the copies, two stages per (tap, channel tile), crossed: the paired Config.
+  Params paired = default_params(*r);
+  paired.split_parts = 2;
+  EXPECT_EQ(invalid_reason(*r, paired), "");
+  auto crossed = generate_kernel(*r, spec, paired);
+  ASSERT_TRUE(crossed.ok()) << crossed.message();
+  EXPECT_TRUE(contains(*crossed, "cutegen::gemm::ColMajor, 128, 16, 8, 1, 1, 2, 1, false, 2>;")) << *crossed;
+  EXPECT_TRUE(contains(*crossed, ", Epilogue, true>;"));
+  p.split_parts = 2;
+  EXPECT_EQ(invalid_reason(*r, p), "split_parts applies to a 3xTF32 convolution split in its copies (split_ahead=1)");
+  p.split_parts = 3;
   p.split_ahead = 2;
   EXPECT_EQ(invalid_reason(*r, p), "a convolution's 3xTF32 splits in the kernel (split_ahead=0) or in its copies (1)");
   // 128-wide tiles: 6 stages of 32 KB split ahead, 4 beside the two lo buffers in the kernel.

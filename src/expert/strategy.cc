@@ -215,6 +215,8 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
   if (p.split_ahead == 0 && !conv_runs_3xtf32(*r.conv, p))
     return "split_ahead=0 applies where the convolution runs 3xTF32";
   if (p.gather_input && conv_runs_3xtf32(*r.conv, p)) return "gather_input applies where the convolution runs TF32";
+  if (p.split_parts != 3 && !(conv_runs_3xtf32(*r.conv, p) && p.split_ahead == 1))
+    return "split_parts applies to a 3xTF32 convolution split in its copies (split_ahead=1)";
   if (p.gather_input && conv_packs_w(*r.conv)) return "gather_input excludes the row packing (a copy of its own)";
   return conv_invalid(r, p, hw);
 }
@@ -327,7 +329,7 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvImplicitGemm,
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
-       {"tf32x3", "split_ahead", "gather_input"},
+       {"tf32x3", "split_ahead", "split_parts", "gather_input"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},

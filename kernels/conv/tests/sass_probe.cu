@@ -1,9 +1,10 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
 // per-channel bias and ReLU) with its weight and input copies and a transposed convolution's
 // phases, the same gathering its input without the copy, a transposed one with its W phases
-// merged, its 3xTF32 form (128 x 64 tiles) and the form that splits in the kernel (128 x 16), the
-// depthwise template and the direct one for few input channels, compiled for sm_90a by the CI test
-// (check_sass.py beside it), which reads their SASS and ptxas's resource report. Nothing here runs.
+// merged, its 3xTF32 form (128 x 64 tiles; three stages per k-tile, or two crossed) and the form
+// that splits in the kernel (128 x 16), the depthwise template and the direct one for few input
+// channels, compiled for sm_90a by the CI test (check_sass.py beside it), which reads their SASS and
+// ptxas's resource report. Nothing here runs.
 #include "conv/conv_forward.cuh"
 #include "conv/depthwise.cuh"
 #include "conv/direct.cuh"
@@ -48,6 +49,16 @@ using Split =
 
 cudaError_t run_split(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Split::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// The same with two stages per k-tile (hi*lo, lo*hi) whose pair the consumers cross for hi*hi.
+using SplitPaired = ConvForward<gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor,
+                                                 gemm::ColMajor, 128, 64, 6, 1, 1, 2, 1, false, 2>,
+                                4, 32, BiasRelu, true>;
+
+cudaError_t run_split_paired(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f,
+                             char* workspace) {
+  return SplitPaired::run(x, w, out, s, f, workspace, nullptr);
 }
 
 // 3xTF32 split in the kernel (fp32 copies, each stage split in shared memory), on a 16-wide N tile.
