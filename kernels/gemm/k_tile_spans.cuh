@@ -53,4 +53,26 @@ CUTE_DEVICE void promote(Accumulator& accum, Partial& partial) {
     accum(j) += partial(j);
 }
 
+// The walk of the mainloops that only issue wgmmas into a partial (mainloop_promoting.cuh,
+// mainloop_paired_parts.cuh): `issue(i, opens)` waits for k-tile i's stages and commits its wgmmas
+// (the partial zeroed where it opens a span). One batch stays in flight: k-tile i-1's stages go back
+// once its batch retired, also before a span's last k-tile is drained into the accumulator, so the
+// producer has stages to fill during the drain; then that k-tile's own go back.
+template <int Span, class Releaser, class Accumulator, class Partial, class Issue>
+CUTE_DEVICE void promote_in_spans(int k_count, Releaser& release, Accumulator& accum, Partial& partial,
+                                  Issue&& issue) {
+  for_each_k_tile_in_spans<Span>(k_count, [&](int i, bool opens, bool closes) {
+    issue(i, opens);
+    if (!opens) {
+      cute::warpgroup_wait<1>();
+      cute::warpgroup_fence_operand(partial);
+      release.through(i - 1);
+    }
+    if (closes) {
+      promote(accum, partial);
+      release.through(i);
+    }
+  });
+}
+
 }  // namespace cutegen::gemm

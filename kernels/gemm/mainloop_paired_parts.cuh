@@ -59,7 +59,7 @@ struct MainloopPairedParts : MainloopTmaWgmma<Config> {
         tiled_mma.accumulate_ = GMMA::ScaleOut::One;
       }
     };
-    auto step = [&](int i, bool opens, bool closes) {
+    promote_in_spans<Config::PromoteEvery>(k_count, release, accum, partial, [&](int, bool opens) {
       pipeline.consumer_wait(read);
       int const first = read.index();
       ++read;
@@ -73,19 +73,7 @@ struct MainloopPairedParts : MainloopTmaWgmma<Config> {
       products(second, second);  // A lo x B hi
       products(first, second);   // A hi x B hi
       warpgroup_commit_batch();
-      // Pair i-1's stages go back before a promotion drains pair i's batch: a pair is half of a
-      // 4-stage pipeline, so holding both through the drain would leave the producer nothing to fill.
-      if (!opens) {
-        warpgroup_wait<1>();
-        warpgroup_fence_operand(partial);
-        release.through(i - 1);
-      }
-      if (closes) {
-        promote(accum, partial);
-        release.through(i);
-      }
-    };
-    for_each_k_tile_in_spans<Config::PromoteEvery>(k_count, step);
+    });
   }
 };
 

@@ -37,8 +37,7 @@ struct MainloopPromoting : MainloopTmaWgmma<Config> {
     clear(accum);
     if (k_count == 0) return;
     StageReleaser<Pipeline, PipelineState, AfterRelease> release{pipeline, read, after_release};
-    // One k-tile; `opens` and `closes` say where it stands in its span.
-    auto step = [&](int i, bool opens, bool closes) {
+    promote_in_spans<Config::PromoteSpan>(k_count, release, accum, partial, [&](int, bool opens) {
       pipeline.consumer_wait(read);
       int stage = read.index();
       warpgroup_fence_operand(partial);
@@ -51,16 +50,7 @@ struct MainloopPromoting : MainloopTmaWgmma<Config> {
       }
       warpgroup_commit_batch();
       ++read;
-      if (closes) {
-        promote(accum, partial);
-        release.through(i);
-      } else {
-        warpgroup_wait<1>();  // k-tile i-1's batch retired: its stage can be refilled
-        warpgroup_fence_operand(partial);
-        release.through(i - 1);
-      }
-    };
-    for_each_k_tile_in_spans<Config::PromoteSpan>(k_count, step);
+    });
   }
 };
 

@@ -43,7 +43,7 @@ EXPECTATIONS = [
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS"], ["LD.E"]),
     ("fp32 pre-passes (K-major copy, 3xTF32 split in three parts and two either way)", r"split_tf32_operand", 4, [],
      ["HGMMA"]),
-    ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 12, [], ["HGMMA", "UTMALDG"]),
+    ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 13, [], ["HGMMA", "UTMALDG"]),
 ]
 
 
