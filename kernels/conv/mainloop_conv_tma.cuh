@@ -44,10 +44,11 @@
 namespace cutegen::conv {
 
 template <class Config, bool Split3xTf32>
-using ConvConsumers = cute::conditional_t<
-    Config::Fp32Via3xTf32, gemm::Mainloop3xTf32<Config>,
-    cute::conditional_t<Config::PairedParts, gemm::MainloopPairedParts<Config>,
-                        cute::conditional_t<Split3xTf32, gemm::MainloopPromoting<Config>, gemm::MainloopTmaWgmma<Config>>>>;
+using ConvConsumers =
+    cute::conditional_t<Config::Fp32Via3xTf32, gemm::Mainloop3xTf32<Config>,
+                        cute::conditional_t<Config::PairedParts, gemm::MainloopPairedParts<Config>,
+                                            cute::conditional_t<Split3xTf32, gemm::MainloopPromoting<Config>,
+                                                                gemm::MainloopTmaWgmma<Config>>>>;
 
 template <class Config, int TileP, int TileQ, bool Split3xTf32 = false, bool NchwA = false>
 struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
@@ -188,8 +189,8 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
 
   // NchwA's producer, on all 128 threads: warp w gathers channels [8w, 8w + 8) of each k-tile,
   // lane l the tile's pixels l, l + 32, ... (row-major (p, q) within the TileP x TileQ tile).
-  CUTE_DEVICE static void gather(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile,
-                                 int n_tile, int group, int k_begin, int k_count, TensorStorage& smem) {
+  CUTE_DEVICE static void gather(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile, int n_tile,
+                                 int group, int k_begin, int k_count, TensorStorage& smem) {
     using namespace cute;
     constexpr int Pixels = Config::TileM / 32, Channels = TileK / 4;  // per thread
     ConvShape const& s = params.shape;
@@ -224,7 +225,7 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
         CUTE_UNROLL
         for (int j = 0; j < Pixels; ++j)
           SM80_CP_ASYNC_CACHEALWAYS_ZFILL<ElementA>::copy(channel[offset[j]], sA(lane + 32 * j, c_warp + cc, stage),
-                                                        real && inside[j]);
+                                                          real && inside[j]);
       }
       cutlass::arch::cpasync_barrier_arrive(full);  // registered before B's bytes can complete the phase
       cutlass::arch::NamedBarrier::sync(ProducerThreads, GatherBarrier);

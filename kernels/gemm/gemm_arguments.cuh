@@ -53,13 +53,12 @@ struct EpilogueSmem<Epilogue, cute::void_t<typename Epilogue::SharedStorage>> {
 // Epilogue_: EpilogueDirectStore, or EpilogueTmaStore where C admits it (its `admits`).
 template <class Config, class Functor, class Epilogue_ = EpilogueDirectStore<Config, Functor>>
 struct GemmParams {
-  using Mainloop =
-      cute::conditional_t<Config::RegisterSplit, MainloopRegisterSplit<Config>,
-                          cute::conditional_t<Config::Fp32Via3xTf32, Mainloop3xTf32<Config>,
-                                              cute::conditional_t<Config::PairedParts, MainloopPairedParts<Config>,
-                                                                  cute::conditional_t<(Config::PromoteSpan > 0),
-                                                                                      MainloopPromoting<Config>,
-                                                                                      MainloopTmaWgmma<Config>>>>>;
+  using Mainloop = cute::conditional_t<
+      Config::RegisterSplit, MainloopRegisterSplit<Config>,
+      cute::conditional_t<Config::Fp32Via3xTf32, Mainloop3xTf32<Config>,
+                          cute::conditional_t<Config::PairedParts, MainloopPairedParts<Config>,
+                                              cute::conditional_t<(Config::PromoteSpan > 0), MainloopPromoting<Config>,
+                                                                  MainloopTmaWgmma<Config>>>>>;
   using Epilogue = Epilogue_;
   using Scheduler = SwizzledTileScheduler<Config::ClusterM, Config::ClusterN>;
 

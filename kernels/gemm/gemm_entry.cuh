@@ -91,9 +91,8 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
     constexpr SplitParts PartsA = Config::PairedParts ? SplitParts::HiLo : SplitParts::HiLoHi;
     constexpr SplitParts PartsB = Config::PairedParts ? SplitParts::LoHi : SplitParts::LoHiHi;
     float const *a_parts, *b_parts;
-    cudaError_t e = split_fp32<PartsA>(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l,
-                                       scratch.copy_a, scratch.copy_a_bytes, a_parts, args.lda, args.batch_stride_a,
-                                       stream);
+    cudaError_t e = split_fp32<PartsA>(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
+                                       scratch.copy_a_bytes, a_parts, args.lda, args.batch_stride_a, stream);
     if (e == cudaSuccess)
       e = split_fp32<PartsB>(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
                              scratch.copy_b_bytes, b_parts, args.ldb, args.batch_stride_b, stream);

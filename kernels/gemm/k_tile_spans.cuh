@@ -59,8 +59,7 @@ CUTE_DEVICE void promote(Accumulator& accum, Partial& partial) {
 // once its batch retired, also before a span's last k-tile is drained into the accumulator, so the
 // producer has stages to fill during the drain; then that k-tile's own go back.
 template <int Span, class Releaser, class Accumulator, class Partial, class Issue>
-CUTE_DEVICE void promote_in_spans(int k_count, Releaser& release, Accumulator& accum, Partial& partial,
-                                  Issue&& issue) {
+CUTE_DEVICE void promote_in_spans(int k_count, Releaser& release, Accumulator& accum, Partial& partial, Issue&& issue) {
   for_each_k_tile_in_spans<Span>(k_count, [&](int i, bool opens, bool closes) {
     issue(i, opens);
     if (!opens) {

@@ -46,7 +46,8 @@ struct GemmWarpSpecialized {
   // producer whose whole warpgroup gathers (Mainloop::ProducerThreads > 1) needs 72 for its
   // addresses without spilling (64 spilled 8 bytes), leaving the consumers 216.
   static constexpr uint32_t ProducerRegisters = Mainloop::ProducerThreads > 1 ? 72 : 40;
-  static constexpr uint32_t ConsumerRegisters = (64 * 1024 / cutlass::NumThreadsPerWarpGroup - ProducerRegisters) / 2 / 8 * 8;
+  static constexpr uint32_t ConsumerRegisters =
+      (64 * 1024 / cutlass::NumThreadsPerWarpGroup - ProducerRegisters) / 2 / 8 * 8;
 
   static constexpr bool StagedEpilogue = EpilogueSmem<Epilogue>::Staged;
 

@@ -145,10 +145,11 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
            (c.transposed ? "" : ", " + rs) + ">;";
   }
   // ConvForward's trailing arguments, spelled only as far as they leave their defaults.
-  std::string split = p.gather_input        ? ", false, " + std::to_string(conv_merge_w(c)) + ", true"
-                      : conv_merge_w(c) > 1 ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c))
-                      : x3                  ? ", true"
-                                            : "";
+  std::string split = p.gather_input ? ", false, " + std::to_string(conv_merge_w(c)) + ", true"
+                      : conv_merge_w(c) > 1
+                          ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c))
+                      : x3 ? ", true"
+                           : "";
   // An fp32 Config splits 3xTF32 in the kernel; a tf32 one reads the copies' split parts (or runs TF32).
   std::string element = in_kernel ? "float" : "cute::tfloat32_t";
   return "using Config = cutegen::gemm::GemmConfig<" + element + ", " + element +

@@ -179,7 +179,7 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
   auto space = search_space(*r);
   ASSERT_EQ(space.size(), 5u) << "TF32 (input copied, or gathered); 3xTF32 split in the kernel, or in the copies "
-                                  "(two stages per k-tile crossed, or three)";
+                                 "(two stages per k-tile crossed, or three)";
   EXPECT_EQ(space[0], default_params(*r));
   EXPECT_EQ(space[1].tf32x3, 1);
   EXPECT_EQ(space[1].split_ahead, 0);
@@ -189,8 +189,8 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   EXPECT_EQ(space[3].tf32x3, 0);
   EXPECT_EQ(space[4].tf32x3, 1);
   EXPECT_EQ(space[4].split_ahead, 1);
-  EXPECT_TRUE(contains(to_string(space[4]),
-                       "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,strategy=conv_implicit_gemm"))
+  EXPECT_TRUE(
+      contains(to_string(space[4]), "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,strategy=conv_implicit_gemm"))
       << to_string(space[4]);
   auto back = parse_params(to_string(space[4]));
   ASSERT_TRUE(back.ok()) << back.message();
