@@ -1,6 +1,7 @@
 // The stages of a level-2 chain after its anchor (a GEMM or a convolution): one kernel each over the
 // value before it (dense, row-major, in fp32), writing the next. Reductions, softmax and the
-// normalizations are row stages; pools are pool stages. The pointwise ops after a stage (and a
+// normalizations are row stages; pools are pool stages; a last stage whose ops broadcast its value
+// over more elements applies them in a broadcast stage after it. The pointwise ops after a stage (and a
 // norm's affine parameters) are its Functor, applied to each value as it is stored:
 //   CUTE_DEVICE float apply(float v, int64_t i) const;  // i: the value's row-major index in the output
 #pragma once
@@ -158,6 +159,25 @@ __global__ void __launch_bounds__(256)
 template <class Spec, class Functor>
 cudaError_t pool_stage(float const* in, float* out, Functor f, cudaStream_t stream) {
   pool_stage_kernel<Spec, Functor><<<unsigned((Spec::kOutSize + 255) / 256), 256, 0, stream>>>(in, out, f);
+  return cudaGetLastError();
+}
+
+// The last stage's pointwise ops where they broadcast its value over more elements than it has (a
+// reduction's result added to a tensor of the shape it reduced): a thread per output element i
+// (row-major), the value read at Source{}(i), a static CuTe layout with stride 0 along the
+// broadcast dims; memory-bound on the output and the operands the ops read.
+template <class Source, class Functor>
+__global__ void __launch_bounds__(256)
+    broadcast_stage_kernel(float const* __restrict__ in, float* __restrict__ out, int64_t size, Functor f) {
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < size; i += int64_t(gridDim.x) * blockDim.x)
+    out[i] = f.apply(in[Source{}(i)], i);
+}
+
+template <class Source, class Functor>
+cudaError_t broadcast_stage(float const* in, float* out, int64_t size, Functor f, cudaStream_t stream) {
+  int64_t blocks = (size + 255) / 256;
+  broadcast_stage_kernel<Source, Functor>
+      <<<unsigned(blocks < 65535 * 8 ? blocks : 65535 * 8), 256, 0, stream>>>(in, out, size, f);
   return cudaGetLastError();
 }
 

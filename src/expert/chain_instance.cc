@@ -45,8 +45,7 @@ struct Functor {
   std::string type, init;  // "struct Stage0 {...};", "Stage0{w, b, in1}"
 };
 
-Functor functor(const ChainStage& s, int index) {
-  std::string name = "Stage" + n(index);
+Functor functor(const ChainStage& s, const std::string& name) {
   std::vector<std::string> members, values, lines;
   auto read = [&](const ChainOperand& o, const std::vector<int64_t>& shape, const std::string& member) {
     members.push_back("  float const* " + member + ";");
@@ -92,7 +91,7 @@ std::string list(const std::vector<int64_t>& v) {
 // The stage's types (its functor, and its layouts or pool spec) and its launch from `in` to `out`.
 std::pair<std::string, std::string> stage_code(const ChainStage& s, int index, const std::string& in,
                                                const std::string& out) {
-  Functor f = functor(s, index);
+  Functor f = functor(s, "Stage" + n(index));
   std::string id = n(index), types = f.type;
   if (s.kind == StageKind::kMaxPool || s.kind == StageKind::kAvgPool) {
     const int pooled = static_cast<int>(s.dims.size());
@@ -130,6 +129,23 @@ std::pair<std::string, std::string> stage_code(const ChainStage& s, int index, c
                      ", stream) != cudaSuccess) return;\n"};
 }
 
+// The last stage where its pointwise ops broadcast its value to more elements than it has: the stage
+// with no ops after it, writing `out` (its own size), then one kernel applying them over after_shape
+// from there into `final`.
+std::pair<std::string, std::string> expanding_stage_code(const ChainStage& s, int index, const std::string& in,
+                                                         const std::string& out, const std::string& final) {
+  ChainStage bare = s, ops = s;
+  bare.after = nullptr, bare.after_operands.clear(), bare.after_shape = s.out_shape;
+  ops.weight.reset(), ops.bias.reset();
+  auto [types, call] = stage_code(bare, index, in, out);
+  std::string id = n(index);
+  Functor f = functor(ops, "Broadcast" + id);
+  types += f.type + "using Source" + id + " = " +
+           layout(s.after_shape, s.source_strides, all_dims(s.after_shape.size())) + ";\n";
+  return {types, call + "  if (cutegen::chain::broadcast_stage<Source" + id + ">(" + out + ", " + final + ", " +
+                     n(product(s.after_shape)) + ", " + f.init + ", stream) != cudaSuccess) return;\n"};
+}
+
 }  // namespace
 
 std::string chain_unsupported(const ChainRecipe& c) {
@@ -141,7 +157,8 @@ std::string chain_unsupported(const ChainRecipe& c) {
       if (o.dtype != DType::kFloat32) return "operand " + o.name + " after " + s.op + " is not float32";
     if ((s.kind == StageKind::kMaxPool || s.kind == StageKind::kAvgPool) && s.dims.size() > 3)
       return s.op + " over more than 3 dims";
-    if (product(s.after_shape) != product(s.out_shape)) return "the ops after " + s.op + " change its element count";
+    if (product(s.after_shape) != product(s.out_shape) && &s != &c.stages.back())
+      return "the ops after " + s.op + " change its element count before another stage";
   }
   return "";
 }
@@ -162,8 +179,11 @@ Result<std::string> chain_instance(const Recipe& r, const TaskSpec& spec, const 
   for (size_t i = 0; i < c.stages.size(); ++i) {
     bool last = i + 1 == c.stages.size();
     if (!last) buffer = std::max(buffer, product(c.stages[i].after_shape));
-    auto [t, call] = stage_code(c.stages[i], static_cast<int>(i), "buffer[" + n(int64_t(i % 2)) + "]",
-                                last ? c.out_c_name : "buffer[" + n(int64_t((i + 1) % 2)) + "]");
+    const ChainStage& s = c.stages[i];
+    std::string in = "buffer[" + n(int64_t(i % 2)) + "]", next = "buffer[" + n(int64_t((i + 1) % 2)) + "]";
+    auto [t, call] = last && product(s.after_shape) != product(s.out_shape)
+                         ? expanding_stage_code(s, static_cast<int>(i), in, next, c.out_c_name)
+                         : stage_code(s, static_cast<int>(i), in, last ? c.out_c_name : next);
     types += t + "\n";
     calls += call;
   }

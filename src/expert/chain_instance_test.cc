@@ -51,7 +51,28 @@ TEST(ChainInstance, EveryLevel2ChainWithStagesEmitsOneKernelPerStageAfterItsAnch
     EXPECT_FALSE(contains(*src, "#include \"")) << name << ": every library header inlined";
     ++emitted;
   }
-  EXPECT_EQ(emitted, 55) << "level-2 chains with stages (the rest: pointwise chains, or declined with the reason)";
+  EXPECT_EQ(emitted, 57) << "level-2 chains with stages (the rest: pointwise chains, or declined with the reason)";
+}
+
+// A last stage whose ops broadcast its value over more elements: the stage bare, then its ops in a
+// broadcast stage reading the value through stride-0 dims (51: logsumexp [2048, 1] then GELU and the
+// residual add of x [2048, 8192]; 75: min [1024, 1] plus a bias of [1, 8192, 1, 1]).
+TEST(ChainInstance, ALastStageBroadcastOverMoreElementsAppliesItsOpsInABroadcastStage) {
+  std::string residual = emit("51_Gemm_Subtract_GlobalAvgPool_LogSumExp_GELU_ResidualAdd");
+  EXPECT_TRUE(contains(residual,
+                       "using Source1 = cute::Layout<cute::Shape<cute::Int<8192>, cute::Int<2048>>, "
+                       "cute::Stride<cute::Int<0>, cute::Int<1>>>;"))
+      << residual.substr(residual.size() - 3000);
+  EXPECT_TRUE(contains(residual,
+                       "cutegen::chain::row_stage<cutegen::chain::RowOp::kLogSumExp, Rows1, Elems1>(buffer[1], "
+                       "buffer[0], Stage1{}"));
+  EXPECT_TRUE(contains(residual, "cutegen::chain::broadcast_stage<Source1>(buffer[0], out, 16777216, Broadcast1{x}"));
+  std::string bias = emit("75_Gemm_GroupNorm_Min_BiasAdd");
+  EXPECT_TRUE(contains(bias,
+                       "using Source1 = cute::Layout<cute::Shape<cute::Int<1024>, cute::Int<8192>>, "
+                       "cute::Stride<cute::Int<1>, cute::Int<0>>>;"))
+      << bias.substr(bias.size() - 3000);
+  EXPECT_EQ(count(bias, "cutegen::chain::broadcast_stage<"), 1u);
 }
 
 TEST(ChainInstance, GroupNormRowsAreOneSamplesGroups) {

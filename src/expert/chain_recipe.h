@@ -67,6 +67,10 @@ struct ChainStage {
   ExprPtr after;
   std::vector<ChainOperand> after_operands;
   std::vector<int64_t> after_shape;
+  // How leaf 0 (the stage's dense result) is read at after_shape's index: its own row-major strides
+  // where the ops keep its element count, 0 along the dims they broadcast it over (a reduction's
+  // result added to a tensor of the reduced shape: 51's residual add, 75's bias).
+  std::vector<int64_t> source_strides;
 };
 
 struct ChainRecipe {

@@ -145,6 +145,7 @@ class ChainBuilder {
       ChainStage stage = CUTEGEN_TRY(read_stage(seg.source));
       stage.after = seg.expr;
       stage.after_shape = seg.shape;
+      stage.source_strides = seg.source_strides;
       for (auto& o : seg.operands)
         stage.after_operands.push_back({o.name, o.c_name, o.dtype, o.strides});
       r_.stages.insert(r_.stages.begin(), stage);
