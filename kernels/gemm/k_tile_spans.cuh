@@ -1,5 +1,6 @@
 // What the mainloops that promote a tensor-core partial share (mainloop_3xtf32.cuh,
-// mainloop_promoting.cuh, mainloop_paired_parts.cuh): walking the k-tiles in spans, and releasing stages behind them.
+// mainloop_promoting.cuh, mainloop_paired_parts.cuh): walking the k-tiles in spans, and releasing
+// stages behind them.
 #pragma once
 
 #include <cute/arch/mma_sm90_desc.hpp>
@@ -53,15 +54,23 @@ CUTE_DEVICE void promote(Accumulator& accum, Partial& partial) {
     accum(j) += partial(j);
 }
 
-// The walk of the mainloops that only issue wgmmas into a partial (mainloop_promoting.cuh,
-// mainloop_paired_parts.cuh): `issue(i, opens)` waits for k-tile i's stages and commits its wgmmas
-// (the partial zeroed where it opens a span). One batch stays in flight: k-tile i-1's stages go back
-// once its batch retired, also before a span's last k-tile is drained into the accumulator, so the
-// producer has stages to fill during the drain; then that k-tile's own go back.
-template <int Span, class Releaser, class Accumulator, class Partial, class Issue>
-CUTE_DEVICE void promote_in_spans(int k_count, Releaser& release, Accumulator& accum, Partial& partial, Issue&& issue) {
+// The mma of the mainloops that only issue wgmmas into a partial (mainloop_promoting.cuh,
+// mainloop_paired_parts.cuh), with MainloopTmaWgmma::mma's contract: `accum` cleared, then per
+// k-tile (StagesPerKTile stages each, released together) `issue(opens, partial)` waits for its
+// stages and commits its wgmmas into `partial` (zeroed where the k-tile opens a span). One batch
+// stays in flight: k-tile i-1's stages go back once its batch retired, also before a span's last
+// k-tile is drained into the accumulator, so the producer has stages to fill during the drain; then
+// that k-tile's own go back.
+template <int Span, int StagesPerKTile, class Pipeline, class PipelineState, class Accumulator, class AfterRelease,
+          class Issue>
+CUTE_DEVICE void promote_in_spans(Pipeline& pipeline, PipelineState& read, Accumulator& accum, int k_count,
+                                  AfterRelease& after_release, Issue&& issue) {
+  auto partial = cute::make_fragment_like(accum);
+  cute::clear(accum);
+  if (k_count == 0) return;
+  StageReleaser<Pipeline, PipelineState, AfterRelease, StagesPerKTile> release{pipeline, read, after_release};
   for_each_k_tile_in_spans<Span>(k_count, [&](int i, bool opens, bool closes) {
-    issue(i, opens);
+    issue(opens, partial);
     if (!opens) {
       cute::warpgroup_wait<1>();
       cute::warpgroup_fence_operand(partial);

@@ -48,18 +48,14 @@ struct MainloopPairedParts : MainloopTmaWgmma<Config> {
     TiledMma tiled_mma;
     Tensor tCrA = Base::stage_fragments_a(tiled_mma, consumer_thread, smem);
     Tensor tCrB = Base::stage_fragments_b(tiled_mma, consumer_thread, smem);
-    Tensor partial = make_fragment_like(accum);
-    clear(accum);
-    if (k_count == 0) return;
-    StageReleaser<Pipeline, PipelineState, AfterRelease, StagesPerKTile> release{pipeline, read, after_release};
-    auto products = [&](int a_stage, int b_stage) {
-      CUTE_UNROLL
-      for (int kb = 0; kb < size<2>(tCrA); ++kb) {
-        cute::gemm(tiled_mma, tCrA(_, _, kb, a_stage), tCrB(_, _, kb, b_stage), partial);
-        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
-      }
-    };
-    promote_in_spans<Config::PromoteEvery>(k_count, release, accum, partial, [&](int, bool opens) {
+    auto issue = [&](bool opens, auto& partial) {
+      auto products = [&](int a_stage, int b_stage) {
+        CUTE_UNROLL
+        for (int kb = 0; kb < size<2>(tCrA); ++kb) {
+          cute::gemm(tiled_mma, tCrA(_, _, kb, a_stage), tCrB(_, _, kb, b_stage), partial);
+          tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+        }
+      };
       pipeline.consumer_wait(read);
       int const first = read.index();
       ++read;
@@ -73,7 +69,8 @@ struct MainloopPairedParts : MainloopTmaWgmma<Config> {
       products(second, second);  // A lo x B hi
       products(first, second);   // A hi x B hi
       warpgroup_commit_batch();
-    });
+    };
+    promote_in_spans<Config::PromoteEvery, StagesPerKTile>(pipeline, read, accum, k_count, after_release, issue);
   }
 };
 

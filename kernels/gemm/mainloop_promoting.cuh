@@ -33,11 +33,7 @@ struct MainloopPromoting : MainloopTmaWgmma<Config> {
     TiledMma tiled_mma;
     Tensor tCrA = Base::stage_fragments_a(tiled_mma, consumer_thread, smem);
     Tensor tCrB = Base::stage_fragments_b(tiled_mma, consumer_thread, smem);
-    Tensor partial = make_fragment_like(accum);
-    clear(accum);
-    if (k_count == 0) return;
-    StageReleaser<Pipeline, PipelineState, AfterRelease> release{pipeline, read, after_release};
-    promote_in_spans<Config::PromoteSpan>(k_count, release, accum, partial, [&](int, bool opens) {
+    auto issue = [&](bool opens, auto& partial) {
       pipeline.consumer_wait(read);
       int stage = read.index();
       warpgroup_fence_operand(partial);
@@ -50,7 +46,8 @@ struct MainloopPromoting : MainloopTmaWgmma<Config> {
       }
       warpgroup_commit_batch();
       ++read;
-    });
+    };
+    promote_in_spans<Config::PromoteSpan, 1>(pipeline, read, accum, k_count, after_release, issue);
   }
 };
 
