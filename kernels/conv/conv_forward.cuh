@@ -82,11 +82,11 @@ struct ConvForward {
   static cudaError_t run(Element const* x, Element const* w, typename Config::ElementC* out, ConvShape const& s,
                          Functor functor, char* workspace, cudaStream_t stream) {
     static_assert(sizeof(Element) == sizeof(ElementA));
-    if (NchwA && s.pack_w) return cudaErrorInvalidValue;                        // the packing is a copy
-    Element const* x_read = NchwA ? x : reinterpret_cast<Element*>(workspace);  // what the kernel reads
+    if (NchwA && s.pack_w) return cudaErrorInvalidValue;  // the packing is a copy
+    auto* copy = reinterpret_cast<Element*>(workspace);
+    Element const* x_read = NchwA ? x : copy;  // what the kernel reads
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
     int64_t x_lo = Parts > 1 ? input_part(s) : 0;
-    auto* copy = reinterpret_cast<Element*>(workspace);
     cudaError_t err = NchwA      ? cudaSuccess
                       : s.pack_w ? pack_rows(x, copy, s, x_lo, stream)
                                  : to_channels_last(x, copy, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
