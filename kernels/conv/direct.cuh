@@ -5,9 +5,9 @@
 // output pixels of one depth slice for KB output channels of one group (n, g, channel block, z, row tile, column tile,
 // flattened into a 1-D grid): it stages the group's taps for those channels and the input patch the tile reads (all the
 // group's channels and the kernel's depth taps; zeros outside the input: the padding) in shared memory, then each
-// thread accumulates Rows pixels of one column x KB channels in registers, a patch value reused over the KB channels
-// and a tap (read as float4 broadcasts) over the Rows pixels. Consecutive threads take consecutive columns: patch reads
-// without bank conflicts (stride 1) and coalesced stores. Same interface as ConvForward (workspace_bytes, run) and the
+// thread accumulates Rows pixels of Cols columns x KB channels in registers, a patch value reused over the KB channels
+// and a tap (read as float4 broadcasts) over the Rows x Cols pixels. A thread's columns are TileW / Cols apart and
+// consecutive threads take consecutive columns: patch reads without bank conflicts (stride 1) and coalesced stores. Same interface as ConvForward (workspace_bytes, run) and the
 // same epilogue functor contract.
 #pragma once
 
@@ -31,25 +31,39 @@ struct TapStrides {
   int c, tap;
 };
 
-template <int TileH, int TileW, int Rows, int KB>
+template <int TileH, int TileW, int Rows, int KB, int Cols = 1>
 struct DirectTiling {
   static_assert(KB % 4 == 0 && TileH % Rows == 0, "taps are read four channels at a time");
-  static_assert(TileW * TileH / Rows % 32 == 0, "whole warps");
-  static constexpr int Threads = TileW * TileH / Rows;
+  static_assert(TileW % Cols == 0 && TileW / Cols * TileH / Rows % 32 == 0, "whole warps");
+  static constexpr int ThreadsW = TileW / Cols, Threads = ThreadsW * TileH / Rows;
 
   CUTE_HOST_DEVICE static int patch_h(ConvShape const& s) { return (TileH - 1) * s.stride_h + (s.r - 1) * s.dil_h + 1; }
   CUTE_HOST_DEVICE static int patch_w(ConvShape const& s) { return (TileW - 1) * s.stride_w + (s.s - 1) * s.dil_w + 1; }
   CUTE_HOST_DEVICE static int k_blocks(ConvShape const& s) { return (s.k_group() + KB - 1) / KB; }
-  // The patch's row pitch: where a warp spans 32 / TileW rows of threads, Rows x stride_h patch
-  // rows apart, a pitch that puts them TileW banks apart (none where the stride rules it out).
+  // The patch's row pitch: where a warp spans 32 / ThreadsW rows of threads, Rows x stride_h patch
+  // rows apart, a pitch that puts them ThreadsW banks apart (none where the stride rules it out).
   CUTE_HOST_DEVICE static int pitch(ConvShape const& s) {
-    for (int p = patch_w(s); TileW < 32 && p < patch_w(s) + 32; ++p)
-      if (Rows * s.stride_h * p % 32 == TileW) return p;
+    for (int p = patch_w(s); ThreadsW < 32 && p < patch_w(s) + 32; ++p)
+      if (Rows * s.stride_h * p % 32 == ThreadsW) return p;
     return patch_w(s);
   }
-  // Shared floats: the taps (C/G, T x R x S, KB), then the patch (C/G, T, patch_h, pitch).
+  // The patch of one input channel (T, patch_h, pitch); a CTA stages all the group's channels where
+  // they fit kPatchBytes, else chunks of them in two buffers, the next chunk loading while the
+  // current one is read (so that two CTAs fit an SM: level 2's 3-D convolutions over 8 channels).
+  static constexpr int kPatchBytes = 96 << 10;
+  CUTE_HOST_DEVICE static int channel_floats(ConvShape const& s) { return s.t * patch_h(s) * pitch(s); }
+  CUTE_HOST_DEVICE static int chunk_channels(ConvShape const& s) {
+    int const per_channel = channel_floats(s) * int(sizeof(float)), all = s.c_group();
+    if (all * per_channel <= kPatchBytes) return all;
+    int const half = kPatchBytes / 2 / per_channel;
+    return half < 1 ? 1 : half;
+  }
+  CUTE_HOST_DEVICE static int buffers(ConvShape const& s) { return chunk_channels(s) < s.c_group() ? 2 : 1; }
+  // Shared floats: the taps (C/G, T x R x S, KB), then the patch buffers (chunk, T, patch_h, pitch).
   CUTE_HOST_DEVICE static int tap_floats(ConvShape const& s) { return s.c_group() * s.taps() * KB; }
-  CUTE_HOST_DEVICE static int patch_floats(ConvShape const& s) { return s.c_group() * s.t * patch_h(s) * pitch(s); }
+  CUTE_HOST_DEVICE static int patch_floats(ConvShape const& s) {
+    return buffers(s) * chunk_channels(s) * channel_floats(s);
+  }
   static int64_t ctas(ConvShape const& s) {
     return int64_t(s.n) * s.groups * k_blocks(s) * s.z * ((s.p + TileH - 1) / TileH) * ((s.q + TileW - 1) / TileW);
   }
@@ -58,12 +72,14 @@ struct DirectTiling {
 // TapsH, TapsW: the kernel's R and S where the instance knows them (a forward convolution), so the
 // tap loops unroll and the patch and tap loads of the next taps issue ahead of the multiply-adds;
 // 0: read from the shape (a transposed convolution's phases differ in their taps).
-template <int TileH, int TileW, int Rows, int KB, class Functor, int TapsH, int TapsW>
-__global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
+// Chunked: the patch in chunks of channels, two buffers (DirectTiling::buffers); false: all at once,
+// without the chunk loop's registers, and two CTAs an SM (256 threads: 128 registers, as measured).
+template <int TileH, int TileW, int Rows, int KB, int Cols, class Functor, int TapsH, int TapsW, bool Chunked>
+__global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB, Cols>::Threads, Chunked ? 1 : 2)
     direct_conv_kernel(float const* __restrict__ x, float const* __restrict__ w, TapStrides ws, float* __restrict__ out,
                        ConvShape s, OutputPhase o, Functor functor) {
   using namespace cute;
-  using Tiling = DirectTiling<TileH, TileW, Rows, KB>;
+  using Tiling = DirectTiling<TileH, TileW, Rows, KB, Cols>;
   extern __shared__ float4 shared_memory[];  // float4: the taps are read four at a time
   float* const shared = reinterpret_cast<float*>(shared_memory);
   int64_t cta = blockIdx.x;
@@ -91,72 +107,98 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB>::Threads)
     bool const inside = kk < k_valid;
     Fill::copy(inside ? w[(k_first + kk) * ws.k + c * ws.c + t * ws.tap] : *x, tap(kk, t, c), inside);
   }
-  // The patch, (C/G, T, patch_h, patch_w) row-major with rows `pitch` apart; zeros outside the input.
-  int const pitch = Tiling::pitch(s);
-  Tensor patch = make_tensor(make_smem_ptr(shared + Tiling::tap_floats(s)),
-                             make_layout(make_shape(c_group, s.t, patch_h, patch_w),
-                                         make_stride(s.t * patch_h * pitch, patch_h * pitch, pitch, 1)));
+  // A chunk of the patch, (chunk, T, patch_h, patch_w) row-major with rows `pitch` apart; zeros
+  // outside the input.
+  int const pitch = Tiling::pitch(s), chunk = Chunked ? Tiling::chunk_channels(s) : c_group;
+  int const chunk_floats = chunk * Tiling::channel_floats(s);
+  auto patch_buffer = [&](int b) {
+    return make_tensor(make_smem_ptr(shared + Tiling::tap_floats(s) + b * chunk_floats),
+                       make_layout(make_shape(chunk, s.t, patch_h, patch_w),
+                                   make_stride(s.t * patch_h * pitch, patch_h * pitch, pitch, 1)));
+  };
   int const h0 = p0 * s.stride_h - s.pad_h, w0 = q0 * s.stride_w - s.pad_w, d0 = z * s.stride_d - s.pad_d;
   float const* image = x + (int64_t(n) * s.c + g * c_group) * s.d * s.h * s.w;
-  // A warp per patch row (its coordinates divided out once), the lanes along it.
+  // Channels [c0, c0 + chunk) into buffer b: a warp per patch row (its coordinates divided out
+  // once), the lanes along it.
   int const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  for (int row = warp; row < s.c_group() * s.t * patch_h; row += Tiling::Threads / 32) {
-    int const ph = row % patch_h, kt = row / patch_h % s.t, c = row / (patch_h * s.t);
-    int const d = d0 + kt * s.dil_d, hh = h0 + ph;
-    bool const inside = d >= 0 && d < s.d && hh >= 0 && hh < s.h;
-    float const* line = image + ((int64_t(c) * s.d + d) * s.h + hh) * s.w;
-    for (int pw = lane; pw < patch_w; pw += 32) {
-      bool const at = inside && w0 + pw >= 0 && w0 + pw < s.w;
-      Fill::copy(at ? line[w0 + pw] : *x, patch(c, kt, ph, pw), at);
+  auto fill_patch = [&](int c0, int b) {
+    auto patch = patch_buffer(b);
+    int const channels = c_group - c0 < chunk ? c_group - c0 : chunk;
+    for (int row = warp; row < channels * s.t * patch_h; row += Tiling::Threads / 32) {
+      int const ph = row % patch_h, kt = row / patch_h % s.t, c = row / (patch_h * s.t);
+      int const d = d0 + kt * s.dil_d, hh = h0 + ph;
+      bool const inside = d >= 0 && d < s.d && hh >= 0 && hh < s.h;
+      float const* line = image + ((int64_t(c0 + c) * s.d + d) * s.h + hh) * s.w;
+      for (int pw = lane; pw < patch_w; pw += 32) {
+        bool const at = inside && w0 + pw >= 0 && w0 + pw < s.w;
+        Fill::copy(at ? line[w0 + pw] : *x, patch(c, kt, ph, pw), at);
+      }
     }
-  }
-  cp_async_fence();
-  cp_async_wait<0>();
-  __syncthreads();
+    cp_async_fence();
+  };
 
-  int const col = threadIdx.x % TileW, row0 = threadIdx.x / TileW * Rows;
+  int const col = threadIdx.x % Tiling::ThreadsW, row0 = threadIdx.x / Tiling::ThreadsW * Rows;
   int const taps_h = TapsH ? TapsH : s.r, taps_w = TapsW ? TapsW : s.s;
-  float acc[Rows][KB] = {};
-  for (int c = 0; c < c_group; ++c)
-    for (int kt = 0; kt < s.t; ++kt)
+  float acc[Rows][Cols][KB] = {};
+  fill_patch(0, 0);
+  for (int c0 = 0, b = 0; c0 < c_group; c0 += chunk, b ^= 1) {
+    if (Chunked && c0 + chunk < c_group) {  // the next chunk into the other buffer, read by the previous chunk
+      fill_patch(c0 + chunk, b ^ 1);
+      cp_async_wait<1>();
+    } else {
+      cp_async_wait<0>();
+    }
+    __syncthreads();
+    auto patch = patch_buffer(b);
+    int const channels = c_group - c0 < chunk ? c_group - c0 : chunk;
+    for (int c = 0; c < channels; ++c)
+      for (int kt = 0; kt < s.t; ++kt)
 #pragma unroll(TapsH > 0 ? TapsH : 1)
-      for (int kr = 0; kr < taps_h; ++kr)
+        for (int kr = 0; kr < taps_h; ++kr)
 #pragma unroll(TapsW > 0 ? TapsW : 1)
-        for (int ks = 0; ks < taps_w; ++ks) {
-          float4 const* taps4 = reinterpret_cast<float4 const*>(&tap(0, (kt * taps_h + kr) * taps_w + ks, c));
-          float wk[KB];
-          CUTE_UNROLL
-          for (int j = 0; j < KB / 4; ++j) {
-            float4 const v = taps4[j];
-            wk[4 * j] = v.x, wk[4 * j + 1] = v.y, wk[4 * j + 2] = v.z, wk[4 * j + 3] = v.w;
-          }
-          CUTE_UNROLL
-          for (int r = 0; r < Rows; ++r) {
-            float const v = patch(c, kt, (row0 + r) * s.stride_h + kr * s.dil_h, col * s.stride_w + ks * s.dil_w);
+          for (int ks = 0; ks < taps_w; ++ks) {
+            float4 const* taps4 = reinterpret_cast<float4 const*>(&tap(0, (kt * taps_h + kr) * taps_w + ks, c0 + c));
+            float wk[KB];
             CUTE_UNROLL
-            for (int kk = 0; kk < KB; ++kk)
-              acc[r][kk] = fmaf(v, wk[kk], acc[r][kk]);
+            for (int j = 0; j < KB / 4; ++j) {
+              float4 const v = taps4[j];
+              wk[4 * j] = v.x, wk[4 * j + 1] = v.y, wk[4 * j + 2] = v.z, wk[4 * j + 3] = v.w;
+            }
+            CUTE_UNROLL
+            for (int r = 0; r < Rows; ++r)
+              CUTE_UNROLL
+              for (int j = 0; j < Cols; ++j) {
+                float const v = patch(c, kt, (row0 + r) * s.stride_h + kr * s.dil_h,
+                                      (col + j * Tiling::ThreadsW) * s.stride_w + ks * s.dil_w);
+                CUTE_UNROLL
+                for (int kk = 0; kk < KB; ++kk)
+                  acc[r][j][kk] = fmaf(v, wk[kk], acc[r][j][kk]);
+              }
           }
-        }
+    if (Chunked) __syncthreads();  // every thread is done with buffer b before it is filled again
+  }
 
   // Output pixel (z, p, q) of this convolution is (z, p, q) x step + r of the output (OutputPhase).
-  if (q0 + col >= s.q) return;
-  int const q = (q0 + col) * o.step_q + o.r_q, z_out = z * o.step_z + o.r_z;
+  int const z_out = z * o.step_z + o.r_z;
   int64_t const plane = int64_t(o.p) * o.q, channel = o.z * plane;
-  float* const first = out + (int64_t(n) * s.k + k_first) * channel + (z_out * plane + q);
+  float* const first = out + (int64_t(n) * s.k + k_first) * channel + z_out * plane;
   CUTE_UNROLL
-  for (int r = 0; r < Rows; ++r) {
-    int const p = (p0 + row0 + r) * o.step_p + o.r_p;
+  for (int j = 0; j < Cols; ++j) {
+    int const tile_q = col + j * Tiling::ThreadsW, q = (q0 + tile_q) * o.step_q + o.r_q;
     CUTE_UNROLL
-    for (int kk = 0; kk < KB; ++kk)
-      if (p0 + row0 + r < s.p && kk < k_valid)
-        first[kk * channel + int64_t(p) * o.q] = functor.apply(acc[r][kk], n, k_first + kk, z_out, p, q);
+    for (int r = 0; r < Rows; ++r) {
+      int const p = (p0 + row0 + r) * o.step_p + o.r_p;
+      CUTE_UNROLL
+      for (int kk = 0; kk < KB; ++kk)
+        if (q0 + tile_q < s.q && p0 + row0 + r < s.p && kk < k_valid)
+          first[kk * channel + int64_t(p) * o.q + q] = functor.apply(acc[r][j][kk], n, k_first + kk, z_out, p, q);
+    }
   }
 }
 
-template <int TileH, int TileW, int Rows, int KB, class Functor, int TapsH = 0, int TapsW = 0>
+template <int TileH, int TileW, int Rows, int KB, class Functor, int TapsH = 0, int TapsW = 0, int Cols = 1>
 struct DirectConv {
-  using Tiling = DirectTiling<TileH, TileW, Rows, KB>;
+  using Tiling = DirectTiling<TileH, TileW, Rows, KB, Cols>;
 
   // A transposed convolution's phase weights, channels-last (phase_weight), one after the other.
   static size_t workspace_bytes(ConvShape const& s) {
@@ -187,7 +229,8 @@ struct DirectConv {
  private:
   static cudaError_t launch(float const* x, float const* w, TapStrides ws, float* out, ConvShape const& g,
                             OutputPhase const& o, Functor const& functor, cudaStream_t stream) {
-    auto* kernel = &direct_conv_kernel<TileH, TileW, Rows, KB, Functor, TapsH, TapsW>;
+    auto* kernel = Tiling::buffers(g) > 1 ? &direct_conv_kernel<TileH, TileW, Rows, KB, Cols, Functor, TapsH, TapsW, true>
+                                          : &direct_conv_kernel<TileH, TileW, Rows, KB, Cols, Functor, TapsH, TapsW, false>;
     size_t smem = sizeof(float) * size_t(Tiling::tap_floats(g) + Tiling::patch_floats(g));
     if (smem > (48 << 10)) {
       cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));

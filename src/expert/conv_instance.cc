@@ -18,6 +18,11 @@ bool conv_packs_w(const ConvRecipe& c) {
 
 bool conv_runs_3xtf32(const ConvRecipe& c, const Params& p) { return c.math == GemmMath::k3xTF32 || p.tf32x3; }
 
+bool conv_direct_serves(const ConvRecipe& c) {
+  return c.kind == ConvClass::kDirect || (c.kind == ConvClass::kImplicitGemm && c.math == GemmMath::k3xTF32 &&
+                                          c.in_size.size() >= 2 && c.in_channels / c.groups * c.kernel.back() <= 32);
+}
+
 namespace {
 
 // The spatial sizes as (D, H, W), 1 for absent dims.
@@ -41,31 +46,36 @@ int64_t launched_size(const ConvRecipe& c, int from_back) {
   return c.transposed ? (c.out_size[i] + c.stride[i] - 1) / c.stride[i] : c.out_size[i];
 }
 
-// The direct template's tiles (kernels/conv/direct.cuh): 256 threads, one per output column of
-// TileW (32, or 16 or 8 for narrower rows) and 256 / TileW rows of threads, each taking Rows output
-// rows (4, fewer for short columns); KB output channels per thread: 16 where they divide the
-// group's, else 8 (4 for fewer), so few go to waste.
+// The direct template's tiles (kernels/conv/direct.cuh): `cols` columns a thread (the point's
+// direct_cols), TileW / cols threads along a row (32, or 16 or 8 for narrower rows) and 256 / cols
+// threads in all (two columns hold twice the accumulators), each taking Rows output rows (4, fewer
+// for short columns); KB output channels per thread: 16 where they divide the group's, else 8 (4 for
+// fewer), so few go to waste.
 struct DirectTiles {
-  int tile_h, tile_w, rows, kb;
+  int tile_h, tile_w, rows, kb, cols;
 };
-DirectTiles direct_tiles(const ConvRecipe& c) {
-  int64_t p = launched_size(c, 2), q = launched_size(c, 1), k = c.gemm_n();
-  int tile_w = q >= 24 ? 32 : q >= 12 ? 16 : 8, thread_rows = 256 / tile_w;
+DirectTiles direct_tiles(const ConvRecipe& c, int cols) {
+  int64_t p = launched_size(c, 2), q = (launched_size(c, 1) + cols - 1) / cols, k = c.gemm_n();
+  int threads_w = q >= 24 ? 32 : q >= 12 ? 16 : 8, thread_rows = 256 / cols / threads_w;
   int rows = p >= 3 * thread_rows ? 4 : p >= thread_rows * 3 / 2 ? 2 : 1;
-  return {thread_rows * rows, tile_w, rows, k % 16 == 0 ? 16 : k <= 4 ? 4 : 8};
+  return {thread_rows * rows, threads_w * cols, rows, k % 16 == 0 ? 16 : k <= 4 ? 4 : 8, cols};
 }
 
 // Shared bytes of a direct CTA: the taps for KB channels and the input patch (its rows padded by
-// up to 31 against bank conflicts: DirectTiling::pitch); for a transposed convolution a bound over
-// its phases (stride 1, at most every tap).
-int64_t direct_shared_bytes(const ConvRecipe& c) {
-  DirectTiles t = direct_tiles(c);
+// up to 31 against bank conflicts: DirectTiling::pitch), whole or in chunks; for a transposed
+// convolution a bound over its phases (stride 1, at most every tap).
+int64_t direct_shared_bytes(const ConvRecipe& c, int cols) {
+  DirectTiles t = direct_tiles(c, cols);
   auto dim = [&](int from_back, int tile) {
     size_t i = c.kernel.size() - from_back;
     return (tile - 1) * (c.transposed ? 1 : c.stride[i]) + (c.kernel[i] - 1) * c.dilation[i] + 1;
   };
   int64_t depth = c.kernel.size() == 3 ? c.kernel[0] : 1, c_group = c.in_channels / c.groups;
-  return 4 * (c_group * c.kernel_volume() * t.kb + c_group * depth * dim(2, t.tile_h) * (dim(1, t.tile_w) + 31));
+  // The patch: every channel where they fit 96 KB, else two buffers of as many channels as fit half
+  // (DirectTiling::chunk_channels).
+  int64_t channel = 4 * depth * dim(2, t.tile_h) * (dim(1, t.tile_w) + 31), budget = 96 << 10;
+  int64_t patch = c_group * channel <= budget ? c_group * channel : 2 * std::max<int64_t>(1, budget / 2 / channel) * channel;
+  return 4 * c_group * c.kernel_volume() * t.kb + patch;
 }
 
 }  // namespace
@@ -111,19 +121,21 @@ std::string conv_unsupported(const ConvRecipe& c) {
     if (c.batch * c.out_channels > 65535) return "more than 65535 output planes (the depthwise grid's z)";
     return "";
   }
-  if (c.kind == ConvClass::kDirect) {
-    if (direct_shared_bytes(c) > (227 << 10)) return "the direct convolution's input patch exceeds shared memory";
-    DirectTiles t = direct_tiles(c);
-    int64_t z = c.out_size.size() == 3 ? launched_size(c, 3) : 1, p = launched_size(c, 2), q = launched_size(c, 1);
-    if (c.batch * c.groups * ((c.gemm_n() + t.kb - 1) / t.kb) * z * ((p + t.tile_h - 1) / t.tile_h) *
-            ((q + t.tile_w - 1) / t.tile_w) >=
-        (int64_t(1) << 31))
-      return "more than 2^31 CTAs (the direct grid's x)";
-    return "";
-  }
+  if (c.kind == ConvClass::kDirect) return conv_direct_unsupported(c, 1);  // the implicit GEMM's serve as they are
   ConvTiles t = conv_tiles(c);
   if (t.tile_q * gemm_stride(c, 1) > 256 || t.tile_p * gemm_stride(c, 2) > 256)
     return "the stride exceeds a TMA box's 256 elements";
+  return "";
+}
+
+std::string conv_direct_unsupported(const ConvRecipe& c, int cols) {
+  if (direct_shared_bytes(c, cols) > (227 << 10)) return "the direct convolution's input patch exceeds shared memory";
+  DirectTiles t = direct_tiles(c, cols);
+  int64_t z = c.out_size.size() == 3 ? launched_size(c, 3) : 1, p = launched_size(c, 2), q = launched_size(c, 1);
+  if (c.batch * c.groups * ((c.gemm_n() + t.kb - 1) / t.kb) * z * ((p + t.tile_h - 1) / t.tile_h) *
+          ((q + t.tile_w - 1) / t.tile_w) >=
+      (int64_t(1) << 31))
+    return "more than 2^31 CTAs (the direct grid's x)";
   return "";
 }
 
@@ -138,11 +150,12 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
     return "using Conv = cutegen::conv::DepthwiseConv<" + std::string(two_d ? "64, 4, 8, " : "256, 1, 1, ") + rs +
            ", Epilogue>;";
   if (p.strategy == Strategy::kConvDirect) {
-    DirectTiles d = direct_tiles(c);
+    DirectTiles d = direct_tiles(c, p.direct_cols);
     // A forward convolution's R and S as constants (a transposed one's phases differ in their taps).
+    std::string taps = c.transposed ? (d.cols > 1 ? ", 0, 0" : "") : ", " + rs;
     return "using Conv = cutegen::conv::DirectConv<" + std::to_string(d.tile_h) + ", " + std::to_string(d.tile_w) +
-           ", " + std::to_string(d.rows) + ", " + std::to_string(d.kb) + ", Epilogue" +
-           (c.transposed ? "" : ", " + rs) + ">;";
+           ", " + std::to_string(d.rows) + ", " + std::to_string(d.kb) + ", Epilogue" + taps +
+           (d.cols > 1 ? ", " + std::to_string(d.cols) : "") + ">;";
   }
   // ConvForward's trailing arguments, spelled only as far as they leave their defaults.
   std::string split = p.gather_input ? ", false, " + std::to_string(conv_merge_w(c)) + ", true"
@@ -204,7 +217,7 @@ Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::s
   for (auto* v : {&in, &out, &kernel, &stride, &pad, &dil})
     shape.insert(shape.end(), v->begin(), v->end());
   shape.push_back(c.transposed ? 1 : 0);
-  shape.push_back(conv_packs_w(c) ? 1 : 0);
+  shape.push_back(p.strategy == Strategy::kConvImplicitGemm && conv_packs_w(c) ? 1 : 0);
   std::vector<std::string> shape_text;
   for (auto v : shape)
     shape_text.push_back(std::to_string(v));

@@ -157,6 +157,15 @@ TEST(ConvInstance, ChannelsTimesRowTapsFillingAtMostHalfAKTileRunDirect) {
   auto cu = generate_kernel(*r, spec, default_params(*r));
   ASSERT_TRUE(cu.ok());
   EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue, 3, 3>;"));
+  // Two columns a thread (direct_cols=2): 30 columns as 16 threads of two, 8 rows of threads of four
+  // rows each (128 threads); the point is in the space, after the default.
+  Params two = default_params(*r);
+  two.direct_cols = 2;
+  auto space = search_space(*r);
+  EXPECT_NE(std::find(space.begin() + 1, space.end(), two), space.end());
+  auto cu2 = generate_kernel(*r, spec, two);
+  ASSERT_TRUE(cu2.ok()) << cu2.message();
+  EXPECT_TRUE(contains(*cu2, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue, 3, 3, 2>;"));
   // 3 channels x 7 taps (21) and 8 x 3 (24) stay implicit GEMMs.
   for (auto name :
        {"level1/60_conv_standard_3D__square_input__asymmetric_kernel", "level2/82_Conv2d_Tanh_Scaling_BiasAdd_Max"}) {
@@ -206,7 +215,33 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   Params p = default_params(*few);
   p.tf32x3 = 1;
   EXPECT_EQ(invalid_reason(*few, p), "tf32x3 applies where the recipe runs TF32");
-  EXPECT_EQ(search_space(*few).size(), 3u) << "split in the copies (the default, or crossed), or in the kernel";
+  EXPECT_EQ(search_space(*few).size(), 5u)
+      << "split in the copies (the default, or crossed), or in the kernel; direct, one or two columns a thread";
+}
+
+TEST(ConvInstance, ThreeXTf32ConvolutionsOverFewChannelsMayRunDirect) {
+  // 8 channels x 3 taps fill 24 of a k-tile's 32: the direct template is a later point of the space,
+  // its patch in chunks of channels; 3 channels x 11 taps (level 1's 50: 33) stay implicit GEMMs only.
+  auto spec = fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_EQ(r->conv->kind, ConvClass::kImplicitGemm);
+  ASSERT_EQ(r->conv->math, GemmMath::k3xTF32);
+  auto space = search_space(*r);
+  EXPECT_EQ(space[0].strategy, Strategy::kConvImplicitGemm);
+  auto direct = parse_params("strategy=conv_direct,direct_cols=2");
+  ASSERT_TRUE(direct.ok()) << direct.message();
+  EXPECT_NE(std::find(space.begin(), space.end(), *direct), space.end());
+  auto cu = generate_kernel(*r, spec, *direct);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  // 62 columns as 32 threads of two, 16 rows; 16 output channels a thread; the input read as it is.
+  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectConv<16, 64, 4, 16, Epilogue, 3, 3, 2>;"));
+  EXPECT_TRUE(contains(*cu, ", 1, 0, 0 };")) << "no row packing for the direct template";
+  auto wide = recognize(fixture("level1/50_conv_standard_2D__square_input__square_kernel"));
+  ASSERT_TRUE(wide.ok()) << wide.message();
+  ASSERT_EQ(wide->conv->math, GemmMath::k3xTF32);
+  for (auto& p : search_space(*wide))
+    EXPECT_NE(p.strategy, Strategy::kConvDirect);
 }
 
 TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyingIt) {

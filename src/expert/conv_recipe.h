@@ -90,6 +90,12 @@ bool conv_packs_w(const ConvRecipe& c);
 bool conv_runs_3xtf32(const ConvRecipe& c, const Params& p);
 // Why the forward kernel cannot compute the recipe ("" when it can).
 std::string conv_unsupported(const ConvRecipe& c);
+// The direct template serves the recipes classified direct, and as a search point those the implicit
+// GEMM runs in 3xTF32 whose group channels times kernel row fill at most one 32-wide k-tile (level 2's
+// 3-D convolutions over 8 channels: exact fp32 beside three tf32 products of a mostly padded tile).
+bool conv_direct_serves(const ConvRecipe& c);
+// Why a direct convolution with `cols` output columns a thread (Params::direct_cols) has no kernel.
+std::string conv_direct_unsupported(const ConvRecipe& c, int cols);
 // Its instance (kernels/instances/conv.cu.in) for a kConv recipe, before inlining.
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
 // A chain's anchor: the instance with `signature` in place of the entry point's.

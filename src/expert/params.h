@@ -52,6 +52,9 @@ struct Params {
   // the producer warpgroup gathering its K-major tiles by cp.async (kernels/conv/mainloop_conv_tma.cuh),
   // instead of a channels-last copy of it read by TMA.
   int gather_input = 0;
+  // Direct convolutions: output columns a thread computes (kernels/conv/direct.cuh), each tap read from
+  // shared memory once for Rows x direct_cols pixels; 2 doubles the accumulators on half the threads.
+  int direct_cols = 1;
   bool operator==(const Params&) const = default;
 };
 

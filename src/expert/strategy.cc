@@ -205,10 +205,12 @@ bool conv_gemm(const Recipe& r) {
 bool conv_depthwise(const Recipe& r) {
   return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kDepthwise;
 }
-bool conv_direct(const Recipe& r) {
-  return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kDirect;
-}
+bool conv_direct(const Recipe& r) { return r.kind == TemplateKind::kConv && r.conv && conv_direct_serves(*r.conv); }
 std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { return conv_unsupported(*r.conv); }
+std::string conv_direct_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
+  if (auto why = conv_invalid(r, p, hw); !why.empty()) return why;
+  return conv_direct_unsupported(*r.conv, p.direct_cols);
+}
 std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
   if (p.tf32x3 && r.conv->math != GemmMath::kTF32) return "tf32x3 applies where the recipe runs TF32";
   if (p.split_ahead > 1) return "a convolution's 3xTF32 splits in the kernel (split_ahead=0) or in its copies (1)";
@@ -340,7 +342,13 @@ const std::vector<StrategyDef>& strategy_table() {
        conv_depthwise,
        conv_invalid,
        "conv-depthwise"},
-      {Strategy::kConvDirect, "conv_direct", "conv/direct.cuh", {}, conv_direct, conv_invalid, "conv-direct"},
+      {Strategy::kConvDirect,
+       "conv_direct",
+       "conv/direct.cuh",
+       {"direct_cols"},
+       conv_direct,
+       conv_direct_invalid,
+       "conv-direct"},
   };
   return table;
 }

@@ -4,7 +4,8 @@ per kernel, that ptxas reports no stack frame and no spills, and that the SASS h
 kernel is built on: the implicit GEMM's HGMMA (TF32 wgmma; the 3xTF32 form's FADDs promoting its partials), its 5-D input and 3-D weight TMA loads
 (UTMALDG.5D/.3D) and register reallocation (USETMAXREG); the depthwise kernel's FFMA and shared
 loads without tensor cores; the direct kernel's FFMA with its taps read as float4 and its fills as cp.async (LDGSTS),
-its tap loops unrolled where R and S are constants (nine times the FFMA of the looped form); and that ptxas did not
+its tap loops unrolled where R and S are constants (nine times the FFMA of the looped form), whole or
+chunked patches, one or two columns a thread; and that ptxas did not
 serialize the wgmmas. The GEMM's checker
 (kernels/gemm/tests/check_sass.py) lends its build and checks. Needs nvcc and cuobjdump, no GPU."""
 
@@ -18,9 +19,12 @@ KERNELS = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(KERNELS, "gemm", "tests"))
 from check_sass import build_probe, check_expectations, count, demangle, find_cuobjdump, report, sass_opcodes  # noqa: E402
 
-# The direct kernel looped over its taps, and with 3 x 3 taps as constants.
-DIRECT_LOOPED = r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 0, 0>"
-DIRECT_3X3 = r"direct_conv_kernel<32, 32, 4, 16, .*BiasRelu, 3, 3>"
+# The direct kernel looped over its taps, and with 3 x 3 taps as constants (its patch whole; and in
+# chunks of channels, two columns a thread).
+DIRECT_LOOPED = r"direct_conv_kernel<32, 32, 4, 16, 1, .*BiasRelu, 0, 0, false>"
+DIRECT_3X3 = r"direct_conv_kernel<32, 32, 4, 16, 1, .*BiasRelu, 3, 3, false>"
+DIRECT_CHUNKED = r"direct_conv_kernel<32, 32, 4, 16, 1, .*BiasRelu, (0, 0|3, 3), true>"
+DIRECT_TWO_COLUMNS = r"direct_conv_kernel<16, 64, 4, 16, 2, .*BiasRelu, 3, 3, (true|false)>"
 
 # (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
 EXPECTATIONS = [
@@ -45,6 +49,10 @@ EXPECTATIONS = [
     ("depthwise, exact fp32", r"depthwise_conv_kernel<64, 4, 8, 3, 3,", 1, ["FFMA", "LDS"], ["HGMMA"]),
     ("direct, exact fp32, taps as float4 broadcasts", DIRECT_LOOPED, 1, ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
     ("direct with its 3 x 3 taps unrolled", DIRECT_3X3, 1, ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
+    ("direct, its patch in chunks of channels (looped, unrolled)", DIRECT_CHUNKED, 2, ["FFMA", "LDS.128", "LDGSTS"],
+     ["HGMMA"]),
+    ("direct, two columns a thread (patch whole, chunked)", DIRECT_TWO_COLUMNS, 2, ["FFMA", "LDS.128", "LDGSTS"],
+     ["HGMMA"]),
 ]
 
 

@@ -87,4 +87,10 @@ cudaError_t run_direct_3x3(float const* x, float const* w, float* out, ConvShape
   return DirectConv<32, 32, 4, 16, BiasRelu, 3, 3>::run(x, w, out, s, f, nullptr, nullptr);
 }
 
+// Two columns per thread, 32 apart: 16 x 64 output tiles on 128 threads, each tap read once for
+// 4 x 2 pixels.
+cudaError_t run_direct_3x3_two_columns(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f) {
+  return DirectConv<16, 64, 4, 16, BiasRelu, 3, 3, 2>::run(x, w, out, s, f, nullptr, nullptr);
+}
+
 }  // namespace cutegen::conv::probe
