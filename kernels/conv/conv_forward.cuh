@@ -35,7 +35,7 @@ template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, i
 struct ConvParams {
   using Mainloop = MainloopConvTma<Config, TileP, TileQ, Split3xTf32, NchwA>;
   using Epilogue = EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>;
-  using Scheduler = gemm::SwizzledTileScheduler<1, 1>;
+  using Scheduler = gemm::SwizzledTileScheduler<Config::ClusterM, 1>;
 
   typename Mainloop::Params mainloop;
   typename Epilogue::Params epilogue;

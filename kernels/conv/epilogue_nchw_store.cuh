@@ -48,6 +48,7 @@ struct EpilogueNchwStore {
     CUTE_STATIC_ASSERT_V(size(tCcC) == size(accum));
     OutputPhase const& o = params.phase;
     PixelTile const pixels = Tiling::tile(s, tile.m);
+    if (pixels.n >= s.n) return;  // a cluster's tile past the last pixel tile (an odd count of them)
     int const k_group = s.k_group() / MergeW, n_first = tile.n * (Config::TileN / MergeW);
     int const k_first = tile.batch * k_group + n_first, k_valid = k_group - n_first;
     int const p_valid = s.p - pixels.p0, q_valid = s.q - pixels.q0;

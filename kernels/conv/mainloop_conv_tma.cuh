@@ -19,6 +19,9 @@
 // they are, each (tap, channel tile) is one k-tile, and Mainloop3xTf32's consumers split it in
 // shared memory and run the three products from it: A is read once per tap instead of three
 // times, and the copies are half the size.
+// Clusters of ClusterM CTAs along M (neighbouring pixel tiles, the same output channels): each CTA
+// loads a 1/ClusterM share of B's rows and multicasts it to the cluster, so the weights cross L2
+// once per cluster; A, the pixels, stays each CTA's own.
 // Hopper's TMA im2col mode would gather the same rows, but a tiled box with a traversal stride
 // covers stride, padding and dilation with one descriptor per operand and no per-tile offsets.
 // NchwA (TF32 only): no copy of the input. The producer warpgroup's 128 threads gather A from the
@@ -78,7 +81,9 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
   static_assert(TileP * TileQ == Config::TileM, "an M tile is TileP x TileQ output pixels");
   static_assert(Config::MajorA == cute::GMMA::Major::K && Config::MajorB == cute::GMMA::Major::K,
                 "both operands are channels-last: K-major");
-  static_assert(Config::ClusterM == 1 && Config::ClusterN == 1, "no multicast: one CTA per cluster");
+  static_assert(Config::ClusterN == 1, "B is multicast along M; each CTA's A is its own");
+  static constexpr int ShareN = Config::TileN / Config::ClusterM;  // B rows a CTA loads for the cluster
+  static_assert(ShareN % 8 == 0, "a share of B is whole 8-row swizzle atoms (1024-byte aligned)");
   static_assert(cute::cosize_v<typename Base::SmemLayoutA> == Config::TileM * TileK * Config::Stages &&
                     cute::cosize_v<typename Base::SmemLayoutB> == Config::TileN * TileK * Config::Stages,
                 "each stage is one contiguous block");
@@ -128,7 +133,7 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
     uint32_t a_step[5] = {1, uint32_t(s.stride_w), uint32_t(s.stride_h), 1, 1};
     uint64_t b_dims[3] = {uint64_t(s.c_group_padded()), uint64_t(s.taps()), uint64_t(Parts * s.k)};
     uint64_t b_strides[2] = {b_dims[0] * e, b_dims[0] * b_dims[1] * e};
-    uint32_t b_box[3] = {TileK, 1, Config::TileN};
+    uint32_t b_box[3] = {TileK, 1, ShareN};
     uint32_t b_step[3] = {1, 1, 1};
     return (NchwA || encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step)) &&
            encode(&out.b, w, 3, b_dims, b_strides, b_box, b_step);
@@ -178,12 +183,25 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
       cute::SM90_TMA_LOAD_5D::copy(&params.a, full, kCacheHint, smem.a.data() + stage * Config::TileM * TileK,
                                    c_group0 + c0, w0 + at.ks * s.dil_w, h0 + at.kr * s.dil_h, d0 + at.kt * s.dil_d,
                                    tile.n + a_part * s.n);
-      cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint, smem.b.data() + stage * Config::TileN * TileK, c0,
-                                   at.tap, k_out + b_part * s.k);
+      load_b(params, full, stage, c0, at.tap, k_out + b_part * s.k, smem);
       ++write;
       if (++term < Terms) continue;
       term = 0;
       at.advance(s);
+    }
+  }
+
+  // B's k-tile (channels c0.., tap, output channels k_row..) into stage `stage`: this CTA's share of
+  // its rows, multicast to every CTA of the cluster (whose full barriers expect the whole tile).
+  CUTE_DEVICE static void load_b(Params const& params, uint64_t* full, int stage, int c0, int tap, int k_row,
+                                 TensorStorage& smem) {
+    ElementB* dst = smem.b.data() + stage * Config::TileN * TileK;
+    if constexpr (Config::ClusterM > 1) {
+      int const share = int(cute::block_id_in_cluster().x);
+      cute::SM90_TMA_LOAD_MULTICAST_3D::copy(&params.b, full, uint16_t((1u << Config::ClusterM) - 1), kCacheHint,
+                                             dst + share * ShareN * TileK, c0, tap, k_row + share * ShareN);
+    } else {
+      cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint, dst, c0, tap, k_row);
     }
   }
 
@@ -214,7 +232,8 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
         int const m = lane + 32 * j;
         int const h = (tile.p0 + m / TileQ) * s.stride_h - s.pad_h + at.kr * s.dil_h;
         int const w = (tile.q0 + m % TileQ) * s.stride_w - s.pad_w + at.ks * s.dil_w;
-        inside[j] = unsigned(d) < unsigned(s.d) && unsigned(h) < unsigned(s.h) && unsigned(w) < unsigned(s.w);
+        inside[j] = tile.n < s.n && unsigned(d) < unsigned(s.d) && unsigned(h) < unsigned(s.h) &&
+                    unsigned(w) < unsigned(s.w);
         offset[j] = inside[j] ? (d * s.h + h) * s.w + w : 0;
       }
       CUTE_UNROLL
@@ -229,9 +248,7 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
       }
       cutlass::arch::cpasync_barrier_arrive(full);  // registered before B's bytes can complete the phase
       cutlass::arch::NamedBarrier::sync(ProducerThreads, GatherBarrier);
-      if (thread == 0)
-        cute::SM90_TMA_LOAD_3D::copy(&params.b, full, kCacheHint, smem.b.data() + stage * Config::TileN * TileK,
-                                     at.chunk * TileK, at.tap, k_out);
+      if (thread == 0) load_b(params, full, stage, at.chunk * TileK, at.tap, k_out, smem);
       ++write;
       at.advance(s);
     }

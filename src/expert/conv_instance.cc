@@ -170,7 +170,8 @@ std::string conv_type(const ConvRecipe& c, const Params& p) {
          "cutegen::gemm::RowMajor,\n"
          "                                         cutegen::gemm::ColMajor, 128, " +
          std::to_string(t.tile_n) + ", " + std::to_string(t.stages) +
-         (p.split_parts == 2 ? ", 1, 1, 2, 1, false, 2" : "") +  // copies' parts: two stages per k-tile, crossed
+         (p.split_parts == 2 || p.cluster_m > 1 ? ", " + std::to_string(p.cluster_m) + ", 1" : "") +  // B multicast
+         (p.split_parts == 2 ? ", 2, 1, false, 2" : "") +  // copies' parts: two stages per k-tile, crossed
          ">;\nusing Conv = cutegen::conv::ConvForward<Config, " + std::to_string(t.tile_p) + ", " +
          std::to_string(t.tile_q) + ", Epilogue" + split + ">;";
 }

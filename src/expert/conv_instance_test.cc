@@ -187,8 +187,9 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
   auto space = search_space(*r);
-  ASSERT_EQ(space.size(), 5u) << "TF32 (input copied, or gathered); 3xTF32 split in the kernel, or in the copies "
-                                 "(two stages per k-tile crossed, or three)";
+  ASSERT_EQ(space.size(), 9u) << "TF32 (input copied, or gathered); 3xTF32 split in the kernel, or in the copies "
+                                 "(two stages per k-tile crossed, or three); all but the split in the kernel also in "
+                                 "clusters of two";
   EXPECT_EQ(space[0], default_params(*r));
   EXPECT_EQ(space[1].tf32x3, 1);
   EXPECT_EQ(space[1].split_ahead, 0);
@@ -215,8 +216,8 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   Params p = default_params(*few);
   p.tf32x3 = 1;
   EXPECT_EQ(invalid_reason(*few, p), "tf32x3 applies where the recipe runs TF32");
-  EXPECT_EQ(search_space(*few).size(), 5u)
-      << "split in the copies (the default, or crossed), or in the kernel; direct, one or two columns a thread";
+  EXPECT_EQ(search_space(*few).size(), 7u) << "split in the copies (the default, or crossed; each also in clusters "
+                                              "of two), or in the kernel; direct, one or two columns a thread";
 }
 
 TEST(ConvInstance, ThreeXTf32ConvolutionsOverFewChannelsMayRunDirect) {
@@ -274,6 +275,36 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
   auto merged_kernel = generate_kernel(*merged, merged_spec, m);
   ASSERT_TRUE(merged_kernel.ok()) << merged_kernel.message();
   EXPECT_TRUE(contains(*merged_kernel, ", Epilogue, false, 2, true>;")) << *merged_kernel;
+}
+
+TEST(ConvInstance, ClustersOfTwoShareTheWeightTileByMulticast) {
+  // Level 1's 87 (128 output channels: 128-wide N tiles), gathered and in clusters of two along M.
+  auto spec = fixture("level1/87_conv_pointwise_2D");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  auto p = parse_params("cluster_m=2,gather_input=1,strategy=conv_implicit_gemm", default_params(*r));
+  ASSERT_TRUE(p.ok()) << p.message();
+  EXPECT_EQ(invalid_reason(*r, *p), "");
+  auto space = search_space(*r);
+  EXPECT_NE(std::find(space.begin(), space.end(), *p), space.end());
+  auto cu = generate_kernel(*r, spec, *p);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, "cutegen::gemm::ColMajor, 128, 128, 6, 2, 1>;")) << *cu;
+  // An 8-wide N tile (8 output channels) cannot be halved into whole swizzle atoms; the split in
+  // shared memory keeps one CTA.
+  auto eight = std::make_shared<ConvRecipe>(*r->conv);
+  eight->out_channels = 8;
+  Recipe narrow = *r;
+  narrow.conv = eight;
+  ASSERT_EQ(conv_tiles(*eight).tile_n, 8);
+  Params n = default_params(narrow);
+  n.cluster_m = 2;
+  EXPECT_EQ(invalid_reason(narrow, n), "cluster_m: each CTA's share of the N tile must be whole 8-row swizzle atoms");
+  Params in_kernel = default_params(*r);
+  in_kernel.tf32x3 = 1;
+  in_kernel.split_ahead = 0;
+  in_kernel.cluster_m = 2;
+  EXPECT_EQ(invalid_reason(*r, in_kernel), "cluster_m applies to convolutions whose k-tiles are not split in shared memory");
 }
 
 TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoParts) {

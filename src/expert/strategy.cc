@@ -220,6 +220,10 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
   if (p.split_parts != 3 && !(conv_runs_3xtf32(*r.conv, p) && p.split_ahead == 1))
     return "split_parts applies to a 3xTF32 convolution split in its copies (split_ahead=1)";
   if (p.gather_input && conv_packs_w(*r.conv)) return "gather_input excludes the row packing (a copy of its own)";
+  if (p.cluster_m > 1 && conv_tiles(*r.conv).tile_n / p.cluster_m % 8 != 0)
+    return "cluster_m: each CTA's share of the N tile must be whole 8-row swizzle atoms";
+  if (p.cluster_m > 1 && p.split_ahead == 0)
+    return "cluster_m applies to convolutions whose k-tiles are not split in shared memory";
   return conv_invalid(r, p, hw);
 }
 
@@ -331,7 +335,7 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvImplicitGemm,
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
-       {"tf32x3", "split_ahead", "split_parts", "gather_input"},
+       {"tf32x3", "split_ahead", "split_parts", "gather_input", "cluster_m"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},
