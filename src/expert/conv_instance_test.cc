@@ -15,6 +15,13 @@ namespace {
 
 TaskSpec fixture(const std::string& relative) { return testing_support::recorded_spec("kernelbench/" + relative); }
 
+// The recipe's default point with `changes` ("name=value,...") read over it.
+Params point(const Recipe& r, const std::string& changes) {
+  auto p = parse_params(changes, default_params(r));
+  EXPECT_TRUE(p.ok()) << changes << ": " << p.message();
+  return p.ok() ? *p : default_params(r);
+}
+
 TEST(ConvInstance, ConvWithBiasAndPerChannelEpilogue) {
   auto spec = fixture("level2/1_Conv2D_ReLU_BiasAdd");
   auto r = recognize(spec);
@@ -159,8 +166,7 @@ TEST(ConvInstance, ChannelsTimesRowTapsFillingAtMostHalfAKTileRunDirect) {
   EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue, 3, 3>;"));
   // Two columns a thread (direct_cols=2): 30 columns as 16 threads of two, 8 rows of threads of four
   // rows each (128 threads); the point is in the space, after the default.
-  Params two = default_params(*r);
-  two.direct_cols = 2;
+  Params two = point(*r, "direct_cols=2");
   auto space = search_space(*r);
   EXPECT_NE(std::find(space.begin() + 1, space.end(), two), space.end());
   auto cu2 = generate_kernel(*r, spec, two);
@@ -213,9 +219,7 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   // Where the recipe already runs 3xTF32 the point would repeat the default.
   auto few = recognize(fixture("level1/66_conv_standard_3D__asymmetric_input__asymmetric_kernel"));
   ASSERT_TRUE(few.ok()) << few.message();
-  Params p = default_params(*few);
-  p.tf32x3 = 1;
-  EXPECT_EQ(invalid_reason(*few, p), "tf32x3 applies where the recipe runs TF32");
+  EXPECT_EQ(invalid_reason(*few, point(*few, "tf32x3=1")), "tf32x3 applies where the recipe runs TF32");
   EXPECT_EQ(search_space(*few).size(), 7u) << "split in the copies (the default, or crossed; each also in clusters "
                                               "of two), or in the kernel; direct, one or two columns a thread";
 }
@@ -250,8 +254,7 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
-  Params p = default_params(*r);
-  p.gather_input = 1;
+  Params p = point(*r, "gather_input=1");
   EXPECT_EQ(invalid_reason(*r, p), "");
   auto gathered = generate_kernel(*r, spec, p);
   ASSERT_TRUE(gathered.ok()) << gathered.message();
@@ -259,18 +262,15 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
   // TF32 only: the 3xTF32 forms read split parts of a copy.
   p.tf32x3 = 1;
   EXPECT_EQ(invalid_reason(*r, p), "gather_input applies where the convolution runs TF32");
-  auto packed_spec = fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum");
-  auto packed = recognize(packed_spec);
+  auto packed = recognize(fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum"));
   ASSERT_TRUE(packed.ok()) << packed.message();
-  Params q = default_params(*packed);
-  q.gather_input = 1;
-  EXPECT_EQ(invalid_reason(*packed, q), "gather_input applies where the convolution runs TF32");
+  EXPECT_EQ(invalid_reason(*packed, point(*packed, "gather_input=1")),
+            "gather_input applies where the convolution runs TF32");
   // A transposed convolution with its W phases merged keeps its merge factor.
   auto merged_spec = fixture("level2/26_ConvTranspose3d_Add_HardSwish");
   auto merged = recognize(merged_spec);
   ASSERT_TRUE(merged.ok()) << merged.message();
-  Params m = default_params(*merged);
-  m.gather_input = 1;
+  Params m = point(*merged, "gather_input=1");
   ASSERT_EQ(invalid_reason(*merged, m), "");
   auto merged_kernel = generate_kernel(*merged, merged_spec, m);
   ASSERT_TRUE(merged_kernel.ok()) << merged_kernel.message();
@@ -282,12 +282,11 @@ TEST(ConvInstance, ClustersOfTwoShareTheWeightTileByMulticast) {
   auto spec = fixture("level1/87_conv_pointwise_2D");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
-  auto p = parse_params("cluster_m=2,gather_input=1,strategy=conv_implicit_gemm", default_params(*r));
-  ASSERT_TRUE(p.ok()) << p.message();
-  EXPECT_EQ(invalid_reason(*r, *p), "");
+  Params p = point(*r, "cluster_m=2,gather_input=1");
+  EXPECT_EQ(invalid_reason(*r, p), "");
   auto space = search_space(*r);
-  EXPECT_NE(std::find(space.begin(), space.end(), *p), space.end());
-  auto cu = generate_kernel(*r, spec, *p);
+  EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
+  auto cu = generate_kernel(*r, spec, p);
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu, "cutegen::gemm::ColMajor, 128, 128, 6, 2, 1>;")) << *cu;
   // An 8-wide N tile (8 output channels) cannot be halved into whole swizzle atoms; the split in
@@ -297,14 +296,10 @@ TEST(ConvInstance, ClustersOfTwoShareTheWeightTileByMulticast) {
   Recipe narrow = *r;
   narrow.conv = eight;
   ASSERT_EQ(conv_tiles(*eight).tile_n, 8);
-  Params n = default_params(narrow);
-  n.cluster_m = 2;
-  EXPECT_EQ(invalid_reason(narrow, n), "cluster_m: each CTA's share of the N tile must be whole 8-row swizzle atoms");
-  Params in_kernel = default_params(*r);
-  in_kernel.tf32x3 = 1;
-  in_kernel.split_ahead = 0;
-  in_kernel.cluster_m = 2;
-  EXPECT_EQ(invalid_reason(*r, in_kernel), "cluster_m applies to convolutions whose k-tiles are not split in shared memory");
+  EXPECT_EQ(invalid_reason(narrow, point(narrow, "cluster_m=2")),
+            "cluster_m: each CTA's share of the N tile must be whole 8-row swizzle atoms");
+  EXPECT_EQ(invalid_reason(*r, point(*r, "cluster_m=2,tf32x3=1,split_ahead=0")),
+            "cluster_m applies to convolutions whose k-tiles are not split in shared memory");
 }
 
 TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoParts) {
