@@ -7,8 +7,8 @@
 // group's channels and the kernel's depth taps; zeros outside the input: the padding) in shared memory, then each
 // thread accumulates Rows pixels of Cols columns x KB channels in registers, a patch value reused over the KB channels
 // and a tap (read as float4 broadcasts) over the Rows x Cols pixels. A thread's columns are TileW / Cols apart and
-// consecutive threads take consecutive columns: patch reads without bank conflicts (stride 1) and coalesced stores. Same interface as ConvForward (workspace_bytes, run) and the
-// same epilogue functor contract.
+// consecutive threads take consecutive columns: patch reads without bank conflicts (stride 1) and coalesced stores.
+// Same interface as ConvForward (workspace_bytes, run) and the same epilogue functor contract.
 #pragma once
 
 #include <cstdint>
@@ -167,13 +167,13 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB, Cols>::Th
             CUTE_UNROLL
             for (int r = 0; r < Rows; ++r)
               CUTE_UNROLL
-              for (int j = 0; j < Cols; ++j) {
-                float const v = patch(c, kt, (row0 + r) * s.stride_h + kr * s.dil_h,
-                                      (col + j * Tiling::ThreadsW) * s.stride_w + ks * s.dil_w);
-                CUTE_UNROLL
-                for (int kk = 0; kk < KB; ++kk)
-                  acc[r][j][kk] = fmaf(v, wk[kk], acc[r][j][kk]);
-              }
+            for (int j = 0; j < Cols; ++j) {
+              float const v = patch(c, kt, (row0 + r) * s.stride_h + kr * s.dil_h,
+                                    (col + j * Tiling::ThreadsW) * s.stride_w + ks * s.dil_w);
+              CUTE_UNROLL
+              for (int kk = 0; kk < KB; ++kk)
+                acc[r][j][kk] = fmaf(v, wk[kk], acc[r][j][kk]);
+            }
           }
     if (Chunked) __syncthreads();  // every thread is done with buffer b before it is filled again
   }
@@ -229,8 +229,9 @@ struct DirectConv {
  private:
   static cudaError_t launch(float const* x, float const* w, TapStrides ws, float* out, ConvShape const& g,
                             OutputPhase const& o, Functor const& functor, cudaStream_t stream) {
-    auto* kernel = Tiling::buffers(g) > 1 ? &direct_conv_kernel<TileH, TileW, Rows, KB, Cols, Functor, TapsH, TapsW, true>
-                                          : &direct_conv_kernel<TileH, TileW, Rows, KB, Cols, Functor, TapsH, TapsW, false>;
+    auto* kernel = Tiling::buffers(g) > 1
+                       ? &direct_conv_kernel<TileH, TileW, Rows, KB, Cols, Functor, TapsH, TapsW, true>
+                       : &direct_conv_kernel<TileH, TileW, Rows, KB, Cols, Functor, TapsH, TapsW, false>;
     size_t smem = sizeof(float) * size_t(Tiling::tap_floats(g) + Tiling::patch_floats(g));
     if (smem > (48 << 10)) {
       cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));

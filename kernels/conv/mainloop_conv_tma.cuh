@@ -232,8 +232,8 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
         int const m = lane + 32 * j;
         int const h = (tile.p0 + m / TileQ) * s.stride_h - s.pad_h + at.kr * s.dil_h;
         int const w = (tile.q0 + m % TileQ) * s.stride_w - s.pad_w + at.ks * s.dil_w;
-        inside[j] = tile.n < s.n && unsigned(d) < unsigned(s.d) && unsigned(h) < unsigned(s.h) &&
-                    unsigned(w) < unsigned(s.w);
+        inside[j] =
+            tile.n < s.n && unsigned(d) < unsigned(s.d) && unsigned(h) < unsigned(s.h) && unsigned(w) < unsigned(s.w);
         offset[j] = inside[j] ? (d * s.h + h) * s.w + w : 0;
       }
       CUTE_UNROLL

@@ -74,7 +74,8 @@ int64_t direct_shared_bytes(const ConvRecipe& c, int cols) {
   // The patch: every channel where they fit 96 KB, else two buffers of as many channels as fit half
   // (DirectTiling::chunk_channels).
   int64_t channel = 4 * depth * dim(2, t.tile_h) * (dim(1, t.tile_w) + 31), budget = 96 << 10;
-  int64_t patch = c_group * channel <= budget ? c_group * channel : 2 * std::max<int64_t>(1, budget / 2 / channel) * channel;
+  int64_t patch =
+      c_group * channel <= budget ? c_group * channel : 2 * std::max<int64_t>(1, budget / 2 / channel) * channel;
   return 4 * c_group * c.kernel_volume() * t.kb + patch;
 }
 

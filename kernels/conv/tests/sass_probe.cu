@@ -35,12 +35,11 @@ cudaError_t run_gathered(float const* x, float const* w, float* out, ConvShape c
 }
 
 // The same in clusters of two CTAs along M, each loading half of the weight tile and multicasting it.
-using Clustered = ConvForward<gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor,
-                                               gemm::ColMajor, 128, 128, 5, 2, 1>,
-                              8, 16, BiasRelu, false, 1, true>;
+using Clustered = ConvForward<
+    gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 128, 5, 2, 1>, 8,
+    16, BiasRelu, false, 1, true>;
 
-cudaError_t run_clustered(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f,
-                          char* workspace) {
+cudaError_t run_clustered(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Clustered::run(x, w, out, s, f, workspace, nullptr);
 }
 
