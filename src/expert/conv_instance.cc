@@ -105,7 +105,10 @@ ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel) {
   return t;
 }
 
-std::string conv_unsupported(const ConvRecipe& c) {
+namespace {
+
+// What no convolution kernel takes: the dtypes, a reshaping epilogue, 32-bit offsets.
+std::string conv_shared_unsupported(const ConvRecipe& c) {
   if (c.input.dtype != DType::kFloat32 || c.out_dtype != DType::kFloat32)
     return "only float32 convolutions have a kernel yet";
   for (auto& o : c.epilogue_operands)
@@ -117,12 +120,19 @@ std::string conv_unsupported(const ConvRecipe& c) {
   int64_t image_out = c.out_channels * c.out_pixels();  // the epilogue's offsets within an image are 32-bit
   if (numel >= (int64_t(1) << 31) || c.gemm_m() >= (int64_t(1) << 31) || image_out >= (int64_t(1) << 31))
     return "more than 2^31 input elements, output pixels or output elements of one image";
+  return "";
+}
+
+}  // namespace
+
+std::string conv_unsupported(const ConvRecipe& c) {
+  if (c.kind == ConvClass::kDirect) return conv_direct_unsupported(c, 1);  // the default point's tiles
+  if (auto why = conv_shared_unsupported(c); !why.empty()) return why;
   if (c.kind == ConvClass::kDepthwise) {
     if (c.dims > 2) return "3-D depthwise convolutions have no kernel yet";
     if (c.batch * c.out_channels > 65535) return "more than 65535 output planes (the depthwise grid's z)";
     return "";
   }
-  if (c.kind == ConvClass::kDirect) return conv_direct_unsupported(c, 1);  // the implicit GEMM's serve as they are
   ConvTiles t = conv_tiles(c);
   if (t.tile_q * gemm_stride(c, 1) > 256 || t.tile_p * gemm_stride(c, 2) > 256)
     return "the stride exceeds a TMA box's 256 elements";
@@ -130,6 +140,7 @@ std::string conv_unsupported(const ConvRecipe& c) {
 }
 
 std::string conv_direct_unsupported(const ConvRecipe& c, int cols) {
+  if (auto why = conv_shared_unsupported(c); !why.empty()) return why;
   if (direct_shared_bytes(c, cols) > (227 << 10)) return "the direct convolution's input patch exceeds shared memory";
   DirectTiles t = direct_tiles(c, cols);
   int64_t z = c.out_size.size() == 3 ? launched_size(c, 3) : 1, p = launched_size(c, 2), q = launched_size(c, 1);

@@ -94,7 +94,8 @@ std::string conv_unsupported(const ConvRecipe& c);
 // GEMM runs in 3xTF32 whose group channels times kernel row fill at most one 32-wide k-tile (level 2's
 // 3-D convolutions over 8 channels: exact fp32 beside three tf32 products of a mostly padded tile).
 bool conv_direct_serves(const ConvRecipe& c);
-// Why a direct convolution with `cols` output columns a thread (Params::direct_cols) has no kernel.
+// Why a direct convolution with `cols` output columns a thread (Params::direct_cols) has no kernel
+// (conv_unsupported asks it for a recipe classified direct, at one column).
 std::string conv_direct_unsupported(const ConvRecipe& c, int cols);
 // Its instance (kernels/instances/conv.cu.in) for a kConv recipe, before inlining.
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p);

@@ -207,8 +207,7 @@ bool conv_depthwise(const Recipe& r) {
 }
 bool conv_direct(const Recipe& r) { return r.kind == TemplateKind::kConv && r.conv && conv_direct_serves(*r.conv); }
 std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { return conv_unsupported(*r.conv); }
-std::string conv_direct_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
-  if (auto why = conv_invalid(r, p, hw); !why.empty()) return why;
+std::string conv_direct_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
   return conv_direct_unsupported(*r.conv, p.direct_cols);
 }
 std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
