@@ -23,7 +23,9 @@
 
 #include "channels_last.cuh"
 #include "conv_shape.cuh"
+#include "epilogue_nchw_reduce.cuh"
 #include "epilogue_nchw_store.cuh"
+#include "fused_reduction.cuh"
 #include "gemm/gemm_launch.cuh"
 #include "gemm/kernel_warp_specialized.cuh"
 #include "mainloop_conv_tma.cuh"
@@ -34,7 +36,9 @@ namespace cutegen::conv {
 template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW, bool NchwA>
 struct ConvParams {
   using Mainloop = MainloopConvTma<Config, TileP, TileQ, Split3xTf32, NchwA>;
-  using Epilogue = EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>;
+  using Epilogue =
+      cute::conditional_t<fuses_reduction<Functor>, EpilogueNchwReduce<Config, TileP, TileQ, Functor, MergeW>,
+                          EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>>;
   using Scheduler = gemm::SwizzledTileScheduler<Config::ClusterM, 1>;
 
   typename Mainloop::Params mainloop;
@@ -76,13 +80,22 @@ struct ConvForward {
     return input_bytes(s) + size_t(Parts * weight_part(s)) * sizeof(ElementA);
   }
 
-  // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed: (C, K/G, T, R, S)), out: (N, K, Z, P, Q);
-  // workspace: workspace_bytes.
+  // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed: (C, K/G, T, R, S)), out: (N, K, Z, P, Q),
+  // or with a fused reduction (fused_reduction.cuh) (N, K) or (N, Z, P, Q); workspace: workspace_bytes.
   template <class Element>
   static cudaError_t run(Element const* x, Element const* w, typename Config::ElementC* out, ConvShape const& s,
                          Functor functor, char* workspace, cudaStream_t stream) {
     static_assert(sizeof(Element) == sizeof(ElementA));
     if (NchwA && s.pack_w) return cudaErrorInvalidValue;  // the packing is a copy
+    if constexpr (fuses_reduction<Functor>) {
+      using Reduction = typename ReductionOf<Functor>::type;
+      if constexpr (Reduction::Dims == ReduceDims::kChannels) {
+        if (s.groups != 1 || s.k * MergeW > Config::TileN) return cudaErrorInvalidValue;  // one N tile holds them all
+      } else {
+        cudaError_t err = cudaMemsetAsync(out, 0, sizeof(*out) * size_t(s.n) * s.k, stream);  // the atomics' zeros
+        if (err != cudaSuccess) return err;
+      }
+    }
     auto* copy = reinterpret_cast<Element*>(workspace);
     Element const* x_read = NchwA ? x : copy;  // what the kernel reads
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));

@@ -20,6 +20,7 @@
 #include <cute/tensor.hpp>
 
 #include "conv_shape.cuh"
+#include "fused_reduction.cuh"
 
 namespace cutegen::conv {
 
@@ -110,6 +111,7 @@ __global__ void __launch_bounds__(TileW* ThreadRows)
 
 template <int TileW, int ThreadRows, int Rows, int TapsH, int TapsW, class Functor>
 struct DepthwiseConv {
+  static_assert(!fuses_reduction<Functor>, "a fused reduction runs on the implicit GEMM's epilogue only");
   using Tiling = DepthwiseTiling<TileW, ThreadRows, Rows, TapsH, TapsW>;
 
   static size_t workspace_bytes(ConvShape const&) { return 0; }

@@ -198,6 +198,7 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB, Cols>::Th
 
 template <int TileH, int TileW, int Rows, int KB, class Functor, int TapsH = 0, int TapsW = 0, int Cols = 1>
 struct DirectConv {
+  static_assert(!fuses_reduction<Functor>, "a fused reduction runs on the implicit GEMM's epilogue only");
   using Tiling = DirectTiling<TileH, TileW, Rows, KB, Cols>;
 
   // A transposed convolution's phase weights, channels-last (phase_weight), one after the other.

@@ -18,14 +18,61 @@
 
 namespace cutegen::conv {
 
+// Where a tile's accumulator element (row, col) lands in the output; the store's and the fused
+// reductions' (epilogue_nchw_reduce.cuh). Everything that does not change along the fragment is
+// worked out once per tile (the shape is a kernel parameter, so a per-element k / groups or 64-bit
+// index chain costs a division each): per element there is the fragment's compile-time offset and
+// three compares. Offsets within an image are 32-bit (the expert declines outputs of 2^31 elements
+// or more per image).
 // MergeW > 1: a transposed convolution's W phases merged (MergedW): column n' of the GEMM is output
 // channel n' / MergeW of W phase n' % MergeW, so output pixel q of the tile lands at q x MergeW +
 // r_q, next to its neighbouring phases'.
+template <int TileP, int TileQ, int TileN, int MergeW>
+struct NchwTile {
+  static_assert(TileN % MergeW == 0, "an N tile holds whole (channel, W phase) groups");
+  PixelTile pixels;
+  int k_first, k_valid, p_valid, q_valid, z, p_first, q_first, q_room, row_step, plane, channel, width, step_p, step_q;
+
+  CUTE_DEVICE NchwTile(ConvShape const& s, OutputPhase const& o, gemm::TileCoord tile)
+      : pixels(PixelTiling<TileP, TileQ>::tile(s, tile.m)) {
+    int const k_group = s.k_group() / MergeW, n_first = tile.n * (TileN / MergeW);
+    k_first = tile.batch * k_group + n_first, k_valid = k_group - n_first;
+    p_valid = s.p - pixels.p0, q_valid = s.q - pixels.q0;
+    z = pixels.z * o.step_z + o.r_z, row_step = o.step_p * o.q;
+    plane = o.p * o.q, channel = o.z * plane, width = o.q;
+    p_first = pixels.p0 * o.step_p + o.r_p, q_first = pixels.q0 * o.step_q + o.r_q;
+    q_room = o.q - q_first;  // merged: output columns from the tile's first
+    step_p = o.step_p, step_q = o.step_q;
+  }
+
+  // A cluster's tile past the last pixel tile (an odd count of them): nothing of it is stored.
+  CUTE_DEVICE bool past_the_end(ConvShape const& s) const { return pixels.n >= s.n; }
+  // The tile's first pixel of its first channel, in an output of `channels` channels a pixel.
+  CUTE_DEVICE int64_t first(int channels) const {
+    return (int64_t(pixels.n) * channels + k_first) * channel + (z * plane + p_first * width + q_first);
+  }
+  // Element (row, col): its channel among the tile's, its output column from the tile's first,
+  // whether it is a pixel of the output (of the group's channels), and its offset from first()
+  // within one channel.
+  CUTE_DEVICE static int channel_of(int col) { return col / MergeW; }
+  CUTE_DEVICE int column(int row, int col) const { return row % TileQ * (MergeW > 1 ? MergeW : step_q) + col % MergeW; }
+  CUTE_DEVICE bool pixel_inside(int row, int col) const {
+    return row / TileQ < p_valid && (MergeW == 1 ? row % TileQ < q_valid : column(row, col) < q_room);
+  }
+  CUTE_DEVICE bool inside(int row, int col) const { return pixel_inside(row, col) && channel_of(col) < k_valid; }
+  CUTE_DEVICE int offset(int row, int col) const { return row / TileQ * row_step + column(row, col); }
+  // The functor's coordinates of element (row, col) in image pixels.n.
+  template <class Functor>
+  CUTE_DEVICE float apply(Functor const& f, float acc, int row, int col) const {
+    return f.apply(acc, pixels.n, k_first + channel_of(col), z, p_first + row / TileQ * step_p,
+                   q_first + column(row, col));
+  }
+};
+
 template <class Config, int TileP, int TileQ, class Functor, int MergeW = 1>
 struct EpilogueNchwStore {
-  static_assert(Config::TileN % MergeW == 0, "an N tile holds whole (channel, W phase) groups");
   using ElementC = typename Config::ElementC;
-  using Tiling = PixelTiling<TileP, TileQ>;
+  using Tile = NchwTile<TileP, TileQ, Config::TileN, MergeW>;
 
   struct Params {
     ElementC* out;
@@ -34,37 +81,22 @@ struct EpilogueNchwStore {
     OutputPhase phase;
   };
 
-  // Everything that does not change along the fragment is worked out once per tile (the shape is a
-  // kernel parameter, so a per-element k / groups or 64-bit index chain costs a division each):
-  // per element there is the fragment's compile-time offset, three compares and one store. Offsets
-  // within an image are 32-bit (the expert declines outputs of 2^31 elements or more per image).
   template <class TiledMma, class Accumulator>
   CUTE_DEVICE static void store(Params const& params, TiledMma const& tiled_mma, Accumulator const& accum,
                                 gemm::TileCoord tile, int consumer_thread) {
     using namespace cute;
-    ConvShape const& s = params.shape;
     Tensor cC = make_identity_tensor(make_shape(Int<Config::TileM>{}, Int<Config::TileN>{}));  // (BM,BN) -> (row,col)
     Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);                 // (MMA,MMA_M,MMA_N)
     CUTE_STATIC_ASSERT_V(size(tCcC) == size(accum));
-    OutputPhase const& o = params.phase;
-    PixelTile const pixels = Tiling::tile(s, tile.m);
-    if (pixels.n >= s.n) return;  // a cluster's tile past the last pixel tile (an odd count of them)
-    int const k_group = s.k_group() / MergeW, n_first = tile.n * (Config::TileN / MergeW);
-    int const k_first = tile.batch * k_group + n_first, k_valid = k_group - n_first;
-    int const p_valid = s.p - pixels.p0, q_valid = s.q - pixels.q0;
-    int const z = pixels.z * o.step_z + o.r_z, row_step = o.step_p * o.q;
-    int const plane = o.p * o.q, channel = o.z * plane;
-    int const p_first = pixels.p0 * o.step_p + o.r_p, q_first = pixels.q0 * o.step_q + o.r_q;
-    int const q_room = o.q - q_first;  // merged: output columns from the tile's first
-    ElementC* const first =
-        params.out + (int64_t(pixels.n) * (s.k / MergeW) + k_first) * channel + (z * plane + p_first * o.q + q_first);
+    Tile const t(params.shape, params.phase, tile);
+    if (t.past_the_end(params.shape)) return;
+    ElementC* const first = params.out + t.first(params.shape.k / MergeW);
     CUTE_UNROLL
     for (int i = 0; i < size(accum); ++i) {
-      int const row = get<0>(tCcC(i)), col = get<1>(tCcC(i)), kc = col / MergeW;
-      int const pr = row / TileQ, qr = row % TileQ, qc = qr * (MergeW > 1 ? MergeW : o.step_q) + col % MergeW;
-      if (pr < p_valid && (MergeW == 1 ? qr < q_valid : qc < q_room) && kc < k_valid)
-        first[kc * channel + pr * row_step + qc] =
-            ElementC(params.functor.apply(accum(i), pixels.n, k_first + kc, z, p_first + pr * o.step_p, q_first + qc));
+      int const row = get<0>(tCcC(i)), col = get<1>(tCcC(i));
+      if (t.inside(row, col))
+        first[Tile::channel_of(col) * t.channel + t.offset(row, col)] =
+            ElementC(t.apply(params.functor, accum(i), row, col));
     }
   }
 };

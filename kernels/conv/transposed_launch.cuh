@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "conv_shape.cuh"
+#include "fused_reduction.cuh"
 #include "transposed_phases.cuh"
 
 namespace cutegen::conv {
@@ -28,12 +29,18 @@ __global__ void bias_only_phase_kernel(ElementC* out, ConvShape t, TransposedPha
       ElementC(functor.apply(0.f, n, k, z, p, q));
 }
 
+// Not under a fused reduction: its values would have to join the reduction (the expert does not
+// fuse one where a phase has no taps).
 template <class Functor, class ElementC>
 cudaError_t bias_only_phase(ElementC* out, ConvShape const& t, TransposedPhase const& phase, OutputPhase const& o,
                             Functor const& functor, cudaStream_t stream) {
-  int64_t n = int64_t(t.n) * t.k * phase.pixels();
-  bias_only_phase_kernel<Functor, ElementC><<<unsigned((n + 255) / 256), 256, 0, stream>>>(out, t, phase, o, functor);
-  return cudaGetLastError();
+  if constexpr (fuses_reduction<Functor>) {
+    return cudaErrorNotSupported;
+  } else {
+    int64_t n = int64_t(t.n) * t.k * phase.pixels();
+    bias_only_phase_kernel<Functor, ElementC><<<unsigned((n + 255) / 256), 256, 0, stream>>>(out, t, phase, o, functor);
+    return cudaGetLastError();
+  }
 }
 
 // The transposed convolution t phase by phase: launch(phase, g, o) runs a phase's forward

@@ -4,8 +4,9 @@
 // weight's tile by multicast), a transposed one with its W phases
 // merged, its 3xTF32 form (128 x 64 tiles; three stages per k-tile, or two crossed) and the form
 // that splits in the kernel (128 x 16), the depthwise template and the direct one for few input
-// channels, compiled for sm_90a by the CI test (check_sass.py beside it), which reads their SASS and
-// ptxas's resource report. Nothing here runs.
+// channels, and level-2 chains' first reductions fused into the implicit GEMM's epilogue (a mean
+// over the pixels; a min over the channels; a logsumexp over them, its W phases merged), compiled for sm_90a by the CI
+// test (check_sass.py beside it), which reads their SASS and ptxas's resource report. Nothing here runs.
 #include "conv/conv_forward.cuh"
 #include "conv/depthwise.cuh"
 #include "conv/direct.cuh"
@@ -101,6 +102,35 @@ cudaError_t run_direct_3x3(float const* x, float const* w, float* out, ConvShape
 // 4 x 2 pixels.
 cudaError_t run_direct_3x3_two_columns(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f) {
   return DirectConv<16, 64, 4, 16, BiasRelu, 3, 3, 2>::run(x, w, out, s, f, nullptr, nullptr);
+}
+
+// Level-2 chains' first stage fused into the epilogue (fused_reduction.cuh): the mean over each
+// channel's pixels (atomics into (N, K)), ...
+struct BiasMeanOverPixels : BiasRelu {
+  using Reduction = FusedReduction<ReduceDims::kPixels, ReduceOp::kSum, 64516>;
+};
+cudaError_t run_mean_over_pixels(float const* x, float const* w, float* out, ConvShape const& s, BiasMeanOverPixels f,
+                                 char* workspace) {
+  return ConvForward<Tf32, 8, 16, BiasMeanOverPixels>::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// ... the min over each pixel's 64 channels (one N tile holds them), ...
+struct BiasMinOverChannels : BiasRelu {
+  using Reduction = FusedReduction<ReduceDims::kChannels, ReduceOp::kMin>;
+};
+using Narrow = gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 64, 8>;
+cudaError_t run_min_over_channels(float const* x, float const* w, float* out, ConvShape const& s, BiasMinOverChannels f,
+                                  char* workspace) {
+  return ConvForward<Narrow, 1, 128, BiasMinOverChannels>::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// ... and the logsumexp over them of a transposed convolution with its W phases merged.
+struct BiasLogSumExpOverChannels : BiasRelu {
+  using Reduction = FusedReduction<ReduceDims::kChannels, ReduceOp::kLogSumExp>;
+};
+cudaError_t run_log_sum_exp_merged(float const* x, float const* w, float* out, ConvShape const& s,
+                                   BiasLogSumExpOverChannels f, char* workspace) {
+  return ConvForward<Narrow, 8, 16, BiasLogSumExpOverChannels, false, 2>::run(x, w, out, s, f, workspace, nullptr);
 }
 
 }  // namespace cutegen::conv::probe

@@ -1,0 +1,175 @@
+// The convolution's epilogue where a level-2 chain's first stage, a reduction, is fused into it
+// (fused_reduction.cuh): each element goes through the functor as the store's would (epilogue_nchw_
+// store.cuh), and the reduction of the values, not the values, is written. The output the chain's
+// next kernel reads is then 1 / (output pixels) or 1 / (output channels) of the convolution's.
+//
+// The wgmma accumulator of a consumer thread is ((2 columns, 2 rows 8 apart, TileN / 8 column
+// groups), 64-row atoms, 1): a warp's 16 rows of an atom span all of the tile's columns, its lanes
+// of equal lane % 4 holding the same columns, the four lanes of a quad the same rows.
+//   kPixels: a thread sums its rows per column, the warp's lanes of equal columns add theirs by
+//     shuffles, the warpgroup's four warps theirs in shared memory, and one atomic add per column
+//     and tile (each warpgroup's rows) adds the tile's share into (image, channel).
+//   kChannels: a thread reduces its columns per row, the quad's lanes theirs by shuffles, and one
+//     lane writes the pixel; merged W phases (MergeW 2 or 4) keep the phases apart, a column's
+//     phase being (lane % 4 x 2 + c) % MergeW.
+#pragma once
+
+#include <cstdint>
+
+#include <cute/tensor.hpp>
+#include <cutlass/arch/barrier.h>
+
+#include "conv_shape.cuh"
+#include "epilogue_nchw_store.cuh"
+#include "fused_reduction.cuh"
+#include "gemm/tile_scheduler.cuh"
+
+namespace cutegen::conv {
+
+template <class Config, int TileP, int TileQ, class Functor, int MergeW = 1>
+struct EpilogueNchwReduce {
+  using Reduction = typename ReductionOf<Functor>::type;
+  using ElementC = typename Config::ElementC;
+  using Tile = NchwTile<TileP, TileQ, Config::TileN, MergeW>;
+  using Params = typename EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>::Params;
+  static constexpr int ConsumerWarpgroups = 2, WarpsPerGroup = 4;  // GemmWarpSpecialized's
+  static_assert(Reduction::Dims == ReduceDims::kPixels || MergeW == 1 || MergeW == 2 || MergeW == 4);
+
+  struct SharedStorage {  // kPixels: each warp's column sums, per consumer warpgroup
+    float partial[ConsumerWarpgroups][WarpsPerGroup][Config::TileN];
+  };
+
+  // The tile's accumulators of consumer warpgroup `warpgroup` (0 or 1).
+  template <class TiledMma, class Accumulator>
+  CUTE_DEVICE static void store(Params const& params, TiledMma const& tiled_mma, Accumulator const& accum,
+                                gemm::TileCoord tile, int consumer_thread, SharedStorage& shared, int warpgroup) {
+    using namespace cute;
+    static_assert(decltype(size<2>(accum))::value == 1 && decltype(size<0, 2>(accum))::value == Config::TileN / 8 &&
+                  decltype(size<1>(accum))::value == Atoms);
+    Tensor cC = make_identity_tensor(make_shape(Int<Config::TileM>{}, Int<Config::TileN>{}));  // (BM,BN) -> (row,col)
+    Tensor tCcC = tiled_mma.get_thread_slice(consumer_thread).partition_C(cC);                 // (MMA,MMA_M,MMA_N)
+    Tile const t(params.shape, params.phase, tile);
+    if (t.past_the_end(params.shape)) return;  // the whole warpgroup: its barriers are not reached
+    // Element (c, half, group) of atom `atom`: the value, the functor applied; its row and column.
+    auto element = [&](int c, int half, int group, int atom) { return make_coord(make_coord(c, half, group), atom, 0); };
+    auto row_of = [&](int half, int atom) { return get<0>(tCcC(element(0, half, 0, atom))); };
+    int const col0 = get<1>(tCcC(element(0, 0, 0, 0)));  // lane % 4 x 2
+    auto value = [&](int c, int half, int group, int atom) {
+      return t.apply(params.functor, accum(element(c, half, group, atom)), row_of(half, atom), col0 + 8 * group + c);
+    };
+    if constexpr (Reduction::Dims == ReduceDims::kPixels)
+      sum_pixels(params, t, value, row_of, col0, consumer_thread, shared.partial[warpgroup], warpgroup);
+    else
+      reduce_channels(params, t, value, row_of, col0);
+  }
+
+  CUTE_DEVICE static void finish(int) {}
+
+ private:
+  static constexpr int Groups = Config::TileN / 8;                         // a thread's column pairs
+  static constexpr int Atoms = Config::TileM / 64 / Config::MmaWarpgroups;  // its 64-row atoms
+
+  template <class Value, class RowOf>
+  CUTE_DEVICE static void sum_pixels(Params const& params, Tile const& t, Value const& value, RowOf const& row_of,
+                                     int col0, int consumer_thread, float (&partial)[WarpsPerGroup][Config::TileN],
+                                     int warpgroup) {
+    float sum[Groups][2];
+    CUTE_UNROLL
+    for (int group = 0; group < Groups; ++group) {
+      CUTE_UNROLL
+      for (int c = 0; c < 2; ++c) {
+        float s = 0.f;
+        CUTE_UNROLL
+        for (int atom = 0; atom < Atoms; ++atom) {
+          CUTE_UNROLL
+          for (int half = 0; half < 2; ++half)
+            if (t.inside(row_of(half, atom), col0 + 8 * group + c)) s += value(c, half, group, atom);
+        }
+        CUTE_UNROLL
+        for (int mask = 4; mask < 32; mask *= 2)  // the warp's eight lanes of these columns
+          s += __shfl_xor_sync(0xffffffffu, s, mask);
+        sum[group][c] = s;
+      }
+    }
+    int const wg_thread = consumer_thread % cutlass::NumThreadsPerWarpGroup, lane = wg_thread % 32;
+    int const barrier = 2 + warpgroup;  // 0 and 1 order the ping-pong teams
+    cutlass::arch::NamedBarrier::sync(cutlass::NumThreadsPerWarpGroup, barrier);  // the last tile's sums are read
+    if (lane < 4) {
+      CUTE_UNROLL
+      for (int group = 0; group < Groups; ++group) {
+        partial[wg_thread / 32][col0 + 8 * group] = sum[group][0];
+        partial[wg_thread / 32][col0 + 8 * group + 1] = sum[group][1];
+      }
+    }
+    cutlass::arch::NamedBarrier::sync(cutlass::NumThreadsPerWarpGroup, barrier);
+    ElementC* const out = params.out + (int64_t(t.pixels.n) * (params.shape.k / MergeW) + t.k_first);
+    for (int col = wg_thread; col < Config::TileN; col += cutlass::NumThreadsPerWarpGroup)
+      if (Tile::channel_of(col) < t.k_valid)
+        atomicAdd(out + Tile::channel_of(col),
+                  (partial[0][col] + partial[1][col] + partial[2][col] + partial[3][col]) * Reduction::Scale);
+  }
+
+  CUTE_DEVICE static float combine(float a, float b) {
+    if constexpr (Reduction::Op == ReduceOp::kSum) return a + b;
+    if constexpr (Reduction::Op == ReduceOp::kMin) return fminf(a, b);
+    return fmaxf(a, b);  // kMax, and kLogSumExp's maximum
+  }
+  // v's combine over the quad's lanes holding the same W phase (all four when unmerged).
+  template <class Combine>
+  CUTE_DEVICE static float quad(float v, Combine const& f) {
+    CUTE_UNROLL
+    for (int mask = 1; mask < 4; mask *= 2)
+      if (2 * mask % MergeW == 0) v = f(v, __shfl_xor_sync(0xffffffffu, v, mask));
+    return v;
+  }
+
+  template <class Value, class RowOf>
+  CUTE_DEVICE static void reduce_channels(Params const& params, Tile const& t, Value const& value, RowOf const& row_of,
+                                          int col0) {
+    constexpr int Slots = MergeW > 1 ? 2 : 1;  // merged: a thread's columns c = 0, 1 are two W phases
+    constexpr float Identity = Reduction::Op == ReduceOp::kSum   ? 0.f
+                               : Reduction::Op == ReduceOp::kMin ? INFINITY
+                                                                 : -INFINITY;
+    ElementC* const first = params.out + t.first(1);
+    bool const writer = col0 / 2 < (MergeW > 1 ? MergeW / 2 : 1);  // the lanes left holding whole values
+    CUTE_UNROLL
+    for (int atom = 0; atom < Atoms; ++atom) {
+      CUTE_UNROLL
+      for (int half = 0; half < 2; ++half) {
+        int const row = row_of(half, atom);
+        float v[Groups][2], r[Slots];
+        CUTE_UNROLL
+        for (int slot = 0; slot < Slots; ++slot)
+          r[slot] = Identity;
+        CUTE_UNROLL
+        for (int group = 0; group < Groups; ++group) {
+          CUTE_UNROLL
+          for (int c = 0; c < 2; ++c) {
+            int const col = col0 + 8 * group + c;
+            v[group][c] = t.inside(row, col) ? value(c, half, group, atom) : Identity;
+            r[c % Slots] = combine(r[c % Slots], v[group][c]);
+          }
+        }
+        CUTE_UNROLL
+        for (int slot = 0; slot < Slots; ++slot) {
+          float result = quad(r[slot], [](float a, float b) { return combine(a, b); });
+          if constexpr (Reduction::Op == ReduceOp::kLogSumExp) {  // the maximum, then the sum of exp(v - max)
+            float const shift = result == -INFINITY ? 0.f : result;  // no channel: exp(-inf - 0) = 0, no NaN
+            float s = 0.f;
+            CUTE_UNROLL
+            for (int group = 0; group < Groups; ++group) {
+              CUTE_UNROLL
+              for (int c = 0; c < 2; ++c)
+                if (c % Slots == slot) s += expf(v[group][c] - shift);
+            }
+            result = shift + logf(quad(s, [](float a, float b) { return a + b; }));
+          }
+          int const col = col0 + slot;
+          if (writer && t.pixel_inside(row, col)) first[t.offset(row, col)] = ElementC(result * Reduction::Scale);
+        }
+      }
+    }
+  }
+};
+
+}  // namespace cutegen::conv

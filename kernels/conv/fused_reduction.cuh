@@ -1,0 +1,42 @@
+// A level-2 chain's first stage, a reduction of the convolution's output, fused into the implicit
+// GEMM's epilogue (epilogue_nchw_reduce.cuh), so that the full output is never written. The
+// epilogue functor declares it:
+//   using Reduction = cutegen::conv::FusedReduction<ReduceDims::kPixels, ReduceOp::kSum, 64516>;
+// and the kernel then writes the reduction's result where it would have written the output.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace cutegen::conv {
+
+// kPixels: over every output pixel of each (image, channel), out (N, K): each tile's partial sums
+//   added by atomics into zeros (ConvForward::run clears them first); kSum only.
+// kChannels: over the output channels of each pixel, out (N, Z, P, Q): one N tile holds them all
+//   (one group, the tile at least as wide), so each value is whole in its tile and written once.
+enum class ReduceDims { kPixels, kChannels };
+enum class ReduceOp { kSum, kMax, kMin, kLogSumExp };
+
+// Divisor: a mean's count (the values are scaled by its inverse as they are reduced).
+template <ReduceDims Dims_, ReduceOp Op_, int64_t Divisor = 1>
+struct FusedReduction {
+  static_assert(Dims_ == ReduceDims::kChannels || Op_ == ReduceOp::kSum, "atomics across tiles sum only");
+  static constexpr ReduceDims Dims = Dims_;
+  static constexpr ReduceOp Op = Op_;
+  static constexpr float Scale = 1.f / float(Divisor);
+};
+
+template <class Functor, class = void>
+struct ReductionOf {
+  using type = void;
+};
+template <class Functor>
+struct ReductionOf<Functor, std::void_t<typename Functor::Reduction>> {
+  using type = typename Functor::Reduction;
+};
+// Whether the functor's kernel writes a fused reduction rather than the output (the templates
+// other than the implicit GEMM refuse such a functor).
+template <class Functor>
+constexpr bool fuses_reduction = !std::is_void_v<typename ReductionOf<Functor>::type>;
+
+}  // namespace cutegen::conv
