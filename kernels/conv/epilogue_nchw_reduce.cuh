@@ -51,7 +51,9 @@ struct EpilogueNchwReduce {
     Tile const t(params.shape, params.phase, tile);
     if (t.past_the_end(params.shape)) return;  // the whole warpgroup: its barriers are not reached
     // Element (c, half, group) of atom `atom`: the value, the functor applied; its row and column.
-    auto element = [&](int c, int half, int group, int atom) { return make_coord(make_coord(c, half, group), atom, 0); };
+    auto element = [&](int c, int half, int group, int atom) {
+      return make_coord(make_coord(c, half, group), atom, 0);
+    };
     auto row_of = [&](int half, int atom) { return get<0>(tCcC(element(0, half, 0, atom))); };
     int const col0 = get<1>(tCcC(element(0, 0, 0, 0)));  // lane % 4 x 2
     auto value = [&](int c, int half, int group, int atom) {
@@ -66,7 +68,7 @@ struct EpilogueNchwReduce {
   CUTE_DEVICE static void finish(int) {}
 
  private:
-  static constexpr int Groups = Config::TileN / 8;                         // a thread's column pairs
+  static constexpr int Groups = Config::TileN / 8;                          // a thread's column pairs
   static constexpr int Atoms = Config::TileM / 64 / Config::MmaWarpgroups;  // its 64-row atoms
 
   template <class Value, class RowOf>
@@ -92,7 +94,7 @@ struct EpilogueNchwReduce {
       }
     }
     int const wg_thread = consumer_thread % cutlass::NumThreadsPerWarpGroup, lane = wg_thread % 32;
-    int const barrier = 2 + warpgroup;  // 0 and 1 order the ping-pong teams
+    int const barrier = 2 + warpgroup;                                            // 0 and 1 order the ping-pong teams
     cutlass::arch::NamedBarrier::sync(cutlass::NumThreadsPerWarpGroup, barrier);  // the last tile's sums are read
     if (lane < 4) {
       CUTE_UNROLL
@@ -153,7 +155,7 @@ struct EpilogueNchwReduce {
         CUTE_UNROLL
         for (int slot = 0; slot < Slots; ++slot) {
           float result = quad(r[slot], [](float a, float b) { return combine(a, b); });
-          if constexpr (Reduction::Op == ReduceOp::kLogSumExp) {  // the maximum, then the sum of exp(v - max)
+          if constexpr (Reduction::Op == ReduceOp::kLogSumExp) {     // the maximum, then the sum of exp(v - max)
             float const shift = result == -INFINITY ? 0.f : result;  // no channel: exp(-inf - 0) = 0, no NaN
             float s = 0.f;
             CUTE_UNROLL

@@ -28,6 +28,8 @@ const std::map<std::string, std::string> kTaskClasses = {
     {"linear_multiply_leaky", "gemm"},
     {"log_softmax", "reduction"},
     {"conv2d_bias_relu", "conv"},
+    {"conv2d_gelu_mean", "conv"},
+    {"conv2d_min_tanh", "conv"},
     {"depthwise_conv", "conv"},
     {"log_softmax_classes", "reduction"},
     {"matmul_bf16", "gemm"},

@@ -129,6 +129,19 @@ std::pair<std::string, std::string> stage_code(const ChainStage& s, int index, c
                      ", stream) != cudaSuccess) return;\n"};
 }
 
+// A stage whose reduction the anchor's epilogue fused: `in` holds its values, so only the ops after it
+// remain, a pointwise pass over them (a broadcast stage of stride 1).
+std::pair<std::string, std::string> fused_stage_code(const ChainStage& s, int index, const std::string& in,
+                                                     const std::string& out) {
+  Functor f = functor(s, "Stage" + n(index));
+  std::string id = n(index);
+  int64_t size = product(s.out_shape);
+  std::string types = f.type + "using Source" + id + " = cute::Layout<cute::Shape<cute::Int<" + n(size) +
+                      ">>, cute::Stride<cute::Int<1>>>;\n";
+  return {types, "  if (cutegen::chain::broadcast_stage<Source" + id + ">(" + in + ", " + out + ", " + n(size) + ", " +
+                     f.init + ", stream) != cudaSuccess) return;\n"};
+}
+
 // The last stage where its pointwise ops broadcast its value to more elements than it has: the stage
 // with no ops after it, writing `out` (its own size), then one kernel applying them over after_shape
 // from there into `final`.
@@ -146,7 +159,60 @@ std::pair<std::string, std::string> expanding_stage_code(const ChainStage& s, in
                      n(product(s.after_shape)) + ", " + f.init + ", stream) != cudaSuccess) return;\n"};
 }
 
+bool same_dims(const std::vector<int>& dims, int first, int last) {
+  std::vector<int> want;
+  for (int d = first; d <= last; ++d)
+    want.push_back(d);
+  return dims == want;
+}
+
+// Whether every output phase of a transposed convolution has taps (a phase without them holds the
+// bias alone, which a fused reduction would have to add in: kernels/conv/transposed_launch.cuh).
+bool every_phase_has_taps(const ConvRecipe& c) {
+  for (size_t i = 0; i < c.stride.size(); ++i)
+    for (int64_t r = 0; r < std::min(c.stride[i], c.out_size[i]); ++r) {
+      bool reached = false;
+      for (int64_t k = 0; k < c.kernel[i] && !reached; ++k)
+        reached = (r + c.padding[i] - k * c.dilation[i]) % c.stride[i] == 0;
+      if (!reached) return false;
+    }
+  return true;
+}
+
 }  // namespace
+
+std::string FusedStage::declaration() const {
+  return "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::" +
+         std::string(over_channels ? "kChannels" : "kPixels") + ", cutegen::conv::ReduceOp::" + op + ", " + n(divisor) +
+         ">;  // the chain's first stage";
+}
+
+Result<FusedStage> fused_first_stage(const ChainRecipe& c) {
+  if (c.anchor != AnchorKind::kConv || !c.conv || c.conv->kind != ConvClass::kImplicitGemm)
+    return error("the anchor is not an implicit-GEMM convolution");
+  const ConvRecipe& conv = *c.conv;
+  const ChainStage& s = c.stages.front();
+  if (s.kind != StageKind::kReduce) return error("the first stage, " + s.op + ", is not a reduction");
+  if (s.in_shape != conv.conv_out_shape()) return error("the first stage reads a view of the convolution's output");
+  if (product(s.after_shape) != product(s.out_shape)) return error("the first stage's ops broadcast its value");
+  if (conv.transposed && !every_phase_has_taps(conv)) return error("a transposed phase has no taps");
+  const int last = static_cast<int>(s.in_shape.size()) - 1;
+  FusedStage f;
+  f.over_channels = s.dims == std::vector<int>{1};
+  if (!f.over_channels && !same_dims(s.dims, 2, last))
+    return error("the first stage reduces neither all the pixels nor all the channels");
+  f.op = s.log_sum_exp                ? "kLogSumExp"
+         : s.reduce == ReduceOp::kMax ? "kMax"
+         : s.reduce == ReduceOp::kMin ? "kMin"
+         : s.reduce == ReduceOp::kSum ? "kSum"
+                                      : "";
+  if (f.op.empty()) return error("the first stage's reduction is not a sum, mean, max, min or logsumexp");
+  if (!f.over_channels && f.op != "kSum") return error("a reduction over the pixels fuses as a sum or mean only");
+  if (f.over_channels && (conv.groups != 1 || conv.gemm_n() * conv_merge_w(conv) > conv_tiles(conv).tile_n))
+    return error("the channels span more than one N tile");
+  if (s.mean) f.divisor = product(s.in_shape) / product(s.out_shape);
+  return f;
+}
 
 std::string chain_unsupported(const ChainRecipe& c) {
   if (c.out_dtype != DType::kFloat32) return "the chain's output is not float32";
@@ -173,15 +239,19 @@ Result<std::string> chain_instance(const Recipe& r, const TaskSpec& spec, const 
   }
   std::string signature =
       "static void cutegen_anchor(" + join(decls, ", ") + ", float* chain_out, cudaStream_t stream)";
-  std::string anchor = CUTEGEN_TRY(r.gemm ? gemm_instance(r, p, signature) : conv_instance(r, p, signature));
+  // With the first stage fused the anchor writes its reduced value (Params::fuse_stage).
+  std::string reduction;
+  if (p.fuse_stage) reduction = CUTEGEN_TRY(fused_first_stage(c)).declaration();
+  std::string anchor = CUTEGEN_TRY(r.gemm ? gemm_instance(r, p, signature) : conv_instance(r, p, signature, reduction));
   std::string types, calls;
-  int64_t buffer = product(c.stages.front().in_shape);
+  int64_t buffer = product(p.fuse_stage ? c.stages.front().out_shape : c.stages.front().in_shape);
   for (size_t i = 0; i < c.stages.size(); ++i) {
     bool last = i + 1 == c.stages.size();
     if (!last) buffer = std::max(buffer, product(c.stages[i].after_shape));
     const ChainStage& s = c.stages[i];
     std::string in = "buffer[" + n(int64_t(i % 2)) + "]", next = "buffer[" + n(int64_t((i + 1) % 2)) + "]";
-    auto [t, call] = last && product(s.after_shape) != product(s.out_shape)
+    auto [t, call] = i == 0 && p.fuse_stage ? fused_stage_code(s, 0, in, last ? c.out_c_name : next)
+                     : last && product(s.after_shape) != product(s.out_shape)
                          ? expanding_stage_code(s, static_cast<int>(i), in, next, c.out_c_name)
                          : stage_code(s, static_cast<int>(i), in, last ? c.out_c_name : next);
     types += t + "\n";

@@ -144,5 +144,70 @@ TEST(ChainInstance, StagesPassTheirValueThroughAlternatingBuffers) {
   EXPECT_TRUE(contains(conv, "Conv::run(x, conv_weight, chain_out,")) << "the convolution writes the buffer";
 }
 
+// fuse_stage=1: the first stage's reduction in the convolution's epilogue (FusedReduction), so the
+// anchor writes the reduced value into a buffer of its size, and the stage's kernel becomes a pointwise
+// pass of the ops after it.
+std::string emit_fused(const std::string& name) {
+  auto spec = fixture(name);
+  auto r = recognize(spec);
+  EXPECT_TRUE(r.ok() && r->chain) << name << ": " << (r.ok() ? r->summary : r.message());
+  if (!r.ok() || !r->chain) return "";
+  auto p = parse_params("fuse_stage=1", default_params(*r));
+  EXPECT_TRUE(p.ok() && invalid_reason(*r, *p).empty()) << name << ": " << (p.ok() ? invalid_reason(*r, *p) : "");
+  auto src = generate_kernel(*r, spec, *p);
+  EXPECT_TRUE(src.ok()) << name << ": " << src.message();
+  return src.ok() ? *src : "";
+}
+
+TEST(ChainInstance, AFusedFirstReductionLeavesItsOpsAsAPointwisePass) {
+  // 67: the mean over each channel's 254 x 254 pixels of GELU(conv): per-tile sums added by atomics.
+  std::string mean = emit_fused("67_Conv2d_GELU_GlobalAvgPool");
+  EXPECT_TRUE(contains(mean,
+                       "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::kPixels, "
+                       "cutegen::conv::ReduceOp::kSum, 64516>;"));
+  EXPECT_TRUE(contains(mean, "constexpr size_t kBuffer = 32768;")) << "128 x 64 means, not the 2 GB output";
+  EXPECT_TRUE(contains(mean, "broadcast_stage<Source0>(buffer[0], out, 8192, Stage0{}, stream)"));
+  EXPECT_EQ(count(mean, "cutegen::chain::row_stage<"), 0u);
+  // 25: the min over each pixel's 64 channels (one N tile), then tanh twice in the pass after it.
+  std::string min = emit_fused("25_Conv2d_Min_Tanh_Tanh");
+  EXPECT_TRUE(contains(min,
+                       "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::kChannels, "
+                       "cutegen::conv::ReduceOp::kMin, 1>;"));
+  EXPECT_TRUE(contains(min, "broadcast_stage<Source0>(buffer[0], out, 8258048, Stage0{}, stream)"));
+  EXPECT_TRUE(contains(min, "return tanhf(tanhf(v));")) << min.substr(min.find("struct Stage0"), 200);
+  // 42: the mean over the pixels of a transposed convolution (stride 1: one phase); the stages after
+  // it read the fused pass's value as they read the stage's.
+  std::string chain = emit_fused("42_ConvTranspose2d_GlobalAvgPool_BiasAdd_LogSumExp_Sum_Multiply");
+  EXPECT_TRUE(contains(chain, "broadcast_stage<Source0>(buffer[0], buffer[1], 2048, Stage0{"));
+  EXPECT_TRUE(contains(chain, "row_stage<cutegen::chain::RowOp::kLogSumExp, Rows1, Elems1>(buffer[1], buffer[0]"));
+}
+
+TEST(ChainInstance, AFirstStageTheEpilogueCannotReduceIsNotFused) {
+  auto refused = [](const std::string& name) {
+    auto r = recognize(fixture(name));
+    EXPECT_TRUE(r.ok()) << name << ": " << r.message();
+    if (!r.ok()) return std::string();
+    auto p = parse_params("fuse_stage=1", default_params(*r));
+    EXPECT_TRUE(p.ok());
+    return p.ok() ? invalid_reason(*r, *p) : "";
+  };
+  EXPECT_EQ(refused("17_Conv2d_InstanceNorm_Divide"),
+            "fuse_stage: the first stage, aten.native_batch_norm.default, is not a reduction");
+  // 36: 128 channels x 2 merged W phases, two N tiles of 128 columns.
+  EXPECT_EQ(refused("36_ConvTranspose2d_Min_Sum_GELU_Add"), "fuse_stage: the channels span more than one N tile");
+  // 13: a mean over the depth alone.
+  EXPECT_EQ(refused("13_ConvTranspose3d_Mean_Add_Softmax_Tanh_Scaling"),
+            "fuse_stage: the first stage reduces neither all the pixels nor all the channels");
+  EXPECT_EQ(refused("1_Conv2D_ReLU_BiasAdd"), "fuse_stage applies to a level-2 chain's anchor");
+  // The measured search holds the fused point beside the default.
+  auto r = recognize(fixture("67_Conv2d_GELU_GlobalAvgPool"));
+  ASSERT_TRUE(r.ok());
+  int fused = 0;
+  for (auto& p : search_space(*r))
+    fused += p.fuse_stage;
+  EXPECT_GT(fused, 0);
+  EXPECT_EQ(default_params(*r).fuse_stage, 0) << "not yet measured on a GPU";
+}
+
 }  // namespace
 }  // namespace cutegen

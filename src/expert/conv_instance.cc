@@ -192,7 +192,8 @@ Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const P
   return conv_instance(r, p, entry_signature(spec));
 }
 
-Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::string& signature) {
+Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::string& signature,
+                                  const std::string& reduction) {
   if (!r.conv) return error("a conv instance without its ConvRecipe");
   const ConvRecipe& c = *r.conv;
   if (auto why = conv_unsupported(c); !why.empty()) return error(why);
@@ -236,6 +237,7 @@ Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::s
     shape_text.push_back(std::to_string(v));
   return render_instance("instances/conv.cu.in", {{"title", kernel_title(r, p)},
                                                   {"members", join(members, "")},
+                                                  {"reduction", reduction.empty() ? "" : "  " + reduction + "\n"},
                                                   {"bias", bias},
                                                   {"loads", join(loads, "")},
                                                   {"expr", to_cuda(c.epilogue, leaves)},

@@ -205,8 +205,8 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   EXPECT_EQ(space[3].tf32x3, 0);
   EXPECT_EQ(space[4].tf32x3, 1);
   EXPECT_EQ(space[4].split_ahead, 1);
-  EXPECT_TRUE(
-      contains(to_string(space[4]), "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,strategy=conv_implicit_gemm"))
+  EXPECT_TRUE(contains(to_string(space[4]),
+                       "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,fuse_stage=0,strategy=conv_implicit_gemm"))
       << to_string(space[4]);
   auto back = parse_params(to_string(space[4]));
   ASSERT_TRUE(back.ok()) << back.message();

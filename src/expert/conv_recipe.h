@@ -99,8 +99,10 @@ bool conv_direct_serves(const ConvRecipe& c);
 std::string conv_direct_unsupported(const ConvRecipe& c, int cols);
 // Its instance (kernels/instances/conv.cu.in) for a kConv recipe, before inlining.
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
-// A chain's anchor: the instance with `signature` in place of the entry point's.
-Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::string& signature);
+// A chain's anchor: the instance with `signature` in place of the entry point's, its epilogue functor
+// declaring `reduction` where the chain's first stage is fused (FusedStage::declaration).
+Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::string& signature,
+                                  const std::string& reduction = "");
 
 // The convolution a task computes, or why it is not one (errors name the op or argument in the way).
 Result<ConvRecipe> recognize_conv(const TaskSpec& spec);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "expert/chain_recipe.h"
 #include "expert/conv_recipe.h"
 #include "expert/params.h"
 
@@ -223,6 +224,10 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
     return "cluster_m: each CTA's share of the N tile must be whole 8-row swizzle atoms";
   if (p.cluster_m > 1 && p.split_ahead == 0)
     return "cluster_m applies to convolutions whose k-tiles are not split in shared memory";
+  if (p.fuse_stage) {
+    if (!r.chain) return "fuse_stage applies to a level-2 chain's anchor";
+    if (auto fused = fused_first_stage(*r.chain); !fused.ok()) return "fuse_stage: " + fused.message();
+  }
   return conv_invalid(r, p, hw);
 }
 
@@ -334,7 +339,7 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvImplicitGemm,
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
-       {"tf32x3", "split_ahead", "split_parts", "gather_input", "cluster_m"},
+       {"tf32x3", "split_ahead", "split_parts", "gather_input", "cluster_m", "fuse_stage"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},

@@ -92,6 +92,8 @@ TEST(LoaderTest, DescribesEveryExampleTask) {
       {"log_softmax_classes", {{32768, 1000}}, "float32", {32768, 1000}, "aten._log_softmax", -1, 0},
       {"l2norm_embeddings", {{131072, 512}}, "float32", {131072, 512}, "aten.linalg_vector_norm", -1, 0},
       {"conv2d_bias_relu", {{16, 64, 128, 128}}, "float32", {16, 128, 128, 128}, "aten.convolution", -1, 2},
+      {"conv2d_gelu_mean", {{16, 32, 128, 128}}, "float32", {16, 64}, "aten.convolution", -1, 2},
+      {"conv2d_min_tanh", {{16, 16, 128, 128}}, "float32", {16, 1, 126, 126}, "aten.convolution", -1, 2},
       {"depthwise_conv", {{16, 64, 256, 256}}, "float32", {16, 64, 254, 254}, "aten.convolution", -1, 1},
   };
   size_t seen = 0;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The expert's GEMM kernels as it emits them (`cutegen expert TASK --emit`), built as the evaluator
-builds them (`cutegen build --task`), one representative point per strategy: each kernel's SASS
+"""The expert's GEMM kernels as it emits them (`cutegen expert TASK --emit`; and level-2 chains'
+convolutions with their first stage fused), built as the evaluator builds them (`cutegen build
+--task`), one representative point per strategy: each kernel's SASS
 holds the instructions its strategy is built on (HGMMA and UTMALDG for the tensor-core GEMMs, no
 HGMMA in the matrix-vector kernel) and ptxas reports no local memory. Needs nvcc, cuobjdump and the
 bridge's Python (it loads the task files), no GPU."""
@@ -38,6 +39,14 @@ POINTS = [
     ("tests/gemm_tasks/linear_groupnorm_pool_sum.py", "",
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG"], []), "row_stage_kernel": ([], ["HGMMA"]),
       "pool_stage_kernel": ([], ["HGMMA"])}),
+    # Level-2 chains on a convolution with their first stage fused into its epilogue (fuse_stage=1): a
+    # mean over the pixels added up by atomics, a min over the channels by quad shuffles; then the ops after.
+    ("tasks/conv2d_gelu_mean.py", "fuse_stage=1",
+     {"GemmWarpSpecialized": (["HGMMA.64x64x8.F32.TF32", "UTMALDG", "REDG.E.ADD.F32"], []),
+      "broadcast_stage_kernel": ([], ["HGMMA"])}),
+    ("tasks/conv2d_min_tanh.py", "fuse_stage=1",
+     {"GemmWarpSpecialized": (["HGMMA.64x64x8.F32.TF32", "UTMALDG", "SHFL.BFLY"], ["REDG"]),
+      "broadcast_stage_kernel": ([], ["HGMMA"])}),
 ]
 
 
