@@ -81,7 +81,8 @@ struct ConvForward {
   }
 
   // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed: (C, K/G, T, R, S)), out: (N, K, Z, P, Q),
-  // or with a fused reduction (fused_reduction.cuh) (N, K) or (N, Z, P, Q); workspace: workspace_bytes.
+  // or with a fused reduction (fused_reduction.cuh) (N, K), (N, Z, P, Q) or (N, K, P / W, Q / W);
+  // workspace: workspace_bytes.
   template <class Element>
   static cudaError_t run(Element const* x, Element const* w, typename Config::ElementC* out, ConvShape const& s,
                          Functor functor, char* workspace, cudaStream_t stream) {
@@ -91,6 +92,9 @@ struct ConvForward {
       using Reduction = typename ReductionOf<Functor>::type;
       if constexpr (Reduction::Dims == ReduceDims::kChannels) {
         if (s.groups != 1 || s.k * MergeW > Config::TileN) return cudaErrorInvalidValue;  // one N tile holds them all
+      } else if constexpr (Reduction::Dims == ReduceDims::kPool) {
+        bool const in_place = !s.transposed || (s.stride_d == 1 && s.stride_h == 1 && s.stride_w == 1);
+        if (s.z != 1 || !in_place) return cudaErrorInvalidValue;  // 2-D, each output pixel where the GEMM's is
       } else {
         cudaError_t err = cudaMemsetAsync(out, 0, sizeof(*out) * size_t(s.n) * s.k, stream);  // the atomics' zeros
         if (err != cudaSuccess) return err;

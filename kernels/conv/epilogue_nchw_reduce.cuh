@@ -12,6 +12,10 @@
 //   kChannels: a thread reduces its columns per row, the quad's lanes theirs by shuffles, and one
 //     lane writes the pixel; merged W phases (MergeW 2 or 4) keep the phases apart, a column's
 //     phase being (lane % 4 x 2 + c) % MergeW.
+//   kPool: with TileQ 8 (windows of 2) a thread's rows 8 apart are vertical neighbours and lanes 4
+//     apart horizontal ones; with TileQ 4 (windows of 4) its rows are 2 image rows apart, lanes 16
+//     apart 1 row, lanes 4 and 8 apart 1 and 2 columns: a window is the thread's two rows combined,
+//     then shuffles, and one lane of the window writes each of its columns.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +38,9 @@ struct EpilogueNchwReduce {
   using Params = typename EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>::Params;
   static constexpr int ConsumerWarpgroups = 2, WarpsPerGroup = 4;  // GemmWarpSpecialized's
   static_assert(Reduction::Dims == ReduceDims::kPixels || MergeW == 1 || MergeW == 2 || MergeW == 4);
+  static_assert(Reduction::Dims != ReduceDims::kPool ||
+                    (MergeW == 1 && TileQ == (Reduction::Window == 2 ? 8 : 4) && TileP * TileQ == Config::TileM),
+                "a pool's windows in one warp's rows, output pixels in place");
 
   struct SharedStorage {  // kPixels: each warp's column sums, per consumer warpgroup
     float partial[ConsumerWarpgroups][WarpsPerGroup][Config::TileN];
@@ -61,8 +68,10 @@ struct EpilogueNchwReduce {
     };
     if constexpr (Reduction::Dims == ReduceDims::kPixels)
       sum_pixels(params, t, value, row_of, col0, consumer_thread, shared.partial[warpgroup], warpgroup);
-    else
+    else if constexpr (Reduction::Dims == ReduceDims::kChannels)
       reduce_channels(params, t, value, row_of, col0);
+    else
+      pool(params, t, value, row_of, col0, consumer_thread % 32);
   }
 
   CUTE_DEVICE static void finish(int) {}
@@ -109,6 +118,39 @@ struct EpilogueNchwReduce {
       if (Tile::channel_of(col) < t.k_valid)
         atomicAdd(out + Tile::channel_of(col),
                   (partial[0][col] + partial[1][col] + partial[2][col] + partial[3][col]) * Reduction::Scale);
+  }
+
+  template <class Value, class RowOf>
+  CUTE_DEVICE static void pool(Params const& params, Tile const& t, Value const& value, RowOf const& row_of, int col0,
+                               int lane) {
+    constexpr int W = Reduction::Window;
+    constexpr float Identity = Reduction::Op == ReduceOp::kSum ? 0.f : -INFINITY;
+    ConvShape const& s = params.shape;
+    int const pooled_p = s.p / W, pooled_q = s.q / W;  // floor mode: a whole window's pixels are all inside
+    bool const writer = W == 2 ? lane / 4 % 2 == 0 : lane < 4;
+    CUTE_UNROLL
+    for (int atom = 0; atom < Atoms; ++atom) {
+      int const row = row_of(0, atom);  // the window's first row (W == 2) or one of its first two (W == 4)
+      int const pp = (t.p_first + row / TileQ) / W, pq = (t.q_first + row % TileQ) / W;
+      ElementC* const out = params.out + ((int64_t(t.pixels.n) * s.k + t.k_first) * pooled_p + pp) * pooled_q + pq;
+      bool const stored = writer && pp < pooled_p && pq < pooled_q;
+      CUTE_UNROLL
+      for (int group = 0; group < Groups; ++group) {
+        CUTE_UNROLL
+        for (int c = 0; c < 2; ++c) {
+          int const col = col0 + 8 * group + c;
+          float v = combine(t.inside(row, col) ? value(c, 0, group, atom) : Identity,
+                            t.inside(row_of(1, atom), col) ? value(c, 1, group, atom) : Identity);
+          v = combine(v, __shfl_xor_sync(0xffffffffu, v, 4));
+          if constexpr (W == 4) {
+            v = combine(v, __shfl_xor_sync(0xffffffffu, v, 8));
+            v = combine(v, __shfl_xor_sync(0xffffffffu, v, 16));
+          }
+          if (stored && Tile::channel_of(col) < t.k_valid)
+            out[int64_t(Tile::channel_of(col)) * pooled_p * pooled_q] = ElementC(v * Reduction::Scale);
+        }
+      }
+    }
   }
 
   CUTE_DEVICE static float combine(float a, float b) {

@@ -14,15 +14,22 @@ namespace cutegen::conv {
 //   added by atomics into zeros (ConvForward::run clears them first); kSum only.
 // kChannels: over the output channels of each pixel, out (N, Z, P, Q): one N tile holds them all
 //   (one group, the tile at least as wide), so each value is whole in its tile and written once.
-enum class ReduceDims { kPixels, kChannels };
+// kPool: a 2-D pool of Window x Window windows at stride Window (no padding, floor mode), out (N, K,
+//   P / Window, Q / Window): tiles of 128 / TileQ x TileQ pixels whose windows lie in one warp
+//   (TileQ 8 for windows of 2, 4 for windows of 4); kMax, or kSum with the window's size as divisor.
+enum class ReduceDims { kPixels, kChannels, kPool };
 enum class ReduceOp { kSum, kMax, kMin, kLogSumExp };
 
 // Divisor: a mean's count (the values are scaled by its inverse as they are reduced).
-template <ReduceDims Dims_, ReduceOp Op_, int64_t Divisor = 1>
+template <ReduceDims Dims_, ReduceOp Op_, int64_t Divisor = 1, int Window_ = 1>
 struct FusedReduction {
-  static_assert(Dims_ == ReduceDims::kChannels || Op_ == ReduceOp::kSum, "atomics across tiles sum only");
+  static_assert(Dims_ != ReduceDims::kPixels || Op_ == ReduceOp::kSum, "atomics across tiles sum only");
+  static_assert(Dims_ != ReduceDims::kPool ||
+                    ((Window_ == 2 || Window_ == 4) && Op_ != ReduceOp::kMin && Op_ != ReduceOp::kLogSumExp),
+                "pools of 2 x 2 or 4 x 4, max or average");
   static constexpr ReduceDims Dims = Dims_;
   static constexpr ReduceOp Op = Op_;
+  static constexpr int Window = Window_;
   static constexpr float Scale = 1.f / float(Divisor);
 };
 

@@ -4,6 +4,7 @@
 // static shapes and strides over row-major indices, so their divisions are by constants.
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "core/strings.h"
 #include "expert/chain_recipe.h"
@@ -179,27 +180,44 @@ bool every_phase_has_taps(const ConvRecipe& c) {
   return true;
 }
 
-}  // namespace
-
-std::string FusedStage::declaration() const {
-  return "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::" +
-         std::string(over_channels ? "kChannels" : "kPixels") + ", cutegen::conv::ReduceOp::" + op + ", " + n(divisor) +
-         ">;  // the chain's first stage";
+// A 2-D pool of square windows of 2 or 4 at their own stride, no padding, dilation or ceil mode, over
+// output pixels in place (not a transposed convolution's phases).
+Result<FusedStage> fused_pool(const ConvRecipe& conv, const ChainStage& s) {
+  auto all = [](const std::vector<int64_t>& v, int64_t x) {
+    return std::all_of(v.begin(), v.end(), [x](int64_t e) { return e == x; });
+  };
+  const int64_t w = s.window.empty() ? 0 : s.window.front();
+  if (conv.dims != 2 || !same_dims(s.dims, 2, 3)) return error("the first stage pools other than 2-D pixels");
+  if (s.window.size() != 2 || !all(s.window, w) || (w != 2 && w != 4) || s.stride != s.window || !all(s.padding, 0) ||
+      !all(s.dilation, 1) || s.ceil_mode)
+    return error("the first stage's pool is not of 2 x 2 or 4 x 4 windows at their own stride");
+  if (conv.transposed && !all(conv.stride, 1)) return error("the first stage pools a transposed convolution's phases");
+  if (conv.stride.front() * (w == 2 ? 16 : 32) > 256) return error("the pooling tile's rows exceed a TMA box");
+  FusedStage f;
+  f.over = FusedStage::Over::kPool;
+  f.window = static_cast<int>(w);
+  f.op = s.kind == StageKind::kMaxPool ? "kMax" : "kSum";
+  f.divisor = s.kind == StageKind::kMaxPool ? 1 : w * w;
+  return f;
 }
+
+}  // namespace
 
 Result<FusedStage> fused_first_stage(const ChainRecipe& c) {
   if (c.anchor != AnchorKind::kConv || !c.conv || c.conv->kind != ConvClass::kImplicitGemm)
     return error("the anchor is not an implicit-GEMM convolution");
   const ConvRecipe& conv = *c.conv;
   const ChainStage& s = c.stages.front();
-  if (s.kind != StageKind::kReduce) return error("the first stage, " + s.op + ", is not a reduction");
+  const bool pool = s.kind == StageKind::kMaxPool || s.kind == StageKind::kAvgPool;
+  if (s.kind != StageKind::kReduce && !pool) return error("the first stage, " + s.op + ", is not a reduction or pool");
   if (s.in_shape != conv.conv_out_shape()) return error("the first stage reads a view of the convolution's output");
   if (product(s.after_shape) != product(s.out_shape)) return error("the first stage's ops broadcast its value");
   if (conv.transposed && !every_phase_has_taps(conv)) return error("a transposed phase has no taps");
+  if (pool) return fused_pool(conv, s);
   const int last = static_cast<int>(s.in_shape.size()) - 1;
   FusedStage f;
-  f.over_channels = s.dims == std::vector<int>{1};
-  if (!f.over_channels && !same_dims(s.dims, 2, last))
+  f.over = s.dims == std::vector<int>{1} ? FusedStage::Over::kChannels : FusedStage::Over::kPixels;
+  if (f.over == FusedStage::Over::kPixels && !same_dims(s.dims, 2, last))
     return error("the first stage reduces neither all the pixels nor all the channels");
   f.op = s.log_sum_exp                ? "kLogSumExp"
          : s.reduce == ReduceOp::kMax ? "kMax"
@@ -207,8 +225,10 @@ Result<FusedStage> fused_first_stage(const ChainRecipe& c) {
          : s.reduce == ReduceOp::kSum ? "kSum"
                                       : "";
   if (f.op.empty()) return error("the first stage's reduction is not a sum, mean, max, min or logsumexp");
-  if (!f.over_channels && f.op != "kSum") return error("a reduction over the pixels fuses as a sum or mean only");
-  if (f.over_channels && (conv.groups != 1 || conv.gemm_n() * conv_merge_w(conv) > conv_tiles(conv).tile_n))
+  if (f.over == FusedStage::Over::kPixels && f.op != "kSum")
+    return error("a reduction over the pixels fuses as a sum or mean only");
+  if (f.over == FusedStage::Over::kChannels &&
+      (conv.groups != 1 || conv.gemm_n() * conv_merge_w(conv) > conv_tiles(conv).tile_n))
     return error("the channels span more than one N tile");
   if (s.mean) f.divisor = product(s.in_shape) / product(s.out_shape);
   return f;
@@ -240,9 +260,10 @@ Result<std::string> chain_instance(const Recipe& r, const TaskSpec& spec, const 
   std::string signature =
       "static void cutegen_anchor(" + join(decls, ", ") + ", float* chain_out, cudaStream_t stream)";
   // With the first stage fused the anchor writes its reduced value (Params::fuse_stage).
-  std::string reduction;
-  if (p.fuse_stage) reduction = CUTEGEN_TRY(fused_first_stage(c)).declaration();
-  std::string anchor = CUTEGEN_TRY(r.gemm ? gemm_instance(r, p, signature) : conv_instance(r, p, signature, reduction));
+  std::optional<FusedStage> fused;
+  if (p.fuse_stage) fused = CUTEGEN_TRY(fused_first_stage(c));
+  std::string anchor =
+      CUTEGEN_TRY(r.gemm ? gemm_instance(r, p, signature) : conv_instance(r, p, signature, fused ? &*fused : nullptr));
   std::string types, calls;
   int64_t buffer = product(p.fuse_stage ? c.stages.front().out_shape : c.stages.front().in_shape);
   for (size_t i = 0; i < c.stages.size(); ++i) {

@@ -180,6 +180,20 @@ TEST(ChainInstance, AFusedFirstReductionLeavesItsOpsAsAPointwisePass) {
   std::string chain = emit_fused("42_ConvTranspose2d_GlobalAvgPool_BiasAdd_LogSumExp_Sum_Multiply");
   EXPECT_TRUE(contains(chain, "broadcast_stage<Source0>(buffer[0], buffer[1], 2048, Stage0{"));
   EXPECT_TRUE(contains(chain, "row_stage<cutegen::chain::RowOp::kLogSumExp, Rows1, Elems1>(buffer[1], buffer[0]"));
+  // 65: a 4 x 4 average pool on 32 x 4 pixel tiles (a window in one warp), then the sigmoid and the sum.
+  std::string avg = emit_fused("65_Conv2d_AvgPool_Sigmoid_Sum");
+  EXPECT_TRUE(contains(avg,
+                       "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::kPool, "
+                       "cutegen::conv::ReduceOp::kSum, 16, 4>;"));
+  EXPECT_TRUE(contains(avg, "using Conv = cutegen::conv::ConvForward<Config, 32, 4, Epilogue, true>;"));
+  EXPECT_TRUE(contains(avg, "broadcast_stage<Source0>(buffer[0], buffer[1], 73932800, Stage0{}, stream)"));
+  EXPECT_TRUE(contains(avg, "row_stage<cutegen::chain::RowOp::kSum, Rows1, Elems1>(buffer[1], out, Stage1{}"));
+  // 35: a 2 x 2 max pool on 16 x 8 tiles.
+  std::string max = emit_fused("35_Conv2d_Subtract_HardSwish_MaxPool_Mish");
+  EXPECT_TRUE(contains(max,
+                       "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::kPool, "
+                       "cutegen::conv::ReduceOp::kMax, 1, 2>;"));
+  EXPECT_TRUE(contains(max, "using Conv = cutegen::conv::ConvForward<Config, 16, 8, Epilogue>;"));
 }
 
 TEST(ChainInstance, AFirstStageTheEpilogueCannotReduceIsNotFused) {
@@ -192,7 +206,9 @@ TEST(ChainInstance, AFirstStageTheEpilogueCannotReduceIsNotFused) {
     return p.ok() ? invalid_reason(*r, *p) : "";
   };
   EXPECT_EQ(refused("17_Conv2d_InstanceNorm_Divide"),
-            "fuse_stage: the first stage, aten.native_batch_norm.default, is not a reduction");
+            "fuse_stage: the first stage, aten.native_batch_norm.default, is not a reduction or pool");
+  EXPECT_EQ(refused("8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum"),
+            "fuse_stage: the first stage pools other than 2-D pixels");
   // 36: 128 channels x 2 merged W phases, two N tiles of 128 columns.
   EXPECT_EQ(refused("36_ConvTranspose2d_Min_Sum_GELU_Add"), "fuse_stage: the channels span more than one N tile");
   // 13: a mean over the depth alone.

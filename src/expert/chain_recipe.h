@@ -96,17 +96,12 @@ Result<ChainRecipe> recognize_chain(const TaskSpec& spec, const OpGraph& g);
 // summary + kChainNoKernel + ": why" (a convolution, or a GEMM with stages after it), or why the
 // task is not a chain.
 Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g);
-// The chain's first stage as an implicit-GEMM convolution's epilogue reduces it (Params::fuse_stage,
-// kernels/conv/fused_reduction.cuh), or why it cannot: a sum or mean over each channel's pixels (all
-// the output's spatial dims), or a sum, mean, max, min or logsumexp over each pixel's channels (one
-// group whose channels one N tile holds), of the convolution's output as it is, where a transposed
-// convolution has no phase without taps and the stage's ops do not broadcast its value.
-struct FusedStage {
-  bool over_channels = false;
-  std::string op;                   // the kernel's ReduceOp: "kSum", "kMax", "kMin", "kLogSumExp"
-  int64_t divisor = 1;              // a mean's count
-  std::string declaration() const;  // "using Reduction = cutegen::conv::FusedReduction<...>;"
-};
+// The chain's first stage as its implicit-GEMM convolution's epilogue reduces it (Params::fuse_stage),
+// or why it cannot: a sum or mean over each channel's pixels (all the output's spatial dims); a sum,
+// mean, max, min or logsumexp over each pixel's channels (one group whose channels one N tile holds);
+// a 2-D max or average pool of 2 x 2 or 4 x 4 windows at their own stride (no padding, floor mode;
+// not over a transposed convolution's phases). Of the convolution's output as it is, where a
+// transposed convolution has no phase without taps and the stage's ops do not broadcast its value.
 Result<FusedStage> fused_first_stage(const ChainRecipe& c);
 // Why the stage kernels cannot compute a recognized chain ("" when they can): dtypes other than
 // float32, pools over more than 3 dims.

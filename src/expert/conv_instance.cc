@@ -87,11 +87,12 @@ int conv_merge_w(const ConvRecipe& c) {
   return (s == 2 || s == 4) && s % d == 0 ? int(s) : 1;
 }
 
-ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel) {
+ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused) {
   ConvTiles t;
   int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
   while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256)
     t.tile_q *= 2;
+  if (fused && fused->over == FusedStage::Over::kPool) t.tile_q = fused->window == 2 ? 8 : 4;
   t.tile_p = 128 / t.tile_q;
   // Few output channels per group (grouped and 3-D convolutions over 8 to 32 channels) take a
   // narrower wgmma rather than a 64-wide tile that is mostly padding.
@@ -152,9 +153,9 @@ std::string conv_direct_unsupported(const ConvRecipe& c, int cols) {
 }
 
 // The kernel's type: the implicit GEMM with its tiles, or the depthwise template.
-std::string conv_type(const ConvRecipe& c, const Params& p) {
+std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fused) {
   bool x3 = conv_runs_3xtf32(c, p), in_kernel = x3 && p.split_ahead == 0;
-  ConvTiles t = conv_tiles(c, in_kernel);
+  ConvTiles t = conv_tiles(c, in_kernel, fused);
   bool const two_d = c.kernel.size() >= 2;
   std::string const rs = std::to_string(two_d ? c.kernel[c.kernel.size() - 2] : 1) + ", " +
                          std::to_string(c.kernel.back());  // R, S: the tap loops of a row plane unroll
@@ -192,8 +193,16 @@ Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const P
   return conv_instance(r, p, entry_signature(spec));
 }
 
+std::string FusedStage::declaration() const {
+  const char* dims[] = {"kPixels", "kChannels", "kPool"};
+  return "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::" +
+         std::string(dims[static_cast<int>(over)]) + ", cutegen::conv::ReduceOp::" + op + ", " +
+         std::to_string(divisor) + (over == Over::kPool ? ", " + std::to_string(window) : "") +
+         ">;  // the chain's first stage";
+}
+
 Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::string& signature,
-                                  const std::string& reduction) {
+                                  const FusedStage* fused) {
   if (!r.conv) return error("a conv instance without its ConvRecipe");
   const ConvRecipe& c = *r.conv;
   if (auto why = conv_unsupported(c); !why.empty()) return error(why);
@@ -237,12 +246,12 @@ Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::s
     shape_text.push_back(std::to_string(v));
   return render_instance("instances/conv.cu.in", {{"title", kernel_title(r, p)},
                                                   {"members", join(members, "")},
-                                                  {"reduction", reduction.empty() ? "" : "  " + reduction + "\n"},
+                                                  {"reduction", fused ? "  " + fused->declaration() + "\n" : ""},
                                                   {"bias", bias},
                                                   {"loads", join(loads, "")},
                                                   {"expr", to_cuda(c.epilogue, leaves)},
                                                   {"header", strategy_def(p.strategy).header},
-                                                  {"conv_type", conv_type(c, p)},
+                                                  {"conv_type", conv_type(c, p, fused)},
                                                   {"signature", signature},
                                                   {"shape", join(shape_text, ", ")},
                                                   {"input", c.input.c_name},

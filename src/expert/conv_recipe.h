@@ -78,7 +78,18 @@ struct ConvRecipe {
 struct ConvTiles {
   int tile_p = 1, tile_q = 1, tile_n = 128, stages = 4;
 };
-ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel = false);
+// A level-2 chain's first stage reduced in the implicit GEMM's epilogue (kernels/conv/fused_reduction.cuh;
+// which stages: fused_first_stage in expert/chain_recipe.h).
+struct FusedStage {
+  enum class Over { kPixels, kChannels, kPool } over = Over::kPixels;
+  std::string op;                   // the kernel's ReduceOp: "kSum", "kMax", "kMin", "kLogSumExp"
+  int64_t divisor = 1;              // a mean's count, an average pool's window size
+  int window = 1;                   // a pool's window (2 or 4 a side)
+  std::string declaration() const;  // "using Reduction = cutegen::conv::FusedReduction<...>;"
+};
+// A fused pool's windows must lie in one warp's rows: tiles of 128 / TileQ x TileQ pixels, TileQ 8
+// for windows of 2 and 4 for windows of 4 (kernels/conv/epilogue_nchw_reduce.cuh).
+ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel = false, const FusedStage* fused = nullptr);
 // A transposed implicit GEMM's W stride where its W phases run merged (2 or 4, dividing by the
 // dilation: kernels/conv/transposed_phases.cuh MergedW), else 1.
 int conv_merge_w(const ConvRecipe& c);
@@ -99,10 +110,10 @@ bool conv_direct_serves(const ConvRecipe& c);
 std::string conv_direct_unsupported(const ConvRecipe& c, int cols);
 // Its instance (kernels/instances/conv.cu.in) for a kConv recipe, before inlining.
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
-// A chain's anchor: the instance with `signature` in place of the entry point's, its epilogue functor
-// declaring `reduction` where the chain's first stage is fused (FusedStage::declaration).
+// A chain's anchor: the instance with `signature` in place of the entry point's, its epilogue reducing
+// the chain's first stage where `fused` is given.
 Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::string& signature,
-                                  const std::string& reduction = "");
+                                  const FusedStage* fused = nullptr);
 
 // The convolution a task computes, or why it is not one (errors name the op or argument in the way).
 Result<ConvRecipe> recognize_conv(const TaskSpec& spec);

@@ -5,7 +5,8 @@
 // merged, its 3xTF32 form (128 x 64 tiles; three stages per k-tile, or two crossed) and the form
 // that splits in the kernel (128 x 16), the depthwise template and the direct one for few input
 // channels, and level-2 chains' first reductions fused into the implicit GEMM's epilogue (a mean
-// over the pixels; a min over the channels; a logsumexp over them, its W phases merged), compiled for sm_90a by the CI
+// over the pixels; a min over the channels; a logsumexp over them, its W phases merged; 2 x 2 and
+// 4 x 4 pools), compiled for sm_90a by the CI
 // test (check_sass.py beside it), which reads their SASS and ptxas's resource report. Nothing here runs.
 #include "conv/conv_forward.cuh"
 #include "conv/depthwise.cuh"
@@ -124,13 +125,31 @@ cudaError_t run_min_over_channels(float const* x, float const* w, float* out, Co
   return ConvForward<Narrow, 1, 128, BiasMinOverChannels>::run(x, w, out, s, f, workspace, nullptr);
 }
 
-// ... and the logsumexp over them of a transposed convolution with its W phases merged.
+// ... the logsumexp over them of a transposed convolution with its W phases merged, ...
 struct BiasLogSumExpOverChannels : BiasRelu {
   using Reduction = FusedReduction<ReduceDims::kChannels, ReduceOp::kLogSumExp>;
 };
 cudaError_t run_log_sum_exp_merged(float const* x, float const* w, float* out, ConvShape const& s,
                                    BiasLogSumExpOverChannels f, char* workspace) {
   return ConvForward<Narrow, 8, 16, BiasLogSumExpOverChannels, false, 2>::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// ... a 2 x 2 max pool (tiles of 16 x 8 pixels), and a 4 x 4 average pool of a 3xTF32 one (32 x 4).
+struct BiasMaxPool2 : BiasRelu {
+  using Reduction = FusedReduction<ReduceDims::kPool, ReduceOp::kMax, 1, 2>;
+};
+cudaError_t run_max_pool(float const* x, float const* w, float* out, ConvShape const& s, BiasMaxPool2 f,
+                         char* workspace) {
+  return ConvForward<Tf32, 16, 8, BiasMaxPool2>::run(x, w, out, s, f, workspace, nullptr);
+}
+struct BiasAvgPool4 : BiasRelu {
+  using Reduction = FusedReduction<ReduceDims::kPool, ReduceOp::kSum, 16, 4>;
+};
+cudaError_t run_avg_pool_3xtf32(float const* x, float const* w, float* out, ConvShape const& s, BiasAvgPool4 f,
+                                char* workspace) {
+  return ConvForward<
+      gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 64, 6>, 32, 4,
+      BiasAvgPool4, true>::run(x, w, out, s, f, workspace, nullptr);
 }
 
 }  // namespace cutegen::conv::probe
