@@ -26,6 +26,7 @@
 #include "conv_shape.cuh"
 #include "epilogue_nchw_store.cuh"
 #include "fused_reduction.cuh"
+#include "reduce_lanes.cuh"
 #include "gemm/tile_scheduler.cuh"
 
 namespace cutegen::conv {
@@ -39,7 +40,8 @@ struct EpilogueNchwReduce {
   static constexpr int ConsumerWarpgroups = 2, WarpsPerGroup = 4;  // GemmWarpSpecialized's
   static_assert(Reduction::Dims == ReduceDims::kPixels || MergeW == 1 || MergeW == 2 || MergeW == 4);
   static_assert(Reduction::Dims != ReduceDims::kPool ||
-                    (MergeW == 1 && TileQ == (Reduction::Window == 2 ? 8 : 4) && TileP * TileQ == Config::TileM),
+                    (MergeW == 1 && TileQ == ReduceLanes::pool_tile_q(Reduction::Window) &&
+                     TileP * TileQ == Config::TileM),
                 "a pool's windows in one warp's rows, output pixels in place");
 
   struct SharedStorage {  // kPixels: each warp's column sums, per consumer warpgroup
@@ -97,8 +99,8 @@ struct EpilogueNchwReduce {
             if (t.inside(row_of(half, atom), col0 + 8 * group + c)) s += value(c, half, group, atom);
         }
         CUTE_UNROLL
-        for (int mask = 4; mask < 32; mask *= 2)  // the warp's eight lanes of these columns
-          s += __shfl_xor_sync(0xffffffffu, s, mask);
+        for (int mask = 1; mask < 32; mask *= 2)
+          if (ReduceLanes::kPixelMasks & mask) s += __shfl_xor_sync(0xffffffffu, s, mask);
         sum[group][c] = s;
       }
     }
@@ -127,7 +129,7 @@ struct EpilogueNchwReduce {
     constexpr float Identity = Reduction::Op == ReduceOp::kSum ? 0.f : -INFINITY;
     ConvShape const& s = params.shape;
     int const pooled_p = s.p / W, pooled_q = s.q / W;  // floor mode: a whole window's pixels are all inside
-    bool const writer = W == 2 ? lane / 4 % 2 == 0 : lane < 4;
+    bool const writer = ReduceLanes::pool_writer(W, lane);
     CUTE_UNROLL
     for (int atom = 0; atom < Atoms; ++atom) {
       int const row = row_of(0, atom);  // the window's first row (W == 2) or one of its first two (W == 4)
@@ -141,11 +143,7 @@ struct EpilogueNchwReduce {
           int const col = col0 + 8 * group + c;
           float v = combine(t.inside(row, col) ? value(c, 0, group, atom) : Identity,
                             t.inside(row_of(1, atom), col) ? value(c, 1, group, atom) : Identity);
-          v = combine(v, __shfl_xor_sync(0xffffffffu, v, 4));
-          if constexpr (W == 4) {
-            v = combine(v, __shfl_xor_sync(0xffffffffu, v, 8));
-            v = combine(v, __shfl_xor_sync(0xffffffffu, v, 16));
-          }
+          v = across<ReduceLanes::pool_masks(W)>(v, [](float a, float b) { return combine(a, b); });
           if (stored && Tile::channel_of(col) < t.k_valid)
             out[int64_t(Tile::channel_of(col)) * pooled_p * pooled_q] = ElementC(v * Reduction::Scale);
         }
@@ -158,12 +156,12 @@ struct EpilogueNchwReduce {
     if constexpr (Reduction::Op == ReduceOp::kMin) return fminf(a, b);
     return fmaxf(a, b);  // kMax, and kLogSumExp's maximum
   }
-  // v's combine over the quad's lanes holding the same W phase (all four when unmerged).
-  template <class Combine>
-  CUTE_DEVICE static float quad(float v, Combine const& f) {
+  // v's combine over the lanes of the masks.
+  template <int Masks, class Combine>
+  CUTE_DEVICE static float across(float v, Combine const& f) {
     CUTE_UNROLL
-    for (int mask = 1; mask < 4; mask *= 2)
-      if (2 * mask % MergeW == 0) v = f(v, __shfl_xor_sync(0xffffffffu, v, mask));
+    for (int mask = 1; mask < 32; mask *= 2)
+      if (Masks & mask) v = f(v, __shfl_xor_sync(0xffffffffu, v, mask));
     return v;
   }
 
@@ -175,7 +173,8 @@ struct EpilogueNchwReduce {
                                : Reduction::Op == ReduceOp::kMin ? INFINITY
                                                                  : -INFINITY;
     ElementC* const first = params.out + t.first(1);
-    bool const writer = col0 / 2 < (MergeW > 1 ? MergeW / 2 : 1);  // the lanes left holding whole values
+    constexpr int Masks = ReduceLanes::channel_masks(MergeW);
+    bool const writer = ReduceLanes::channel_writer(MergeW, col0 / 2);  // col0 / 2: lane % 4
     CUTE_UNROLL
     for (int atom = 0; atom < Atoms; ++atom) {
       CUTE_UNROLL
@@ -196,7 +195,7 @@ struct EpilogueNchwReduce {
         }
         CUTE_UNROLL
         for (int slot = 0; slot < Slots; ++slot) {
-          float result = quad(r[slot], [](float a, float b) { return combine(a, b); });
+          float result = across<Masks>(r[slot], [](float a, float b) { return combine(a, b); });
           if constexpr (Reduction::Op == ReduceOp::kLogSumExp) {     // the maximum, then the sum of exp(v - max)
             float const shift = result == -INFINITY ? 0.f : result;  // no channel: exp(-inf - 0) = 0, no NaN
             float s = 0.f;
@@ -206,7 +205,7 @@ struct EpilogueNchwReduce {
               for (int c = 0; c < 2; ++c)
                 if (c % Slots == slot) s += expf(v[group][c] - shift);
             }
-            result = shift + logf(quad(s, [](float a, float b) { return a + b; }));
+            result = shift + logf(across<Masks>(s, [](float a, float b) { return a + b; }));
           }
           int const col = col0 + slot;
           if (writer && t.pixel_inside(row, col)) first[t.offset(row, col)] = ElementC(result * Reduction::Scale);

@@ -14,6 +14,7 @@
 #include <cutlass/pipeline/sm90_pipeline.hpp>
 
 #include "gemm_config.cuh"
+#include "tiled_mma.cuh"
 
 namespace cutegen::gemm {
 
@@ -41,10 +42,7 @@ struct MainloopTmaWgmma {
   using CopyOpA = cute::conditional_t<Config::ClusterN == 1, cute::SM90_TMA_LOAD, cute::SM90_TMA_LOAD_MULTICAST>;
   using CopyOpB = cute::conditional_t<Config::ClusterM == 1, cute::SM90_TMA_LOAD, cute::SM90_TMA_LOAD_MULTICAST>;
 
-  using TiledMma = decltype(cute::make_tiled_mma(
-      cute::GMMA::ss_op_selector<typename Config::MmaElementA, typename Config::MmaElementB, float, TileShape,
-                                 Config::MajorA, Config::MajorB>(),
-      cute::Layout<cute::Shape<cute::Int<Config::MmaWarpgroups>, cute::_1, cute::_1>>{}));
+  using TiledMma = SsTiledMma<Config>;
   static constexpr int MmaThreads = Config::MmaWarpgroups * cutlass::NumThreadsPerWarpGroup;  // per tile
   static_assert(cute::size(TiledMma{}) == MmaThreads);
 

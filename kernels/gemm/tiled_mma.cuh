@@ -1,0 +1,17 @@
+// The consumers' tiled wgmma with both operands in shared memory (SS): the atom CuTe selects for the
+// tile's element types and majors, one 64-row column of atoms per consumer warpgroup of a tile. Its
+// own header so that host tests can lay out its accumulator (no pipeline or TMA headers here).
+#pragma once
+
+#include <cute/tensor.hpp>  // first: the sm90 atom header below needs what it declares
+#include <cute/atom/mma_traits_sm90_gmma.hpp>
+
+namespace cutegen::gemm {
+
+template <class Config>
+using SsTiledMma = decltype(cute::make_tiled_mma(
+    cute::GMMA::ss_op_selector<typename Config::MmaElementA, typename Config::MmaElementB, float,
+                               typename Config::TileShape, Config::MajorA, Config::MajorB>(),
+    cute::Layout<cute::Shape<cute::Int<Config::MmaWarpgroups>, cute::_1, cute::_1>>{}));
+
+}  // namespace cutegen::gemm
