@@ -159,20 +159,22 @@ std::string emit_fused(const std::string& name) {
   return src.ok() ? *src : "";
 }
 
+// The anchor's epilogue declaration of a fused reduction: "kPool, cutegen::conv::ReduceOp::kSum, 16, 4".
+std::string reduction(const std::string& dims, const std::string& op_and_numbers) {
+  return "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::" + dims +
+         ", cutegen::conv::ReduceOp::" + op_and_numbers + ">;";
+}
+
 TEST(ChainInstance, AFusedFirstReductionLeavesItsOpsAsAPointwisePass) {
   // 67: the mean over each channel's 254 x 254 pixels of GELU(conv): per-tile sums added by atomics.
   std::string mean = emit_fused("67_Conv2d_GELU_GlobalAvgPool");
-  EXPECT_TRUE(contains(mean,
-                       "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::kPixels, "
-                       "cutegen::conv::ReduceOp::kSum, 64516>;"));
+  EXPECT_TRUE(contains(mean, reduction("kPixels", "kSum, 64516")));
   EXPECT_TRUE(contains(mean, "constexpr size_t kBuffer = 32768;")) << "128 x 64 means, not the 2 GB output";
   EXPECT_TRUE(contains(mean, "broadcast_stage<Source0>(buffer[0], out, 8192, Stage0{}, stream)"));
   EXPECT_EQ(count(mean, "cutegen::chain::row_stage<"), 0u);
   // 25: the min over each pixel's 64 channels (one N tile), then tanh twice in the pass after it.
   std::string min = emit_fused("25_Conv2d_Min_Tanh_Tanh");
-  EXPECT_TRUE(contains(min,
-                       "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::kChannels, "
-                       "cutegen::conv::ReduceOp::kMin, 1>;"));
+  EXPECT_TRUE(contains(min, reduction("kChannels", "kMin, 1")));
   EXPECT_TRUE(contains(min, "broadcast_stage<Source0>(buffer[0], out, 8258048, Stage0{}, stream)"));
   EXPECT_TRUE(contains(min, "return tanhf(tanhf(v));")) << min.substr(min.find("struct Stage0"), 200);
   // 42: the mean over the pixels of a transposed convolution (stride 1: one phase); the stages after
@@ -182,17 +184,13 @@ TEST(ChainInstance, AFusedFirstReductionLeavesItsOpsAsAPointwisePass) {
   EXPECT_TRUE(contains(chain, "row_stage<cutegen::chain::RowOp::kLogSumExp, Rows1, Elems1>(buffer[1], buffer[0]"));
   // 65: a 4 x 4 average pool on 32 x 4 pixel tiles (a window in one warp), then the sigmoid and the sum.
   std::string avg = emit_fused("65_Conv2d_AvgPool_Sigmoid_Sum");
-  EXPECT_TRUE(contains(avg,
-                       "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::kPool, "
-                       "cutegen::conv::ReduceOp::kSum, 16, 4>;"));
+  EXPECT_TRUE(contains(avg, reduction("kPool", "kSum, 16, 4")));
   EXPECT_TRUE(contains(avg, "using Conv = cutegen::conv::ConvForward<Config, 32, 4, Epilogue, true>;"));
   EXPECT_TRUE(contains(avg, "broadcast_stage<Source0>(buffer[0], buffer[1], 73932800, Stage0{}, stream)"));
   EXPECT_TRUE(contains(avg, "row_stage<cutegen::chain::RowOp::kSum, Rows1, Elems1>(buffer[1], out, Stage1{}"));
   // 35: a 2 x 2 max pool on 16 x 8 tiles.
   std::string max = emit_fused("35_Conv2d_Subtract_HardSwish_MaxPool_Mish");
-  EXPECT_TRUE(contains(max,
-                       "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::kPool, "
-                       "cutegen::conv::ReduceOp::kMax, 1, 2>;"));
+  EXPECT_TRUE(contains(max, reduction("kPool", "kMax, 1, 2")));
   EXPECT_TRUE(contains(max, "using Conv = cutegen::conv::ConvForward<Config, 16, 8, Epilogue>;"));
 }
 
