@@ -111,6 +111,7 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB, Cols>::Th
   // outside the input.
   int const pitch = Tiling::pitch(s), chunk = Chunked ? Tiling::chunk_channels(s) : c_group;
   int const chunk_floats = chunk * Tiling::channel_floats(s);
+  auto channels_from = [&](int c0) { return c_group - c0 < chunk ? c_group - c0 : chunk; };  // the last one's fewer
   auto patch_buffer = [&](int b) {
     return make_tensor(make_smem_ptr(shared + Tiling::tap_floats(s) + b * chunk_floats),
                        make_layout(make_shape(chunk, s.t, patch_h, patch_w),
@@ -123,8 +124,7 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB, Cols>::Th
   int const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   auto fill_patch = [&](int c0, int b) {
     auto patch = patch_buffer(b);
-    int const channels = c_group - c0 < chunk ? c_group - c0 : chunk;
-    for (int row = warp; row < channels * s.t * patch_h; row += Tiling::Threads / 32) {
+    for (int row = warp; row < channels_from(c0) * s.t * patch_h; row += Tiling::Threads / 32) {
       int const ph = row % patch_h, kt = row / patch_h % s.t, c = row / (patch_h * s.t);
       int const d = d0 + kt * s.dil_d, hh = h0 + ph;
       bool const inside = d >= 0 && d < s.d && hh >= 0 && hh < s.h;
@@ -150,7 +150,7 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB, Cols>::Th
     }
     __syncthreads();
     auto patch = patch_buffer(b);
-    int const channels = c_group - c0 < chunk ? c_group - c0 : chunk;
+    int const channels = channels_from(c0);
     for (int c = 0; c < channels; ++c)
       for (int kt = 0; kt < s.t; ++kt)
 #pragma unroll(TapsH > 0 ? TapsH : 1)
