@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "build/builder.h"
 #include "build/preprocess.h"
@@ -199,14 +202,26 @@ TEST(StaticGatePreprocessed, HonestKernelsPassAndUseCute) {
 
 TEST(StaticGatePreprocessed, ExpertKernelsPass) {
   // The expert's kernels as the binary emits them now (`cutegen expert TASK --emit`), one task of each
-  // template family (a depthwise convolution once reached the GPU without CuTe and was refused there).
+  // template family (a depthwise convolution once reached the GPU without CuTe and was refused there),
+  // and level-2 chains with their first stage fused into the convolution (a memset and atomics).
   const char* bin = std::getenv("CUTEGEN_BIN");
   ASSERT_NE(bin, nullptr) << "CUTEGEN_BIN names the cutegen binary";
-  for (auto task : {"relu", "sum_dim", "layernorm_rows_768", "softmax", "log_softmax", "matmul_fp32", "matmul_bf16",
-                    "conv2d_bias_relu", "depthwise_conv"}) {
-    auto emitted =
-        run_process({.argv = {bin, "expert", std::string(CUTEGEN_SOURCE_DIR) + "/tasks/" + task + ".py", "--emit"},
-                     .timeout = std::chrono::seconds(300)});
+  std::vector<std::pair<std::string, std::string>> points = {{"relu", ""},
+                                                             {"sum_dim", ""},
+                                                             {"layernorm_rows_768", ""},
+                                                             {"softmax", ""},
+                                                             {"log_softmax", ""},
+                                                             {"matmul_fp32", ""},
+                                                             {"matmul_bf16", ""},
+                                                             {"conv2d_bias_relu", ""},
+                                                             {"depthwise_conv", ""},
+                                                             {"conv2d_gelu_mean", "fuse_stage=1"},
+                                                             {"conv2d_min_tanh", "fuse_stage=1"}};
+  for (auto& [task, params] : points) {
+    std::vector<std::string> argv = {bin, "expert", std::string(CUTEGEN_SOURCE_DIR) + "/tasks/" + task + ".py",
+                                     "--emit"};
+    if (!params.empty()) argv.insert(argv.end(), {"--params", params});
+    auto emitted = run_process({.argv = argv, .timeout = std::chrono::seconds(300)});
     ASSERT_TRUE(emitted.ok() && emitted->success())
         << task << ": " << (emitted.ok() ? emitted->err : emitted.message());
     CuteUsage usage;
