@@ -81,6 +81,10 @@ struct EpilogueNchwReduce {
  private:
   static constexpr int Groups = Config::TileN / 8;                          // a thread's column pairs
   static constexpr int Atoms = Config::TileM / 64 / Config::MmaWarpgroups;  // its 64-row atoms
+  // What an element outside the output (or past the group's channels) contributes: nothing.
+  static constexpr float Identity = Reduction::Op == ReduceOp::kSum   ? 0.f
+                                    : Reduction::Op == ReduceOp::kMin ? INFINITY
+                                                                      : -INFINITY;
 
   template <class Value, class RowOf>
   CUTE_DEVICE static void sum_pixels(Params const& params, Tile const& t, Value const& value, RowOf const& row_of,
@@ -126,7 +130,6 @@ struct EpilogueNchwReduce {
   CUTE_DEVICE static void pool(Params const& params, Tile const& t, Value const& value, RowOf const& row_of, int col0,
                                int lane) {
     constexpr int W = Reduction::Window;
-    constexpr float Identity = Reduction::Op == ReduceOp::kSum ? 0.f : -INFINITY;
     ConvShape const& s = params.shape;
     int const pooled_p = s.p / W, pooled_q = s.q / W;  // floor mode: a whole window's pixels are all inside
     bool const writer = ReduceLanes::pool_writer(W, lane);
@@ -169,9 +172,6 @@ struct EpilogueNchwReduce {
   CUTE_DEVICE static void reduce_channels(Params const& params, Tile const& t, Value const& value, RowOf const& row_of,
                                           int col0) {
     constexpr int Slots = MergeW > 1 ? 2 : 1;  // merged: a thread's columns c = 0, 1 are two W phases
-    constexpr float Identity = Reduction::Op == ReduceOp::kSum   ? 0.f
-                               : Reduction::Op == ReduceOp::kMin ? INFINITY
-                                                                 : -INFINITY;
     ElementC* const first = params.out + t.first(1);
     constexpr int Masks = ReduceLanes::channel_masks(MergeW);
     bool const writer = ReduceLanes::channel_writer(MergeW, col0 / 2);  // col0 / 2: lane % 4

@@ -192,12 +192,13 @@ Result<FusedStage> fused_pool(const ConvRecipe& conv, const ChainStage& s) {
       !all(s.dilation, 1) || s.ceil_mode)
     return error("the first stage's pool is not of 2 x 2 or 4 x 4 windows at their own stride");
   if (conv.transposed && !all(conv.stride, 1)) return error("the first stage pools a transposed convolution's phases");
-  if (conv.stride.front() * (w == 2 ? 16 : 32) > 256) return error("the pooling tile's rows exceed a TMA box");
   FusedStage f;
   f.over = FusedStage::Over::kPool;
   f.window = static_cast<int>(w);
   f.op = s.kind == StageKind::kMaxPool ? "kMax" : "kSum";
   f.divisor = s.kind == StageKind::kMaxPool ? 1 : w * w;
+  if (conv_tiles(conv, false, &f).tile_p * conv.stride.front() > 256)
+    return error("the pooling tile's rows exceed a TMA box");
   return f;
 }
 
