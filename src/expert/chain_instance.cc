@@ -235,6 +235,11 @@ Result<FusedStage> fused_first_stage(const ChainRecipe& c) {
   return f;
 }
 
+bool fused_stage_pays(const ChainRecipe& c) {
+  auto fused = fused_first_stage(c);
+  return fused.ok() && (fused->over != FusedStage::Over::kPool || conv_tiles(*c.conv, false, &*fused).tile_n <= 64);
+}
+
 std::string chain_unsupported(const ChainRecipe& c) {
   if (c.out_dtype != DType::kFloat32) return "the chain's output is not float32";
   for (auto& s : c.stages) {

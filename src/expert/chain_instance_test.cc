@@ -45,8 +45,9 @@ TEST(ChainInstance, EveryLevel2ChainWithStagesEmitsOneKernelPerStageAfterItsAnch
     auto src = generate_kernel(*r, spec, default_params(*r));
     ASSERT_TRUE(src.ok()) << name << ": " << src.message();
     EXPECT_EQ(count(*src, "cutegen_anchor("), 2u) << name << ": defined and called once";
+    // A first stage fused into the anchor's epilogue leaves a pointwise pass in its place.
     EXPECT_EQ(count(*src, "cutegen::chain::row_stage<") + count(*src, "cutegen::chain::pool_stage<"),
-              r->chain->stages.size())
+              r->chain->stages.size() - default_params(*r).fuse_stage)
         << name;
     EXPECT_FALSE(contains(*src, "#include \"")) << name << ": every library header inlined";
     ++emitted;
@@ -213,14 +214,27 @@ TEST(ChainInstance, AFirstStageTheEpilogueCannotReduceIsNotFused) {
   EXPECT_EQ(refused("13_ConvTranspose3d_Mean_Add_Softmax_Tanh_Scaling"),
             "fuse_stage: the first stage reduces neither all the pixels nor all the channels");
   EXPECT_EQ(refused("1_Conv2D_ReLU_BiasAdd"), "fuse_stage applies to a level-2 chain's anchor");
-  // The measured search holds the fused point beside the default.
+  // The default fuses where it measured faster on the H200 (2026-12-05): reductions over the pixels
+  // or the channels, pools on a 64-wide N tile; not 35's 2 x 2 pool on 128 channels. The measured
+  // search holds the other point beside it.
+  auto fused_points = [](const std::string& name) {  // {the default's fuse_stage, fused points searched}
+    auto r = recognize(fixture(name));
+    EXPECT_TRUE(r.ok()) << name;
+    std::pair<int, size_t> points{r.ok() ? default_params(*r).fuse_stage : -1, 0};
+    if (r.ok())
+      for (auto& p : search_space(*r))
+        points.second += p.fuse_stage;
+    return points;
+  };
+  EXPECT_EQ(fused_points("82_Conv2d_Tanh_Scaling_BiasAdd_Max").first, 1);
+  auto [pool2_default, pool2_fused] = fused_points("35_Conv2d_Subtract_HardSwish_MaxPool_Mish");
+  EXPECT_EQ(pool2_default, 0);
+  EXPECT_GT(pool2_fused, 0u);
+  auto [mean_default, mean_fused] = fused_points("67_Conv2d_GELU_GlobalAvgPool");
+  EXPECT_EQ(mean_default, 1);
   auto r = recognize(fixture("67_Conv2d_GELU_GlobalAvgPool"));
   ASSERT_TRUE(r.ok());
-  int fused = 0;
-  for (auto& p : search_space(*r))
-    fused += p.fuse_stage;
-  EXPECT_GT(fused, 0);
-  EXPECT_EQ(default_params(*r).fuse_stage, 0) << "not yet measured on a GPU";
+  EXPECT_LT(mean_fused, search_space(*r).size()) << "the unfused point searched";
 }
 
 }  // namespace

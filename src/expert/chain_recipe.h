@@ -103,6 +103,9 @@ Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g);
 // not over a transposed convolution's phases). Of the convolution's output as it is, where a
 // transposed convolution has no phase without taps and the stage's ops do not broadcast its value.
 Result<FusedStage> fused_first_stage(const ChainRecipe& c);
+// Whether the default point fuses the first stage: wherever it can, except pools on a 128-wide N tile,
+// measured slower fused (chain-fused-reduction in docs/decisions.md).
+bool fused_stage_pays(const ChainRecipe& c);
 // Why the stage kernels cannot compute a recognized chain ("" when they can): dtypes other than
 // float32, pools over more than 3 dims.
 std::string chain_unsupported(const ChainRecipe& c);

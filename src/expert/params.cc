@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "core/strings.h"
+#include "expert/chain_recipe.h"
 #include "expert/conv_recipe.h"
 
 namespace cutegen {
@@ -241,6 +242,7 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
   if (r.kind == TemplateKind::kConv) {  // tiles from the shape (conv_instance.cc)
     ConvClass kind = r.conv ? r.conv->kind : ConvClass::kImplicitGemm;
     if (kind == ConvClass::kImplicitGemm) p.split_ahead = 1;  // 3xTF32 split in the copies, as measured
+    if (kind == ConvClass::kImplicitGemm && r.chain && fused_stage_pays(*r.chain)) p.fuse_stage = 1;
     return with(kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise
                 : kind == ConvClass::kDirect  ? Strategy::kConvDirect
                                               : Strategy::kConvImplicitGemm,

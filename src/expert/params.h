@@ -58,7 +58,8 @@ struct Params {
   // Level-2 chains on an implicit-GEMM convolution: 1 reduces the first stage (a sum or mean over each
   // channel's pixels; a sum, mean, max, min or logsumexp over each pixel's channels) in the
   // convolution's epilogue (kernels/conv/epilogue_nchw_reduce.cuh), so the anchor writes the reduced
-  // value instead of its whole output and the stage's kernel only applies the ops after it.
+  // value instead of its whole output and the stage's kernel only applies the ops after it. The default
+  // point takes 1 where it pays (fused_stage_pays in expert/chain_recipe.h).
   int fuse_stage = 0;
   bool operator==(const Params&) const = default;
 };
