@@ -114,6 +114,43 @@ cudaError_t row_stage(float const* in, float* out, Functor f, float eps, cudaStr
   return cudaGetLastError();
 }
 
+// A norm (group, instance or batch statistics) whose statistics the anchor's epilogue summed: per
+// (image, channel) the sum and the sum of squares, in double (kernels/conv/fused_reduction.cuh
+// kStats). Row r's channels' pairs are at 2 (StatRows{}(r) + StatElems{}(j)) of `stats`; the row's
+// mean and biased variance come from their totals in double, then one pass normalizes the row
+// (Rows, Elems as row_stage's), a CTA per row.
+template <class Rows, class Elems, class StatRows, class StatElems, class Functor>
+__global__ void __launch_bounds__(256)
+    norm_stats_stage_kernel(float const* __restrict__ in, double const* __restrict__ stats, float* __restrict__ out,
+                            Functor f, float eps) {
+  using namespace cute;
+  constexpr int64_t kLength = size(Elems{}), kStatElems = size(StatElems{});
+  __shared__ double smem[256 / 32];
+  const int64_t r = blockIdx.x, base = Rows{}(r), stat_base = StatRows{}(r);
+  double s = 0, q = 0;
+  for (int64_t j = threadIdx.x; j < kStatElems; j += 256) {
+    double const* pair = stats + 2 * (stat_base + StatElems{}(j));
+    s += pair[0], q += pair[1];
+  }
+  auto add = [](double a, double b) { return a + b; };
+  s = cg_expert::block_reduce<256>(s, add, smem);
+  q = cg_expert::block_reduce<256>(q, add, smem);
+  const double mean = s / double(kLength), variance = q / double(kLength) - mean * mean;
+  const float m = float(mean), rstd = float(1.0 / sqrt((variance > 0 ? variance : 0.0) + double(eps)));
+  for (int64_t j = threadIdx.x; j < kLength; j += 256) {
+    const int64_t at = base + Elems{}(j);
+    out[at] = f.apply((in[at] - m) * rstd, at);
+  }
+}
+
+template <class Rows, class Elems, class StatRows, class StatElems, class Functor>
+cudaError_t norm_stats_stage(float const* in, double const* stats, float* out, Functor f, float eps,
+                             cudaStream_t stream) {
+  norm_stats_stage_kernel<Rows, Elems, StatRows, StatElems, Functor>
+      <<<unsigned(cute::size(Rows{})), 256, 0, stream>>>(in, stats, out, f, eps);
+  return cudaGetLastError();
+}
+
 // A pool over the trailing Spec::kPooled dims of a row-major input of shape Spec::in (output
 // Spec::out), one thread per output: the max (padding never wins), or the average with PyTorch's
 // divisor (the window clipped to the padded input, or to the input when padding is not counted).

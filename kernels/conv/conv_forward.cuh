@@ -81,7 +81,8 @@ struct ConvForward {
   }
 
   // x: (N, C, D, H, W), w: (K, C/G, T, R, S) (transposed: (C, K/G, T, R, S)), out: (N, K, Z, P, Q),
-  // or with a fused reduction (fused_reduction.cuh) (N, K), (N, Z, P, Q) or (N, K, P / W, Q / W);
+  // or with a fused reduction (fused_reduction.cuh) (N, K), (N, Z, P, Q), (N, K, P / W, Q / W) or the
+  // output with its statistics beside it;
   // workspace: workspace_bytes.
   template <class Element>
   static cudaError_t run(Element const* x, Element const* w, typename Config::ElementC* out, ConvShape const& s,
@@ -95,6 +96,9 @@ struct ConvForward {
       } else if constexpr (Reduction::Dims == ReduceDims::kPool) {
         bool const in_place = !s.transposed || (s.stride_d == 1 && s.stride_h == 1 && s.stride_w == 1);
         if (s.z != 1 || !in_place) return cudaErrorInvalidValue;  // 2-D, each output pixel where the GEMM's is
+      } else if constexpr (Reduction::Dims == ReduceDims::kStats) {
+        cudaError_t err = cudaMemsetAsync(functor.stats, 0, 2 * sizeof(double) * size_t(s.n) * s.k, stream);
+        if (err != cudaSuccess) return err;
       } else {
         cudaError_t err = cudaMemsetAsync(out, 0, sizeof(*out) * size_t(s.n) * s.k, stream);  // the atomics' zeros
         if (err != cudaSuccess) return err;

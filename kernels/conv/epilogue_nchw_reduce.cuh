@@ -9,6 +9,9 @@
 //   kPixels: a thread sums its rows per column, the warp's lanes of equal columns add theirs by
 //     shuffles, the warpgroup's four warps theirs in shared memory, and one atomic add per column
 //     and tile (each warpgroup's rows) adds the tile's share into (image, channel).
+//   kStats: each element stored as the store's, and its value and square summed as kPixels sums
+//     one, the warps' fp32 sums added in double (a variance from the two sums then keeps its digits
+//     where the mean is much larger than the spread).
 //   kChannels: a thread reduces its columns per row, the quad's lanes theirs by shuffles, and one
 //     lane writes the pixel; merged W phases (MergeW 2 or 4) keep the phases apart, a column's
 //     phase being (lane % 4 x 2 + c) % MergeW.
@@ -44,8 +47,10 @@ struct EpilogueNchwReduce {
                      TileP * TileQ == Config::TileM),
                 "a pool's windows in one warp's rows, output pixels in place");
 
-  struct SharedStorage {  // kPixels: each warp's column sums, per consumer warpgroup
-    float partial[ConsumerWarpgroups][WarpsPerGroup][Config::TileN];
+  // kPixels, kStats: sums per column (the value; kStats also its square).
+  static constexpr int Sums = Reduction::Dims == ReduceDims::kStats ? 2 : 1;
+  struct SharedStorage {  // kPixels, kStats: each warp's column sums, per consumer warpgroup
+    float partial[ConsumerWarpgroups][WarpsPerGroup][Sums][Config::TileN];
   };
 
   // The tile's accumulators of consumer warpgroup `warpgroup` (0 or 1).
@@ -68,7 +73,7 @@ struct EpilogueNchwReduce {
     auto value = [&](int c, int half, int group, int atom) {
       return t.apply(params.functor, accum(element(c, half, group, atom)), row_of(half, atom), col0 + 8 * group + c);
     };
-    if constexpr (Reduction::Dims == ReduceDims::kPixels)
+    if constexpr (Reduction::Dims == ReduceDims::kPixels || Reduction::Dims == ReduceDims::kStats)
       sum_pixels(params, t, value, row_of, col0, consumer_thread, shared.partial[warpgroup], warpgroup);
     else if constexpr (Reduction::Dims == ReduceDims::kChannels)
       reduce_channels(params, t, value, row_of, col0);
@@ -88,24 +93,38 @@ struct EpilogueNchwReduce {
 
   template <class Value, class RowOf>
   CUTE_DEVICE static void sum_pixels(Params const& params, Tile const& t, Value const& value, RowOf const& row_of,
-                                     int col0, int consumer_thread, float (&partial)[WarpsPerGroup][Config::TileN],
-                                     int warpgroup) {
-    float sum[Groups][2];
+                                     int col0, int consumer_thread,
+                                     float (&partial)[WarpsPerGroup][Sums][Config::TileN], int warpgroup) {
+    constexpr bool Stats = Reduction::Dims == ReduceDims::kStats;
+    ElementC* const first = params.out + t.first(params.shape.k / MergeW);  // kStats: the output's store
+    float sum[Groups][2][Sums];
     CUTE_UNROLL
     for (int group = 0; group < Groups; ++group) {
       CUTE_UNROLL
       for (int c = 0; c < 2; ++c) {
-        float s = 0.f;
+        float s[Sums] = {};
+        int const col = col0 + 8 * group + c;
         CUTE_UNROLL
         for (int atom = 0; atom < Atoms; ++atom) {
           CUTE_UNROLL
-          for (int half = 0; half < 2; ++half)
-            if (t.inside(row_of(half, atom), col0 + 8 * group + c)) s += value(c, half, group, atom);
+          for (int half = 0; half < 2; ++half) {
+            int const row = row_of(half, atom);
+            if (!t.inside(row, col)) continue;
+            float const v = value(c, half, group, atom);
+            s[0] += v;
+            if constexpr (Stats) {
+              s[Sums - 1] += v * v;
+              first[Tile::channel_of(col) * t.channel + t.offset(row, col)] = ElementC(v);
+            }
+          }
         }
         CUTE_UNROLL
-        for (int mask = 1; mask < 32; mask *= 2)
-          if (ReduceLanes::kPixelMasks & mask) s += __shfl_xor_sync(0xffffffffu, s, mask);
-        sum[group][c] = s;
+        for (int i = 0; i < Sums; ++i) {
+          CUTE_UNROLL
+          for (int mask = 1; mask < 32; mask *= 2)
+            if (ReduceLanes::kPixelMasks & mask) s[i] += __shfl_xor_sync(0xffffffffu, s[i], mask);
+          sum[group][c][i] = s[i];
+        }
       }
     }
     int const wg_thread = consumer_thread % cutlass::NumThreadsPerWarpGroup, lane = wg_thread % 32;
@@ -114,16 +133,29 @@ struct EpilogueNchwReduce {
     if (lane < 4) {
       CUTE_UNROLL
       for (int group = 0; group < Groups; ++group) {
-        partial[wg_thread / 32][col0 + 8 * group] = sum[group][0];
-        partial[wg_thread / 32][col0 + 8 * group + 1] = sum[group][1];
+        CUTE_UNROLL
+        for (int i = 0; i < Sums; ++i) {
+          partial[wg_thread / 32][i][col0 + 8 * group] = sum[group][0][i];
+          partial[wg_thread / 32][i][col0 + 8 * group + 1] = sum[group][1][i];
+        }
       }
     }
     cutlass::arch::NamedBarrier::sync(cutlass::NumThreadsPerWarpGroup, barrier);
-    ElementC* const out = params.out + (int64_t(t.pixels.n) * (params.shape.k / MergeW) + t.k_first);
-    for (int col = wg_thread; col < Config::TileN; col += cutlass::NumThreadsPerWarpGroup)
-      if (Tile::channel_of(col) < t.k_valid)
-        atomicAdd(out + Tile::channel_of(col),
-                  (partial[0][col] + partial[1][col] + partial[2][col] + partial[3][col]) * Reduction::Scale);
+    int64_t const channel0 = int64_t(t.pixels.n) * (params.shape.k / MergeW) + t.k_first;  // (image, channel)
+    for (int col = wg_thread; col < Config::TileN; col += cutlass::NumThreadsPerWarpGroup) {
+      if (Tile::channel_of(col) >= t.k_valid) continue;
+      if constexpr (Stats) {
+        double* const stats = params.functor.stats + 2 * (channel0 + Tile::channel_of(col));
+        CUTE_UNROLL
+        for (int i = 0; i < Sums; ++i)
+          atomicAdd(stats + i,
+                    double(partial[0][i][col]) + partial[1][i][col] + partial[2][i][col] + partial[3][i][col]);
+      } else {
+        atomicAdd(
+            params.out + channel0 + Tile::channel_of(col),
+            (partial[0][0][col] + partial[1][0][col] + partial[2][0][col] + partial[3][0][col]) * Reduction::Scale);
+      }
+    }
   }
 
   template <class Value, class RowOf>

@@ -29,6 +29,7 @@ const std::map<std::string, std::string> kTaskClasses = {
     {"log_softmax", "reduction"},
     {"conv2d_bias_relu", "conv"},
     {"conv2d_gelu_mean", "conv"},
+    {"conv2d_group_norm", "conv"},
     {"conv2d_min_tanh", "conv"},
     {"depthwise_conv", "conv"},
     {"log_softmax_classes", "reduction"},

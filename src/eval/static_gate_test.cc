@@ -203,7 +203,8 @@ TEST(StaticGatePreprocessed, HonestKernelsPassAndUseCute) {
 TEST(StaticGatePreprocessed, ExpertKernelsPass) {
   // The expert's kernels as the binary emits them now (`cutegen expert TASK --emit`), one task of each
   // template family (a depthwise convolution once reached the GPU without CuTe and was refused there),
-  // and level-2 chains with their first stage fused into the convolution (a memset and atomics).
+  // and level-2 chains with their first stage fused into the convolution (a memset and atomics; a norm's
+  // statistics in double).
   const char* bin = std::getenv("CUTEGEN_BIN");
   ASSERT_NE(bin, nullptr) << "CUTEGEN_BIN names the cutegen binary";
   std::vector<std::pair<std::string, std::string>> points = {{"relu", ""},
@@ -216,7 +217,8 @@ TEST(StaticGatePreprocessed, ExpertKernelsPass) {
                                                              {"conv2d_bias_relu", ""},
                                                              {"depthwise_conv", ""},
                                                              {"conv2d_gelu_mean", "fuse_stage=1"},
-                                                             {"conv2d_min_tanh", "fuse_stage=1"}};
+                                                             {"conv2d_min_tanh", "fuse_stage=1"},
+                                                             {"conv2d_group_norm", "fuse_stage=1"}};
   for (auto& [task, params] : points) {
     std::vector<std::string> argv = {bin, "expert", std::string(CUTEGEN_SOURCE_DIR) + "/tasks/" + task + ".py",
                                      "--emit"};

@@ -89,6 +89,32 @@ std::string list(const std::vector<int64_t>& v) {
   return "{" + join(items, ", ") + "}";
 }
 
+// A row stage's input as the kernel views it: `shape` (dense, `strides`), rows over the `kept` dims,
+// each row's elements over `dims`. Group norm: [N, C, spatial...] as [N, G, C / G x spatial],
+// normalized over the last dim.
+struct RowView {
+  std::vector<int64_t> shape, strides;
+  std::vector<int> dims, kept;
+  int64_t length() const {
+    int64_t l = 1;
+    for (int d : dims)
+      l *= shape[d];
+    return l;
+  }
+};
+
+RowView row_view(const ChainStage& s) {
+  RowView v{s.in_shape, {}, s.dims, {}};
+  if (s.groups > 0) {  // an instance norm read from a group norm keeps its groups (one per channel)
+    v.shape = {s.in_shape[0], s.groups, product(s.in_shape) / s.in_shape[0] / s.groups};
+    v.dims = {2};
+  }
+  for (int d = 0; d < static_cast<int>(v.shape.size()); ++d)
+    if (std::find(v.dims.begin(), v.dims.end(), d) == v.dims.end()) v.kept.push_back(d);
+  v.strides = contiguous_strides(v.shape);
+  return v;
+}
+
 // The stage's types (its functor, and its layouts or pool spec) and its launch from `in` to `out`.
 std::pair<std::string, std::string> stage_code(const ChainStage& s, int index, const std::string& in,
                                                const std::string& out) {
@@ -112,22 +138,36 @@ std::pair<std::string, std::string> stage_code(const ChainStage& s, int index, c
     return {types, "  if (cutegen::chain::pool_stage<Pool" + id + ">(" + in + ", " + out + ", " + f.init +
                        ", stream) != cudaSuccess) return;\n"};
   }
-  // Group norm: [N, C, spatial...] as [N, G, C / G x spatial], normalized over the last dim.
-  std::vector<int64_t> shape = s.in_shape;
-  std::vector<int> dims = s.dims;
-  if (s.groups > 0) {  // an instance norm read from a group norm keeps its groups (one per channel)
-    shape = {s.in_shape[0], s.groups, product(s.in_shape) / s.in_shape[0] / s.groups};
-    dims = {2};
-  }
-  std::vector<int> kept;
-  for (int d = 0; d < static_cast<int>(shape.size()); ++d)
-    if (std::find(dims.begin(), dims.end(), d) == dims.end()) kept.push_back(d);
-  auto strides = contiguous_strides(shape);
-  types += "using Rows" + id + " = " + layout(shape, strides, kept) + ";\nusing Elems" + id + " = " +
-           layout(shape, strides, dims) + ";\n";
+  RowView v = row_view(s);
+  types += "using Rows" + id + " = " + layout(v.shape, v.strides, v.kept) + ";\nusing Elems" + id + " = " +
+           layout(v.shape, v.strides, v.dims) + ";\n";
   return {types, "  if (cutegen::chain::row_stage<cutegen::chain::RowOp::" + std::string(row_op(s)) + ", Rows" + id +
                      ", Elems" + id + ">(" + in + ", " + out + ", " + f.init + ", " + float_literal(s.eps) +
                      ", stream) != cudaSuccess) return;\n"};
+}
+
+// A norm whose statistics the anchor's epilogue summed beside its output (FusedStage::kStats, the
+// pairs `stats_offset` floats past `in`): one normalizing pass. Row r's channels' pairs: whole
+// channels a row (group and instance norms), the row's L / pixels channels from r L / pixels; a
+// batch norm's channel r in every image.
+std::pair<std::string, std::string> norm_stats_code(const ChainStage& s, const ConvRecipe& conv, int64_t stats_offset,
+                                                    const std::string& in, const std::string& out) {
+  Functor f = functor(s, "Stage0");
+  RowView v = row_view(s);
+  const int64_t rows = product(s.in_shape) / v.length(), pixels = conv.out_pixels();
+  auto line = [](int64_t extent, int64_t stride) {
+    return "cute::Layout<cute::Shape<cute::Int<" + n(extent) + ">>, cute::Stride<cute::Int<" + n(stride) + ">>>";
+  };
+  std::string stat_rows =
+      s.kind == StageKind::kBatchNorm ? line(conv.out_channels, 1) : line(rows, v.length() / pixels);
+  std::string stat_elems =
+      s.kind == StageKind::kBatchNorm ? line(conv.batch, conv.out_channels) : line(v.length() / pixels, 1);
+  std::string types = f.type + "using Rows0 = " + layout(v.shape, v.strides, v.kept) +
+                      ";\nusing Elems0 = " + layout(v.shape, v.strides, v.dims) + ";\nusing StatRows0 = " + stat_rows +
+                      ";\nusing StatElems0 = " + stat_elems + ";\n";
+  return {types, "  if (cutegen::chain::norm_stats_stage<Rows0, Elems0, StatRows0, StatElems0>(" + in +
+                     ", reinterpret_cast<double const*>(" + in + " + " + n(stats_offset) + "), " + out + ", " + f.init +
+                     ", " + float_literal(s.eps) + ", stream) != cudaSuccess) return;\n"};
 }
 
 // A stage whose reduction the anchor's epilogue fused: `in` holds its values, so only the ops after it
@@ -202,6 +242,32 @@ Result<FusedStage> fused_pool(const ConvRecipe& conv, const ChainStage& s) {
   return f;
 }
 
+// A group or instance norm whose rows are whole channels of one image (each row a contiguous run of
+// the output), or a batch norm over each channel: the epilogue sums their statistics beside the
+// output it writes.
+Result<FusedStage> fused_norm(const ConvRecipe& conv, const ChainStage& s) {
+  if (s.kind == StageKind::kLayerNorm) return error("a layer norm's rows are not whole channels");
+  if (s.kind == StageKind::kBatchNorm && s.in_shape != conv.conv_out_shape())
+    return error("the batch norm reads a view of the convolution's output");
+  if (s.kind != StageKind::kBatchNorm) {
+    RowView v = row_view(s);
+    bool reduced = false, contiguous = true;  // no kept dim after a reduced one (extents of 1 aside)
+    for (int d = 0; d < static_cast<int>(v.shape.size()); ++d) {
+      if (v.shape[d] == 1) continue;
+      bool in_row = std::find(v.dims.begin(), v.dims.end(), d) != v.dims.end();
+      reduced = reduced || in_row;
+      contiguous = contiguous && (in_row || !reduced);
+    }
+    if (!contiguous || v.length() % conv.out_pixels() != 0)
+      return error("the norm's rows are not whole channels of one image");
+  }
+  FusedStage f;
+  f.over = FusedStage::Over::kStats;
+  f.op = "kSum";
+  f.stats_offset = (product(s.in_shape) + 1) / 2 * 2;  // doubles' alignment
+  return f;
+}
+
 }  // namespace
 
 Result<FusedStage> fused_first_stage(const ChainRecipe& c) {
@@ -210,10 +276,16 @@ Result<FusedStage> fused_first_stage(const ChainRecipe& c) {
   const ConvRecipe& conv = *c.conv;
   const ChainStage& s = c.stages.front();
   const bool pool = s.kind == StageKind::kMaxPool || s.kind == StageKind::kAvgPool;
-  if (s.kind != StageKind::kReduce && !pool) return error("the first stage, " + s.op + ", is not a reduction or pool");
-  if (s.in_shape != conv.conv_out_shape()) return error("the first stage reads a view of the convolution's output");
+  const bool norm = s.kind == StageKind::kGroupNorm || s.kind == StageKind::kInstanceNorm ||
+                    s.kind == StageKind::kBatchNorm || s.kind == StageKind::kLayerNorm;
+  if (s.kind != StageKind::kReduce && !pool && !norm)
+    return error("the first stage, " + s.op + ", is not a reduction, pool or norm");
+  if (product(s.in_shape) != product(conv.conv_out_shape()))
+    return error("the first stage reads part of the convolution's output");
   if (product(s.after_shape) != product(s.out_shape)) return error("the first stage's ops broadcast its value");
   if (conv.transposed && !every_phase_has_taps(conv)) return error("a transposed phase has no taps");
+  if (norm) return fused_norm(conv, s);
+  if (s.in_shape != conv.conv_out_shape()) return error("the first stage reads a view of the convolution's output");
   if (pool) return fused_pool(conv, s);
   const int last = static_cast<int>(s.in_shape.size()) - 1;
   FusedStage f;
@@ -271,13 +343,16 @@ Result<std::string> chain_instance(const Recipe& r, const TaskSpec& spec, const 
   std::string anchor =
       CUTEGEN_TRY(r.gemm ? gemm_instance(r, p, signature) : conv_instance(r, p, signature, fused ? &*fused : nullptr));
   std::string types, calls;
-  int64_t buffer = product(p.fuse_stage ? c.stages.front().out_shape : c.stages.front().in_shape);
+  const bool stats = fused && fused->over == FusedStage::Over::kStats;
+  int64_t buffer = stats ? fused->stats_offset + 4 * c.conv->batch * c.conv->out_channels  // (N, K, 2) doubles
+                         : product(p.fuse_stage ? c.stages.front().out_shape : c.stages.front().in_shape);
   for (size_t i = 0; i < c.stages.size(); ++i) {
     bool last = i + 1 == c.stages.size();
     if (!last) buffer = std::max(buffer, product(c.stages[i].after_shape));
     const ChainStage& s = c.stages[i];
     std::string in = "buffer[" + n(int64_t(i % 2)) + "]", next = "buffer[" + n(int64_t((i + 1) % 2)) + "]";
-    auto [t, call] = i == 0 && p.fuse_stage ? fused_stage_code(s, 0, in, last ? c.out_c_name : next)
+    auto [t, call] = i == 0 && stats ? norm_stats_code(s, *c.conv, fused->stats_offset, in, last ? c.out_c_name : next)
+                     : i == 0 && p.fuse_stage ? fused_stage_code(s, 0, in, last ? c.out_c_name : next)
                      : last && product(s.after_shape) != product(s.out_shape)
                          ? expanding_stage_code(s, static_cast<int>(i), in, next, c.out_c_name)
                          : stage_code(s, static_cast<int>(i), in, last ? c.out_c_name : next);

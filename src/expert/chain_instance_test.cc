@@ -195,17 +195,50 @@ TEST(ChainInstance, AFusedFirstReductionLeavesItsOpsAsAPointwisePass) {
   EXPECT_TRUE(contains(max, "using Conv = cutegen::conv::ConvForward<Config, 16, 8, Epilogue>;"));
 }
 
+// A group or instance norm first: the epilogue writes the output and sums each (image, channel)'s
+// statistics past it; the norm's stage reads them and normalizes in one pass.
+TEST(ChainInstance, AFusedNormTakesItsStatisticsFromTheEpilogue) {
+  // 19: group norm, 8 groups of 8 channels over 258 x 258 pixels; 128 images.
+  std::string group = emit_fused("19_ConvTranspose2d_GELU_GroupNorm");
+  EXPECT_TRUE(contains(group, reduction("kStats", "kSum, 1")));
+  EXPECT_TRUE(contains(group, "  double* stats;"));
+  const std::string output = "545292288";  // 128 x 64 x 258 x 258 floats, then the (128, 64, 2) doubles
+  EXPECT_TRUE(contains(group, "reinterpret_cast<double*>(chain_out + " + output + ")"));
+  EXPECT_TRUE(
+      contains(group, "constexpr size_t kBuffer = " + std::to_string((545292288 + 4 * 128 * 64) * int64_t(4)) + ";"));
+  EXPECT_TRUE(
+      contains(group, "using StatRows0 = cute::Layout<cute::Shape<cute::Int<1024>>, cute::Stride<cute::Int<8>>>;"))
+      << "row (image, group) starts at its first channel's pair";
+  EXPECT_TRUE(
+      contains(group, "using StatElems0 = cute::Layout<cute::Shape<cute::Int<8>>, cute::Stride<cute::Int<1>>>;"));
+  EXPECT_TRUE(contains(group,
+                       "norm_stats_stage<Rows0, Elems0, StatRows0, StatElems0>(buffer[0], "
+                       "reinterpret_cast<double const*>(buffer[0] + " +
+                           output + "), out,"));
+  EXPECT_EQ(count(group, "cutegen::chain::row_stage<"), 0u);
+  // 17: instance norm read as [1, 128 x 128, 126, 126]: a row per (image, channel), one pair each.
+  std::string instance = emit_fused("17_Conv2d_InstanceNorm_Divide");
+  EXPECT_TRUE(
+      contains(instance, "using StatRows0 = cute::Layout<cute::Shape<cute::Int<16384>>, cute::Stride<cute::Int<1>>>;"));
+  EXPECT_TRUE(
+      contains(instance, "using StatElems0 = cute::Layout<cute::Shape<cute::Int<1>>, cute::Stride<cute::Int<1>>>;"));
+  // Measured faster (19, 17): the default.
+  auto r = recognize(fixture("19_ConvTranspose2d_GELU_GroupNorm"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(default_params(*r).fuse_stage, 1);
+}
+
 TEST(ChainInstance, AFirstStageTheEpilogueCannotReduceIsNotFused) {
   auto refused = [](const std::string& name) {
     auto r = recognize(fixture(name));
     EXPECT_TRUE(r.ok()) << name << ": " << r.message();
     if (!r.ok()) return std::string();
-    auto p = parse_params("fuse_stage=1", default_params(*r));
+    auto p = parse_params("strategy=conv_implicit_gemm,split_ahead=1,fuse_stage=1", default_params(*r));
     EXPECT_TRUE(p.ok());
     return p.ok() ? invalid_reason(*r, *p) : "";
   };
-  EXPECT_EQ(refused("17_Conv2d_InstanceNorm_Divide"),
-            "fuse_stage: the first stage, aten.native_batch_norm.default, is not a reduction or pool");
+  EXPECT_EQ(refused("3_ConvTranspose3d_Sum_LayerNorm_AvgPool_GELU"),
+            "fuse_stage: a layer norm's rows are not whole channels");
   EXPECT_EQ(refused("8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum"),
             "fuse_stage: the first stage pools other than 2-D pixels");
   // 36: 128 channels x 2 merged W phases, two N tiles of 128 columns.

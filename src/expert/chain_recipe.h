@@ -100,8 +100,10 @@ Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g);
 // or why it cannot: a sum or mean over each channel's pixels (all the output's spatial dims); a sum,
 // mean, max, min or logsumexp over each pixel's channels (one group whose channels one N tile holds);
 // a 2-D max or average pool of 2 x 2 or 4 x 4 windows at their own stride (no padding, floor mode;
-// not over a transposed convolution's phases). Of the convolution's output as it is, where a
-// transposed convolution has no phase without taps and the stage's ops do not broadcast its value.
+// not over a transposed convolution's phases); the statistics of a group or instance norm whose rows
+// are whole channels of an image, or of a batch norm, beside the output. Of the convolution's output
+// as it is (a norm: or a view of it), where a transposed convolution has no phase without taps and
+// the stage's ops do not broadcast its value.
 Result<FusedStage> fused_first_stage(const ChainRecipe& c);
 // Whether the default point fuses the first stage: wherever it can, except pools on a 128-wide N tile,
 // measured slower fused (chain-fused-reduction in docs/decisions.md).

@@ -23,6 +23,11 @@ bool conv_direct_serves(const ConvRecipe& c) {
                                           c.in_size.size() >= 2 && c.in_channels / c.groups * c.kernel.back() <= 32);
 }
 
+bool conv_direct_prevails(const ConvRecipe& c) {
+  return c.kind == ConvClass::kImplicitGemm && conv_direct_serves(c) && c.out_channels / c.groups <= 16 &&
+         conv_direct_unsupported(c, 2).empty();
+}
+
 namespace {
 
 // The spatial sizes as (D, H, W), 1 for absent dims.
@@ -194,7 +199,7 @@ Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const P
 }
 
 std::string FusedStage::declaration() const {
-  const char* dims[] = {"kPixels", "kChannels", "kPool"};
+  const char* dims[] = {"kPixels", "kChannels", "kPool", "kStats"};
   return "using Reduction = cutegen::conv::FusedReduction<cutegen::conv::ReduceDims::" +
          std::string(dims[static_cast<int>(over)]) + ", cutegen::conv::ReduceOp::" + op + ", " +
          std::to_string(divisor) + (over == Over::kPool ? ", " + std::to_string(window) : "") +
@@ -227,6 +232,10 @@ Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::s
   for (auto& s : scalars) {
     members.push_back("  double " + s + ";\n");
     values.push_back(s);
+  }
+  if (fused && fused->over == FusedStage::Over::kStats) {  // past the output the anchor writes
+    members.push_back("  double* stats;\n");
+    values.push_back("reinterpret_cast<double*>(" + c.out_c_name + " + " + std::to_string(fused->stats_offset) + ")");
   }
   std::string bias;
   if (!c.bias_name.empty()) {

@@ -22,6 +22,11 @@ Params point(const Recipe& r, const std::string& changes) {
   return p.ok() ? *p : default_params(r);
 }
 
+// A recipe's implicit-GEMM point where its default is another template (level 2's 8 runs direct).
+Params implicit_gemm(const Recipe& r, const std::string& changes = "") {
+  return point(r, "strategy=conv_implicit_gemm,split_ahead=1" + (changes.empty() ? "" : "," + changes));
+}
+
 TEST(ConvInstance, ConvWithBiasAndPerChannelEpilogue) {
   auto spec = fixture("level2/1_Conv2D_ReLU_BiasAdd");
   auto r = recognize(spec);
@@ -157,21 +162,22 @@ TEST(ConvInstance, ChannelsTimesRowTapsFillingAtMostHalfAKTileRunDirect) {
     EXPECT_FALSE(contains(*cu, "gemm_kernel")) << name;
   }
   // 24 output channels in blocks of 8, 64 in blocks of 16; 30 output rows in tiles of 32; a forward
-  // convolution's 3 x 3 taps of a row plane as constants (its tap loops unroll).
+  // convolution's 3 x 3 taps of a row plane as constants (its tap loops unroll). A 3-D one takes two
+  // columns a thread by default (direct_cols=2, measured faster): 30 columns as 16 threads of two, 8
+  // rows of threads of four rows each (128 threads); one column a thread is in the space after it.
   auto spec = fixture("level2/24_Conv3d_Min_Softmax");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok());
-  auto cu = generate_kernel(*r, spec, default_params(*r));
-  ASSERT_TRUE(cu.ok());
-  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue, 3, 3>;"));
-  // Two columns a thread (direct_cols=2): 30 columns as 16 threads of two, 8 rows of threads of four
-  // rows each (128 threads); the point is in the space, after the default.
-  Params two = point(*r, "direct_cols=2");
-  auto space = search_space(*r);
-  EXPECT_NE(std::find(space.begin() + 1, space.end(), two), space.end());
-  auto cu2 = generate_kernel(*r, spec, two);
+  EXPECT_EQ(default_params(*r).direct_cols, 2);
+  auto cu2 = generate_kernel(*r, spec, default_params(*r));
   ASSERT_TRUE(cu2.ok()) << cu2.message();
   EXPECT_TRUE(contains(*cu2, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue, 3, 3, 2>;"));
+  Params one = point(*r, "direct_cols=1");
+  auto space = search_space(*r);
+  EXPECT_NE(std::find(space.begin() + 1, space.end(), one), space.end());
+  auto cu = generate_kernel(*r, spec, one);
+  ASSERT_TRUE(cu.ok());
+  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue, 3, 3>;"));
   // 3 channels x 7 taps (21) and 8 x 3 (24) stay implicit GEMMs.
   for (auto name :
        {"level1/60_conv_standard_3D__square_input__asymmetric_kernel", "level2/82_Conv2d_Tanh_Scaling_BiasAdd_Max"}) {
@@ -225,18 +231,23 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
 }
 
 TEST(ConvInstance, ThreeXTf32ConvolutionsOverFewChannelsMayRunDirect) {
-  // 8 channels x 3 taps fill 24 of a k-tile's 32: the direct template is a later point of the space,
-  // its patch in chunks of channels; 3 channels x 11 taps (level 1's 50: 33) stay implicit GEMMs only.
+  // 8 channels x 3 taps fill 24 of a k-tile's 32: the direct template serves it too, its patch in chunks
+  // of channels, and is the default over at most 16 output channels (8: measured 1.9x faster; 7's 32
+  // output channels slower), the implicit GEMM a later point; 3 channels x 11 taps (level 1's 50: 33)
+  // stay implicit GEMMs only.
   auto spec = fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->kind, ConvClass::kImplicitGemm);
   ASSERT_EQ(r->conv->math, GemmMath::k3xTF32);
   auto space = search_space(*r);
-  EXPECT_EQ(space[0].strategy, Strategy::kConvImplicitGemm);
   auto direct = parse_params("strategy=conv_direct,direct_cols=2");
   ASSERT_TRUE(direct.ok()) << direct.message();
-  EXPECT_NE(std::find(space.begin(), space.end(), *direct), space.end());
+  EXPECT_EQ(space[0], *direct);
+  EXPECT_NE(std::find(space.begin(), space.end(), implicit_gemm(*r)), space.end());
+  auto seven = recognize(fixture("level2/7_Conv3d_ReLU_LeakyReLU_GELU_Sigmoid_BiasAdd"));
+  ASSERT_TRUE(seven.ok()) << seven.message();
+  EXPECT_EQ(default_params(*seven).strategy, Strategy::kConvImplicitGemm) << "32 output channels";
   auto cu = generate_kernel(*r, spec, *direct);
   ASSERT_TRUE(cu.ok()) << cu.message();
   // 62 columns as 32 threads of two, 16 rows; 16 output channels a thread; the input read as it is.
@@ -254,8 +265,13 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
-  Params p = point(*r, "gather_input=1");
+  // Its single tap: gathered by default (measured faster than the copy; with more taps, slower).
+  Params p = default_params(*r);
+  EXPECT_EQ(p.gather_input, 1);
   EXPECT_EQ(invalid_reason(*r, p), "");
+  auto taps = recognize(fixture("level1/63_conv_standard_2D__square_input__square_kernel"));
+  ASSERT_TRUE(taps.ok()) << taps.message();
+  EXPECT_EQ(default_params(*taps).gather_input, 0);
   auto gathered = generate_kernel(*r, spec, p);
   ASSERT_TRUE(gathered.ok()) << gathered.message();
   EXPECT_TRUE(contains(*gathered, ", Epilogue, false, 1, true>;")) << *gathered;
@@ -264,7 +280,7 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
   EXPECT_EQ(invalid_reason(*r, p), "gather_input applies where the convolution runs TF32");
   auto packed = recognize(fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum"));
   ASSERT_TRUE(packed.ok()) << packed.message();
-  EXPECT_EQ(invalid_reason(*packed, point(*packed, "gather_input=1")),
+  EXPECT_EQ(invalid_reason(*packed, implicit_gemm(*packed, "gather_input=1")),
             "gather_input applies where the convolution runs TF32");
   // A transposed convolution with its W phases merged keeps its merge factor.
   auto merged_spec = fixture("level2/26_ConvTranspose3d_Add_HardSwish");
@@ -298,7 +314,7 @@ TEST(ConvInstance, ClustersOfTwoShareTheWeightTileByMulticast) {
   ASSERT_EQ(conv_tiles(*eight).tile_n, 8);
   EXPECT_EQ(invalid_reason(narrow, point(narrow, "cluster_m=2")),
             "cluster_m: each CTA's share of the N tile must be whole 8-row swizzle atoms");
-  EXPECT_EQ(invalid_reason(*r, point(*r, "cluster_m=2,tf32x3=1,split_ahead=0")),
+  EXPECT_EQ(invalid_reason(*r, point(*r, "cluster_m=2,tf32x3=1,split_ahead=0,gather_input=0")),
             "cluster_m applies to convolutions whose k-tiles are not split in shared memory");
 }
 
@@ -308,8 +324,7 @@ TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoPa
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::k3xTF32);
-  Params p = default_params(*r);
-  EXPECT_EQ(p.split_ahead, 1) << "the measured form stays the default";
+  Params p = implicit_gemm(*r);
   auto ahead = generate_kernel(*r, spec, p);
   p.split_ahead = 0;
   EXPECT_EQ(invalid_reason(*r, p), "");
@@ -321,8 +336,7 @@ TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoPa
   EXPECT_TRUE(contains(*in_kernel, "cutegen::gemm::ColMajor, 128, 16, 8>;")) << "8 stages and the lo parts fit";
   EXPECT_TRUE(contains(*in_kernel, ", Epilogue, true>;"));
   // Split in the copies, two stages per (tap, channel tile), crossed: the paired Config.
-  Params paired = default_params(*r);
-  paired.split_parts = 2;
+  Params paired = implicit_gemm(*r, "split_parts=2");
   EXPECT_EQ(invalid_reason(*r, paired), "");
   auto crossed = generate_kernel(*r, spec, paired);
   ASSERT_TRUE(crossed.ok()) << crossed.message();

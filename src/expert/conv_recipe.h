@@ -80,11 +80,14 @@ struct ConvTiles {
 };
 // A level-2 chain's first stage reduced in the implicit GEMM's epilogue (kernels/conv/fused_reduction.cuh;
 // which stages: fused_first_stage in expert/chain_recipe.h).
+// kStats: a norm's per (image, channel) sums beside the whole output, at `stats` (an expression of
+// the anchor's output pointer: past its elements).
 struct FusedStage {
-  enum class Over { kPixels, kChannels, kPool } over = Over::kPixels;
+  enum class Over { kPixels, kChannels, kPool, kStats } over = Over::kPixels;
   std::string op;                   // the kernel's ReduceOp: "kSum", "kMax", "kMin", "kLogSumExp"
   int64_t divisor = 1;              // a mean's count, an average pool's window size
   int window = 1;                   // a pool's window (2 or 4 a side)
+  int64_t stats_offset = 0;         // kStats: floats from the output's start to its statistics
   std::string declaration() const;  // "using Reduction = cutegen::conv::FusedReduction<...>;"
 };
 // A fused pool's windows must lie in one warp's rows: tiles of 128 / TileQ x TileQ pixels, TileQ 8
@@ -105,6 +108,10 @@ std::string conv_unsupported(const ConvRecipe& c);
 // GEMM runs in 3xTF32 whose group channels times kernel row fill at most one 32-wide k-tile (level 2's
 // 3-D convolutions over 8 channels: exact fp32 beside three tf32 products of a mostly padded tile).
 bool conv_direct_serves(const ConvRecipe& c);
+// Whether the default point takes the direct template for a 3xTF32 recipe it serves: at most 16
+// output channels a group, where the implicit GEMM's tile is a narrow one (level 2's 8: 5.66 -> 2.99
+// ms; 7's 32 channels: 6.62 -> 7.52, slower).
+bool conv_direct_prevails(const ConvRecipe& c);
 // Why a direct convolution with `cols` output columns a thread (Params::direct_cols) has no kernel
 // (conv_unsupported asks it for a recipe classified direct, at one column).
 std::string conv_direct_unsupported(const ConvRecipe& c, int cols);

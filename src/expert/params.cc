@@ -6,6 +6,7 @@
 #include "core/strings.h"
 #include "expert/chain_recipe.h"
 #include "expert/conv_recipe.h"
+#include "expert/strided.h"
 
 namespace cutegen {
 namespace {
@@ -241,8 +242,18 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
   Params p;
   if (r.kind == TemplateKind::kConv) {  // tiles from the shape (conv_instance.cc)
     ConvClass kind = r.conv ? r.conv->kind : ConvClass::kImplicitGemm;
+    if (kind == ConvClass::kImplicitGemm && r.conv && conv_direct_prevails(*r.conv)) kind = ConvClass::kDirect;
     if (kind == ConvClass::kImplicitGemm) p.split_ahead = 1;  // 3xTF32 split in the copies, as measured
     if (kind == ConvClass::kImplicitGemm && r.chain && fused_stage_pays(*r.chain)) p.fuse_stage = 1;
+    // A single tap's GEMM is short beside the input's copy: gathered in the kernel instead (measured on
+    // level 1's 87; with more taps the gather was slower: conv-gather-input).
+    if (kind == ConvClass::kImplicitGemm && r.conv && r.conv->math == GemmMath::kTF32 && !conv_packs_w(*r.conv) &&
+        product(r.conv->kernel) == 1)
+      p.gather_input = 1;
+    // Direct 3-D convolutions: two columns a thread where they fit (measured on level 1's 54 and level
+    // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).
+    if (kind == ConvClass::kDirect && r.conv && r.conv->dims == 3 && conv_direct_unsupported(*r.conv, 2).empty())
+      p.direct_cols = 2;
     return with(kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise
                 : kind == ConvClass::kDirect  ? Strategy::kConvDirect
                                               : Strategy::kConvImplicitGemm,

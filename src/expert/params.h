@@ -56,10 +56,11 @@ struct Params {
   // shared memory once for Rows x direct_cols pixels; 2 doubles the accumulators on half the threads.
   int direct_cols = 1;
   // Level-2 chains on an implicit-GEMM convolution: 1 reduces the first stage (a sum or mean over each
-  // channel's pixels; a sum, mean, max, min or logsumexp over each pixel's channels) in the
+  // channel's pixels; a sum, mean, max, min or logsumexp over each pixel's channels; a 2-D pool) in the
   // convolution's epilogue (kernels/conv/epilogue_nchw_reduce.cuh), so the anchor writes the reduced
-  // value instead of its whole output and the stage's kernel only applies the ops after it. The default
-  // point takes 1 where it pays (fused_stage_pays in expert/chain_recipe.h).
+  // value instead of its whole output and the stage's kernel only applies the ops after it; or a first
+  // norm's statistics summed there beside the output, so the norm reads it once. The default point
+  // takes 1 where it pays (fused_stage_pays in expert/chain_recipe.h).
   int fuse_stage = 0;
   bool operator==(const Params&) const = default;
 };

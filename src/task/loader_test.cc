@@ -94,6 +94,7 @@ TEST(LoaderTest, DescribesEveryExampleTask) {
       {"conv2d_bias_relu", {{16, 64, 128, 128}}, "float32", {16, 128, 128, 128}, "aten.convolution", -1, 2},
       {"conv2d_gelu_mean", {{16, 32, 128, 128}}, "float32", {16, 64}, "aten.convolution", -1, 2},
       {"conv2d_min_tanh", {{16, 16, 128, 128}}, "float32", {16, 1, 126, 126}, "aten.convolution", -1, 2},
+      {"conv2d_group_norm", {{16, 32, 128, 128}}, "float32", {16, 64, 126, 126}, "aten.convolution", -1, 4},
       {"depthwise_conv", {{16, 64, 256, 256}}, "float32", {16, 64, 254, 254}, "aten.convolution", -1, 1},
   };
   size_t seen = 0;

@@ -152,4 +152,15 @@ cudaError_t run_avg_pool_3xtf32(float const* x, float const* w, float* out, Conv
       BiasAvgPool4, true>::run(x, w, out, s, f, workspace, nullptr);
 }
 
+// A norm's statistics beside the whole output: each (image, channel)'s sum and sum of squares added
+// in double (the functor's `stats`).
+struct BiasNormStatistics : BiasRelu {
+  using Reduction = FusedReduction<ReduceDims::kStats, ReduceOp::kSum>;
+  double* stats;
+};
+cudaError_t run_norm_statistics(float const* x, float const* w, float* out, ConvShape const& s, BiasNormStatistics f,
+                                char* workspace) {
+  return ConvForward<Narrow, 8, 16, BiasNormStatistics>::run(x, w, out, s, f, workspace, nullptr);
+}
+
 }  // namespace cutegen::conv::probe

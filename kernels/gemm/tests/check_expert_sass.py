@@ -47,6 +47,10 @@ POINTS = [
     ("tasks/conv2d_min_tanh.py", "fuse_stage=1",
      {"GemmWarpSpecialized": (["HGMMA.64x64x8.F32.TF32", "UTMALDG", "SHFL.BFLY"], ["REDG"]),
       "broadcast_stage_kernel": ([], ["HGMMA"])}),
+    # A group norm's statistics summed beside the output (atomics in double), then one normalizing pass.
+    ("tasks/conv2d_group_norm.py", "fuse_stage=1",
+     {"GemmWarpSpecialized": (["HGMMA.64x64x8.F32.TF32", "UTMALDG", "REDG.E.ADD.F64", "STG.E"], []),
+      "norm_stats_stage_kernel": ([], ["HGMMA"])}),
 ]
 
 
