@@ -114,7 +114,7 @@ struct EpilogueNchwReduce {
             s[0] += v;
             if constexpr (Stats) {
               s[Sums - 1] += v * v;
-              first[Tile::channel_of(col) * t.channel + t.offset(row, col)] = ElementC(v);
+              first[t.element(row, col)] = ElementC(v);
             }
           }
         }

@@ -61,6 +61,8 @@ struct NchwTile {
   }
   CUTE_DEVICE bool inside(int row, int col) const { return pixel_inside(row, col) && channel_of(col) < k_valid; }
   CUTE_DEVICE int offset(int row, int col) const { return row / TileQ * row_step + column(row, col); }
+  // Element (row, col)'s offset from first() (its channel's plane, then offset()).
+  CUTE_DEVICE int element(int row, int col) const { return channel_of(col) * channel + offset(row, col); }
   // The functor's coordinates of element (row, col) in image pixels.n.
   template <class Functor>
   CUTE_DEVICE float apply(Functor const& f, float acc, int row, int col) const {
@@ -94,9 +96,7 @@ struct EpilogueNchwStore {
     CUTE_UNROLL
     for (int i = 0; i < size(accum); ++i) {
       int const row = get<0>(tCcC(i)), col = get<1>(tCcC(i));
-      if (t.inside(row, col))
-        first[Tile::channel_of(col) * t.channel + t.offset(row, col)] =
-            ElementC(t.apply(params.functor, accum(i), row, col));
+      if (t.inside(row, col)) first[t.element(row, col)] = ElementC(t.apply(params.functor, accum(i), row, col));
     }
   }
 };

@@ -50,12 +50,5 @@ struct ReductionOf<Functor, std::void_t<typename Functor::Reduction>> {
 // templates other than the implicit GEMM refuse such a functor).
 template <class Functor>
 constexpr bool fuses_reduction = !std::is_void_v<typename ReductionOf<Functor>::type>;
-template <class Functor>
-constexpr bool sums_statistics = [] {
-  if constexpr (fuses_reduction<Functor>)
-    return ReductionOf<Functor>::type::Dims == ReduceDims::kStats;
-  else
-    return false;
-}();
 
 }  // namespace cutegen::conv

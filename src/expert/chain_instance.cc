@@ -101,6 +101,11 @@ struct RowView {
       l *= shape[d];
     return l;
   }
+  // "using RowsI = ...;\nusing ElemsI = ...;\n": the row stages' layouts.
+  std::string types(const std::string& id) const {
+    return "using Rows" + id + " = " + layout(shape, strides, kept) + ";\nusing Elems" + id + " = " +
+           layout(shape, strides, dims) + ";\n";
+  }
 };
 
 RowView row_view(const ChainStage& s) {
@@ -138,9 +143,7 @@ std::pair<std::string, std::string> stage_code(const ChainStage& s, int index, c
     return {types, "  if (cutegen::chain::pool_stage<Pool" + id + ">(" + in + ", " + out + ", " + f.init +
                        ", stream) != cudaSuccess) return;\n"};
   }
-  RowView v = row_view(s);
-  types += "using Rows" + id + " = " + layout(v.shape, v.strides, v.kept) + ";\nusing Elems" + id + " = " +
-           layout(v.shape, v.strides, v.dims) + ";\n";
+  types += row_view(s).types(id);
   return {types, "  if (cutegen::chain::row_stage<cutegen::chain::RowOp::" + std::string(row_op(s)) + ", Rows" + id +
                      ", Elems" + id + ">(" + in + ", " + out + ", " + f.init + ", " + float_literal(s.eps) +
                      ", stream) != cudaSuccess) return;\n"};
@@ -155,16 +158,13 @@ std::pair<std::string, std::string> norm_stats_code(const ChainStage& s, const C
   Functor f = functor(s, "Stage0");
   RowView v = row_view(s);
   const int64_t rows = product(s.in_shape) / v.length(), pixels = conv.out_pixels();
-  auto line = [](int64_t extent, int64_t stride) {
-    return "cute::Layout<cute::Shape<cute::Int<" + n(extent) + ">>, cute::Stride<cute::Int<" + n(stride) + ">>>";
-  };
+  auto line = [](int64_t extent, int64_t stride) { return layout({extent}, {stride}, {0}); };
   std::string stat_rows =
       s.kind == StageKind::kBatchNorm ? line(conv.out_channels, 1) : line(rows, v.length() / pixels);
   std::string stat_elems =
       s.kind == StageKind::kBatchNorm ? line(conv.batch, conv.out_channels) : line(v.length() / pixels, 1);
-  std::string types = f.type + "using Rows0 = " + layout(v.shape, v.strides, v.kept) +
-                      ";\nusing Elems0 = " + layout(v.shape, v.strides, v.dims) + ";\nusing StatRows0 = " + stat_rows +
-                      ";\nusing StatElems0 = " + stat_elems + ";\n";
+  std::string types =
+      f.type + v.types("0") + "using StatRows0 = " + stat_rows + ";\nusing StatElems0 = " + stat_elems + ";\n";
   return {types, "  if (cutegen::chain::norm_stats_stage<Rows0, Elems0, StatRows0, StatElems0>(" + in +
                      ", reinterpret_cast<double const*>(" + in + " + " + n(stats_offset) + "), " + out + ", " + f.init +
                      ", " + float_literal(s.eps) + ", stream) != cudaSuccess) return;\n"};
@@ -177,8 +177,7 @@ std::pair<std::string, std::string> fused_stage_code(const ChainStage& s, int in
   Functor f = functor(s, "Stage" + n(index));
   std::string id = n(index);
   int64_t size = product(s.out_shape);
-  std::string types = f.type + "using Source" + id + " = cute::Layout<cute::Shape<cute::Int<" + n(size) +
-                      ">>, cute::Stride<cute::Int<1>>>;\n";
+  std::string types = f.type + "using Source" + id + " = " + layout({size}, {1}, {0}) + ";\n";
   return {types, "  if (cutegen::chain::broadcast_stage<Source" + id + ">(" + in + ", " + out + ", " + n(size) + ", " +
                      f.init + ", stream) != cudaSuccess) return;\n"};
 }

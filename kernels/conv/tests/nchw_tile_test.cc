@@ -38,7 +38,7 @@ void cover(ConvShape const& g, OutputPhase const& o, int channels, std::vector<i
             Coordinates at;
             t.apply(at, 0.f, row, col);
             ASSERT_TRUE(at.k < channels && at.z < o.z && at.p < o.p && at.q < o.q) << m << " " << row << " " << col;
-            int64_t const offset = t.first(channels) + Tile::channel_of(col) * int64_t(t.channel) + t.offset(row, col);
+            int64_t const offset = t.first(channels) + t.element(row, col);
             ASSERT_EQ(offset, (((int64_t(at.n) * channels + at.k) * o.z + at.z) * o.p + at.p) * o.q + at.q);
             ++hits[offset];
           }
