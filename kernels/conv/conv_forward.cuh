@@ -13,8 +13,10 @@
 // a plane apart; tf32 wgmma reads K-major operands only, and K is the channels, so no TMA box of
 // an NCHW tensor lands as a K-major tile. The copy costs one read and write of the input (memory-
 // bound; where the GEMM is short, as over few taps, it is a large part of the whole), so a TF32
-// convolution may skip it (NchwA): the producer warpgroup gathers the K-major tiles from the input
-// as it is, element by element. The split and packed copies stay (they write more than the input).
+// convolution may skip it (InputRead): the producer warpgroup gathers the K-major tiles from the
+// input as it is, element by element (kGather), or TMA loads the input's pixel-major tiles and the
+// consumers transpose them into registers for the wgmma RS form (kBoxes, mainloop_conv_nchw.cuh).
+// The split and packed copies stay (they write more than the input).
 #pragma once
 
 #include <cstdint>
@@ -28,14 +30,20 @@
 #include "fused_reduction.cuh"
 #include "gemm/gemm_launch.cuh"
 #include "gemm/kernel_warp_specialized.cuh"
+#include "mainloop_conv_nchw.cuh"
 #include "mainloop_conv_tma.cuh"
 #include "transposed_launch.cuh"
 
 namespace cutegen::conv {
 
-template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW, bool NchwA>
+// How the implicit GEMM reads its input: a channels-last copy (TMA boxes of it), or the input as it
+// is, gathered by the producer warpgroup's cp.async or loaded as pixel-major TMA boxes (TF32 only).
+enum class InputRead { kCopy, kGather, kBoxes };
+
+template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW, InputRead Input>
 struct ConvParams {
-  using Mainloop = MainloopConvTma<Config, TileP, TileQ, Split3xTf32, NchwA>;
+  using Mainloop = cute::conditional_t<Input == InputRead::kBoxes, MainloopConvNchw<Config, TileP, TileQ>,
+                                       MainloopConvTma<Config, TileP, TileQ, Split3xTf32, Input == InputRead::kGather>>;
   using Epilogue =
       cute::conditional_t<fuses_reduction<Functor>, EpilogueNchwReduce<Config, TileP, TileQ, Functor, MergeW>,
                           EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>>;
@@ -48,12 +56,13 @@ struct ConvParams {
 };
 
 // MergeW > 1 (a transposed convolution of that W stride, MergedW::applies): its W phases run merged,
-// one launch per (r_z, r_p). NchwA (TF32, no packing): the kernel gathers the input as it is, no
-// channels-last copy of it (mainloop_conv_tma.cuh).
+// one launch per (r_z, r_p). Input other than kCopy (TF32, no packing): the kernel reads the input as
+// it is, no channels-last copy of it.
 template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = false, int MergeW = 1,
-          bool NchwA = false>
+          InputRead Input = InputRead::kCopy>
 struct ConvForward {
-  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW, NchwA>;
+  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW, Input>;
+  static constexpr bool Copied = Input == InputRead::kCopy;  // the kernel reads the input's channels-last copy
   using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;
   using ElementA = typename Config::ElementA;  // tfloat32_t or float for fp32 tensors: the same bits
 
@@ -74,7 +83,7 @@ struct ConvForward {
     return int64_t(g.k) * g.taps() * g.c_group_padded();
   }
   static size_t input_bytes(ConvShape const& s) {
-    return NchwA ? 0 : (size_t(Parts * input_part(s)) * sizeof(ElementA) + 127) / 128 * 128;
+    return Copied ? (size_t(Parts * input_part(s)) * sizeof(ElementA) + 127) / 128 * 128 : 0;
   }
   static size_t workspace_bytes(ConvShape const& s) {
     return input_bytes(s) + size_t(Parts * weight_part(s)) * sizeof(ElementA);
@@ -88,7 +97,7 @@ struct ConvForward {
   static cudaError_t run(Element const* x, Element const* w, typename Config::ElementC* out, ConvShape const& s,
                          Functor functor, char* workspace, cudaStream_t stream) {
     static_assert(sizeof(Element) == sizeof(ElementA));
-    if (NchwA && s.pack_w) return cudaErrorInvalidValue;  // the packing is a copy
+    if (!Copied && s.pack_w) return cudaErrorInvalidValue;  // the packing is a copy
     if constexpr (fuses_reduction<Functor>) {
       using Reduction = typename ReductionOf<Functor>::type;
       if constexpr (Reduction::Dims == ReduceDims::kChannels) {
@@ -105,10 +114,10 @@ struct ConvForward {
       }
     }
     auto* copy = reinterpret_cast<Element*>(workspace);
-    Element const* x_read = NchwA ? x : copy;  // what the kernel reads
+    Element const* x_read = Copied ? copy : x;  // what the kernel reads
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
     int64_t x_lo = Parts > 1 ? input_part(s) : 0;
-    cudaError_t err = NchwA      ? cudaSuccess
+    cudaError_t err = !Copied    ? cudaSuccess
                       : s.pack_w ? pack_rows(x, copy, s, x_lo, stream)
                                  : to_channels_last(x, copy, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
     if (err != cudaSuccess || s.transposed)
@@ -168,8 +177,8 @@ struct ConvForward {
     return err;
   }
 
-  // The implicit GEMM g over the weight's channels-last copy and x_read (the input's, or the input
-  // itself with NchwA), its output pixels placed by o.
+  // The implicit GEMM g over the weight's channels-last copy and x_read (the input's copy, or the
+  // input itself), its output pixels placed by o.
   template <class Element>
   static cudaError_t launch(Element const* x_read, Element const* w_cl, typename Config::ElementC* out,
                             ConvShape const& g, OutputPhase const& o, Functor const& functor, cudaStream_t stream) {

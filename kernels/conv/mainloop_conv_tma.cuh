@@ -131,12 +131,17 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
                              a_dims[0] * a_dims[1] * a_dims[2] * a_dims[3] * e};
     uint32_t a_box[5] = {TileK, uint32_t(TileQ * s.stride_w), uint32_t(TileP * s.stride_h), 1, 1};
     uint32_t a_step[5] = {1, uint32_t(s.stride_w), uint32_t(s.stride_h), 1, 1};
-    uint64_t b_dims[3] = {uint64_t(s.c_group_padded()), uint64_t(s.taps()), uint64_t(Parts * s.k)};
-    uint64_t b_strides[2] = {b_dims[0] * e, b_dims[0] * b_dims[1] * e};
-    uint32_t b_box[3] = {TileK, 1, ShareN};
-    uint32_t b_step[3] = {1, 1, 1};
-    return (NchwA || encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step)) &&
-           encode(&out.b, w, 3, b_dims, b_strides, b_box, b_step);
+    return (NchwA || encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step)) && make_b(s, w, out);
+  }
+
+  // B's descriptor over the weight's channels-last copy w (C/G_pad, taps, K), one k-tile a box.
+  static bool make_b(ConvShape const& s, ElementB const* w, Params& out) {
+    uint64_t e = sizeof(ElementB);
+    uint64_t dims[3] = {uint64_t(s.c_group_padded()), uint64_t(s.taps()), uint64_t(Parts * s.k)};
+    uint64_t strides[2] = {dims[0] * e, dims[0] * dims[1] * e};
+    uint32_t box[3] = {TileK, 1, ShareN};
+    uint32_t step[3] = {1, 1, 1};
+    return encode(&out.b, w, 3, dims, strides, box, step);
   }
 
   CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
@@ -164,7 +169,7 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
       load_boxes(params, pipeline, write, m_tile, n_tile, group, k_begin, k_count, smem);
   }
 
- private:
+ protected:
   CUTE_DEVICE static void load_boxes(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile,
                                      int n_tile, int group, int k_begin, int k_count, TensorStorage& smem) {
     ConvShape const& s = params.shape;

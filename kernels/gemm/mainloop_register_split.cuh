@@ -22,6 +22,7 @@
 #include "mainloop_tma_wgmma.cuh"
 #include "split_tf32_kernel.cuh"
 #include "tf32_split.cuh"
+#include "tiled_mma.cuh"
 
 namespace cutegen::gemm {
 
@@ -44,9 +45,7 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
   // B's stages hold two k-tiles each: lo at 2 * stage, hi at 2 * stage + 1.
   using SmemLayoutB =
       typename OperandSmem<ElementB, Config::MajorB, Config::TileN, Config::TileK, 2 * Config::Stages>::Layout;
-  using TiledMma = decltype(cute::make_tiled_mma(
-      cute::GMMA::rs_op_selector<Tf32, Tf32, float, TileShape, Config::MajorA, Config::MajorB>(),
-      cute::Layout<cute::Shape<cute::Int<Config::MmaWarpgroups>, cute::_1, cute::_1>>{}));
+  using TiledMma = RsTf32TiledMma<Config>;
   static constexpr uint32_t TransactionBytes = uint32_t(Config::TileM * Config::TileK * sizeof(ElementA)) +
                                                2u * Config::TileN * Config::TileK * sizeof(ElementB);
 

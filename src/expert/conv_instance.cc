@@ -92,10 +92,13 @@ int conv_merge_w(const ConvRecipe& c) {
   return (s == 2 || s == 4) && s % d == 0 ? int(s) : 1;
 }
 
-ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused) {
+ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused, bool boxes) {
   ConvTiles t;
   int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
-  while (t.tile_q < 128 && t.tile_q < q && (t.tile_q * 2) * stride_w <= 256)
+  // Pixel-major boxes: rows of 32 or more columns, and two rows or more where the output has rows
+  // (kernels/conv/nchw_boxes.cuh: boxes of two rows are read without bank conflicts).
+  int const widest = boxes && c.dims >= 2 ? 64 : 128;
+  while (t.tile_q < widest && (t.tile_q < q || (boxes && t.tile_q < 32)) && (t.tile_q * 2) * stride_w <= 256)
     t.tile_q *= 2;
   if (fused && fused->over == FusedStage::Over::kPool) t.tile_q = fused->window == 2 ? 8 : 4;
   t.tile_p = 128 / t.tile_q;
@@ -145,6 +148,14 @@ std::string conv_unsupported(const ConvRecipe& c) {
   return "";
 }
 
+std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3) {
+  if (x3) return "input_boxes applies where the convolution runs TF32";
+  if (conv_packs_w(c)) return "input_boxes excludes the row packing (a copy of its own)";
+  if (gemm_stride(c, 1) != 1) return "input_boxes needs W stride 1 (a box's row is one 128-byte swizzle row)";
+  if (c.in_size.back() % 4 != 0) return "input_boxes needs the input's W a multiple of 4 (TMA's 16-byte strides)";
+  return "";
+}
+
 std::string conv_direct_unsupported(const ConvRecipe& c, int cols) {
   if (auto why = conv_shared_unsupported(c); !why.empty()) return why;
   if (direct_shared_bytes(c, cols) > (227 << 10)) return "the direct convolution's input patch exceeds shared memory";
@@ -160,7 +171,7 @@ std::string conv_direct_unsupported(const ConvRecipe& c, int cols) {
 // The kernel's type: the implicit GEMM with its tiles, or the depthwise template.
 std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fused) {
   bool x3 = conv_runs_3xtf32(c, p), in_kernel = x3 && p.split_ahead == 0;
-  ConvTiles t = conv_tiles(c, in_kernel, fused);
+  ConvTiles t = conv_tiles(c, in_kernel, fused, p.input_boxes);
   bool const two_d = c.kernel.size() >= 2;
   std::string const rs = std::to_string(two_d ? c.kernel[c.kernel.size() - 2] : 1) + ", " +
                          std::to_string(c.kernel.back());  // R, S: the tap loops of a row plane unroll
@@ -176,7 +187,10 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
            (d.cols > 1 ? ", " + std::to_string(d.cols) : "") + ">;";
   }
   // ConvForward's trailing arguments, spelled only as far as they leave their defaults.
-  std::string split = p.gather_input ? ", false, " + std::to_string(conv_merge_w(c)) + ", true"
+  std::string input = p.gather_input  ? "cutegen::conv::InputRead::kGather"
+                      : p.input_boxes ? "cutegen::conv::InputRead::kBoxes"
+                                      : "";
+  std::string split = !input.empty() ? ", false, " + std::to_string(conv_merge_w(c)) + ", " + input
                       : conv_merge_w(c) > 1
                           ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c))
                       : x3 ? ", true"

@@ -199,26 +199,28 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
   auto space = search_space(*r);
-  ASSERT_EQ(space.size(), 9u) << "TF32 (input copied, or gathered); 3xTF32 split in the kernel, or in the copies "
-                                 "(two stages per k-tile crossed, or three); all but the split in the kernel also in "
-                                 "clusters of two";
+  ASSERT_EQ(space.size(), 11u) << "TF32 (input copied, loaded as pixel-major boxes, or gathered); 3xTF32 split in "
+                                  "the kernel, or in the copies (two stages per k-tile crossed, or three); all but "
+                                  "the split in the kernel also in clusters of two";
   EXPECT_EQ(space[0], default_params(*r));
   EXPECT_EQ(space[1].tf32x3, 1);
   EXPECT_EQ(space[1].split_ahead, 0);
   EXPECT_EQ(space[2].tf32x3, 1);
   EXPECT_EQ(space[2].split_parts, 2);
-  EXPECT_EQ(space[3].gather_input, 1);
-  EXPECT_EQ(space[3].tf32x3, 0);
-  EXPECT_EQ(space[4].tf32x3, 1);
-  EXPECT_EQ(space[4].split_ahead, 1);
-  EXPECT_TRUE(contains(to_string(space[4]),
-                       "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,fuse_stage=0,strategy=conv_implicit_gemm"))
-      << to_string(space[4]);
-  auto back = parse_params(to_string(space[4]));
+  EXPECT_EQ(space[3].input_boxes, 1);
+  EXPECT_EQ(space[4].gather_input, 1);
+  EXPECT_EQ(space[4].tf32x3, 0);
+  EXPECT_EQ(space[5].tf32x3, 1);
+  EXPECT_EQ(space[5].split_ahead, 1);
+  EXPECT_TRUE(contains(to_string(space[5]),
+                       "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,input_boxes=0,"
+                       "fuse_stage=0,strategy=conv_implicit_gemm"))
+      << to_string(space[5]);
+  auto back = parse_params(to_string(space[5]));
   ASSERT_TRUE(back.ok()) << back.message();
-  EXPECT_EQ(*back, space[4]);
+  EXPECT_EQ(*back, space[5]);
   auto tf32 = generate_kernel(*r, spec, space[0]);
-  auto split = generate_kernel(*r, spec, space[4]);
+  auto split = generate_kernel(*r, spec, space[5]);
   ASSERT_TRUE(tf32.ok() && split.ok());
   EXPECT_FALSE(contains(*tf32, ", Epilogue, true>;"));
   EXPECT_TRUE(contains(*split, ", Epilogue, true>;"));
@@ -274,7 +276,7 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
   EXPECT_EQ(default_params(*taps).gather_input, 0);
   auto gathered = generate_kernel(*r, spec, p);
   ASSERT_TRUE(gathered.ok()) << gathered.message();
-  EXPECT_TRUE(contains(*gathered, ", Epilogue, false, 1, true>;")) << *gathered;
+  EXPECT_TRUE(contains(*gathered, ", Epilogue, false, 1, cutegen::conv::InputRead::kGather>;")) << *gathered;
   // TF32 only: the 3xTF32 forms read split parts of a copy.
   p.tf32x3 = 1;
   EXPECT_EQ(invalid_reason(*r, p), "gather_input applies where the convolution runs TF32");
@@ -290,7 +292,49 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
   ASSERT_EQ(invalid_reason(*merged, m), "");
   auto merged_kernel = generate_kernel(*merged, merged_spec, m);
   ASSERT_TRUE(merged_kernel.ok()) << merged_kernel.message();
-  EXPECT_TRUE(contains(*merged_kernel, ", Epilogue, false, 2, true>;")) << *merged_kernel;
+  EXPECT_TRUE(contains(*merged_kernel, ", Epilogue, false, 2, cutegen::conv::InputRead::kGather>;")) << *merged_kernel;
+}
+
+TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes) {
+  // Level 1's 63 (16 -> 128 channels over 1024 x 1024): no copy of the input; TMA boxes of 32 columns
+  // and two rows, two per k-tile of its 2 x 64 pixel tiles.
+  auto spec = fixture("level1/63_conv_standard_2D__square_input__square_kernel");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  Params p = point(*r, "input_boxes=1");
+  EXPECT_EQ(invalid_reason(*r, p), "");
+  auto space = search_space(*r);
+  EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
+  auto cu = generate_kernel(*r, spec, p);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, "ConvForward<Config, 2, 64, Epilogue, false, 1, cutegen::conv::InputRead::kBoxes>;"))
+      << *cu;
+  // Rows narrower than a box still take 32-column tiles.
+  auto narrow = std::make_shared<ConvRecipe>(*r->conv);
+  narrow->in_size = {16, 16}, narrow->out_size = {14, 14};
+  EXPECT_EQ(conv_tiles(*narrow).tile_q, 16);
+  EXPECT_EQ(conv_tiles(*narrow, false, nullptr, true).tile_q, 32);
+  EXPECT_EQ(conv_tiles(*narrow, false, nullptr, true).tile_p, 4);
+  // What TMA's boxes cannot take: a W stride (76's 3), rows not of 16-byte multiples.
+  auto strided = recognize(fixture("level1/76_conv_standard_1D_dilated_strided__"));
+  ASSERT_TRUE(strided.ok()) << strided.message();
+  EXPECT_EQ(invalid_reason(*strided, point(*strided, "input_boxes=1")),
+            "input_boxes needs W stride 1 (a box's row is one 128-byte swizzle row)");
+  auto odd = std::make_shared<ConvRecipe>(*r->conv);
+  odd->in_size = {1024, 1022}, odd->out_size = {1022, 1020};
+  EXPECT_EQ(conv_boxes_unsupported(*odd, false),
+            "input_boxes needs the input's W a multiple of 4 (TMA's 16-byte strides)");
+  // TF32 only, one way of reading the input at a time, not under a fused pool's narrow tiles.
+  auto packed = recognize(fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum"));
+  ASSERT_TRUE(packed.ok()) << packed.message();
+  EXPECT_EQ(invalid_reason(*packed, implicit_gemm(*packed, "input_boxes=1")),
+            "input_boxes applies where the convolution runs TF32");
+  EXPECT_EQ(invalid_reason(*r, point(*r, "input_boxes=1,gather_input=1")),
+            "input_boxes and gather_input are two ways to read the input: one at a time");
+  auto pooled = recognize(fixture("level2/10_ConvTranspose2d_MaxPool_Hardtanh_Mean_Tanh"));
+  ASSERT_TRUE(pooled.ok()) << pooled.message();
+  EXPECT_EQ(invalid_reason(*pooled, point(*pooled, "fuse_stage=1,input_boxes=1")),
+            "input_boxes takes 32-column pixel tiles, a fused pool narrower ones");
 }
 
 TEST(ConvInstance, ClustersOfTwoShareTheWeightTileByMulticast) {

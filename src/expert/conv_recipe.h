@@ -91,8 +91,14 @@ struct FusedStage {
   std::string declaration() const;  // "using Reduction = cutegen::conv::FusedReduction<...>;"
 };
 // A fused pool's windows must lie in one warp's rows: tiles of 128 / TileQ x TileQ pixels, TileQ 8
-// for windows of 2 and 4 for windows of 4 (kernels/conv/epilogue_nchw_reduce.cuh).
-ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel = false, const FusedStage* fused = nullptr);
+// for windows of 2 and 4 for windows of 4 (kernels/conv/epilogue_nchw_reduce.cuh). The input read as
+// pixel-major boxes (`boxes`, Params::input_boxes) takes TileQ of 32 or more (a box's row) and, over
+// 2-D and 3-D outputs, of 64 at most (two rows a box: kernels/conv/nchw_boxes.cuh).
+ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel = false, const FusedStage* fused = nullptr,
+                     bool boxes = false);
+// Why the implicit GEMM cannot read the recipe's input as it is, in pixel-major TMA boxes
+// (Params::input_boxes, kernels/conv/mainloop_conv_nchw.cuh), "" when it can; x3: it runs 3xTF32.
+std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3);
 // A transposed implicit GEMM's W stride where its W phases run merged (2 or 4, dividing by the
 // dilation: kernels/conv/transposed_phases.cuh MergedW), else 1.
 int conv_merge_w(const ConvRecipe& c);

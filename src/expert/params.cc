@@ -184,6 +184,7 @@ const std::vector<ParamDef>& param_defs() {
       {"tf32x3", &Params::tf32x3, {0, 1}, true},
       {"tma_store", &Params::tma_store, {0, 2, 3, 4}, true},
       {"gather_input", &Params::gather_input, {0, 1}, true},
+      {"input_boxes", &Params::input_boxes, {0, 1}, true},
       {"direct_cols", &Params::direct_cols, {1, 2}, true},
       {"fuse_stage", &Params::fuse_stage, {0, 1}, true},
   };

@@ -220,13 +220,20 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
   if (p.split_parts != 3 && !(conv_runs_3xtf32(*r.conv, p) && p.split_ahead == 1))
     return "split_parts applies to a 3xTF32 convolution split in its copies (split_ahead=1)";
   if (p.gather_input && conv_packs_w(*r.conv)) return "gather_input excludes the row packing (a copy of its own)";
+  if (p.input_boxes) {
+    if (auto why = conv_boxes_unsupported(*r.conv, conv_runs_3xtf32(*r.conv, p)); !why.empty()) return why;
+    if (p.gather_input) return "input_boxes and gather_input are two ways to read the input: one at a time";
+  }
   if (p.cluster_m > 1 && conv_tiles(*r.conv).tile_n / p.cluster_m % 8 != 0)
     return "cluster_m: each CTA's share of the N tile must be whole 8-row swizzle atoms";
   if (p.cluster_m > 1 && p.split_ahead == 0)
     return "cluster_m applies to convolutions whose k-tiles are not split in shared memory";
   if (p.fuse_stage) {
     if (!r.chain) return "fuse_stage applies to a level-2 chain's anchor";
-    if (auto fused = fused_first_stage(*r.chain); !fused.ok()) return "fuse_stage: " + fused.message();
+    auto fused = fused_first_stage(*r.chain);
+    if (!fused.ok()) return "fuse_stage: " + fused.message();
+    if (p.input_boxes && fused->over == FusedStage::Over::kPool)
+      return "input_boxes takes 32-column pixel tiles, a fused pool narrower ones";
   }
   return conv_invalid(r, p, hw);
 }
@@ -339,7 +346,7 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvImplicitGemm,
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
-       {"tf32x3", "split_ahead", "split_parts", "gather_input", "cluster_m", "fuse_stage"},
+       {"tf32x3", "split_ahead", "split_parts", "gather_input", "input_boxes", "cluster_m", "fuse_stage"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},

@@ -2,7 +2,7 @@
 """Compiles sass_probe.cu (the convolution kernels at a representative point) for sm_90a and checks,
 per kernel, that ptxas reports no stack frame and no spills, and that the SASS holds what the
 kernel is built on: the implicit GEMM's HGMMA (TF32 wgmma; the 3xTF32 form's FADDs promoting its partials), its 5-D input and 3-D weight TMA loads
-(UTMALDG.5D/.3D) and register reallocation (USETMAXREG); the depthwise kernel's FFMA and shared
+(UTMALDG.5D/.3D; over the channels-first input, its shared loads into registers) and register reallocation (USETMAXREG); the depthwise kernel's FFMA and shared
 loads without tensor cores; the direct kernel's FFMA with its taps read as float4 and its fills as cp.async (LDGSTS),
 its tap loops unrolled where R and S are constants (nine times the FFMA of the looped form), whole or
 chunked patches, one or two columns a thread; and that ptxas did not
@@ -26,25 +26,32 @@ DIRECT_3X3 = r"direct_conv_kernel<32, 32, 4, 16, 1, .*BiasRelu, 3, 3, false>"
 DIRECT_CHUNKED = r"direct_conv_kernel<32, 32, 4, 16, 1, .*BiasRelu, (0, 0|3, 3), true>"
 DIRECT_TWO_COLUMNS = r"direct_conv_kernel<16, 64, 4, 16, 2, .*BiasRelu, 3, 3, (true|false)>"
 
+# How the implicit GEMM reads its input (ConvParams' last argument, InputRead): its channels-last copy,
+# the input gathered by cp.async, or loaded as pixel-major TMA boxes.
+COPY, GATHER, BOXES = (r"\(cutegen::conv::InputRead\)" + str(i) for i in range(3))
+
 # (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
 EXPECTATIONS = [
-    ("implicit-GEMM conv, tf32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 1, false>", 1,
+    ("implicit-GEMM conv, tf32", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 1, " + COPY + ">", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG"], []),
     ("its input gathered by cp.async, no copy",
-     r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 5, 1, 1, .*ConvParams<.*, 8, 16, .*BiasRelu, false, 1, true>",
+     r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 5, 1, 1, .*ConvParams<.*, 8, 16, .*BiasRelu, false, 1, " + GATHER + ">",
      1, ["HGMMA.64x128x8.F32.TF32", "LDGSTS", "ARRIVES.LDGSTSBAR", "UTMALDG.3D", "USETMAXREG"],
      ["UTMALDG.5D", "UTMALDG.3D.MULTICAST"]),
     ("clusters of two, the weight's tile multicast",
-     r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 5, 2, 1, .*ConvParams<.*, 8, 16, .*BiasRelu, false, 1, true>",
+     r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 5, 2, 1, .*ConvParams<.*, 8, 16, .*BiasRelu, false, 1, " + GATHER + ">",
      1, ["HGMMA.64x128x8.F32.TF32", "LDGSTS", "UTMALDG.3D.MULTICAST", "USETMAXREG"], ["UTMALDG.5D"]),
-    ("transposed, W phases merged", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 2, false>", 1,
+    ("its input loaded as pixel-major boxes, A transposed into registers (wgmma RS)",
+     r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 4, 32, .*BiasRelu, false, 1, " + BOXES + ">", 1,
+     ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "LDS", "USETMAXREG"], ["LDGSTS"]),
+    ("transposed, W phases merged", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 2, " + COPY + ">", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG"], []),
     ("its merged phase weight", r"merged_phase_weight_kernel<float>", 1, [], ["HGMMA"]),
-    ("implicit-GEMM conv, 3xTF32", r"GemmWarpSpecialized<.*tfloat32_t.*false, 3>, 4, 32, .*BiasRelu, true, 1, false>", 1,
+    ("implicit-GEMM conv, 3xTF32", r"GemmWarpSpecialized<.*tfloat32_t.*false, 3>, 4, 32, .*BiasRelu, true, 1, " + COPY + ">", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
-    ("its two stages per k-tile, crossed", r"GemmWarpSpecialized<.*tfloat32_t.*false, 2>, 4, 32, .*BiasRelu, true, 1, false>", 1,
+    ("its two stages per k-tile, crossed", r"GemmWarpSpecialized<.*tfloat32_t.*false, 2>, 4, 32, .*BiasRelu, true, 1, " + COPY + ">", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
-    ("implicit-GEMM conv, 3xTF32 split in the kernel", r"GemmWarpSpecialized<.*ConvParams<.*, 2, 64, .*BiasRelu, true, 1, false>", 1,
+    ("implicit-GEMM conv, 3xTF32 split in the kernel", r"GemmWarpSpecialized<.*ConvParams<.*, 2, 64, .*BiasRelu, true, 1, " + COPY + ">", 1,
      ["HGMMA.64x16x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
     ("channels-last copy", r"to_channels_last_kernel<float>", 1, [], ["HGMMA"]),
     ("a transposed convolution's phase weight", r"(?<!merged_)phase_weight_kernel<float>", 1, [], ["HGMMA"]),
@@ -52,22 +59,22 @@ EXPECTATIONS = [
     ("row packing of few input channels", r"pack_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("its weight", r"pack_weight_rows_kernel<float>", 1, [], ["HGMMA"]),
     ("a chain's mean over the pixels fused: atomics per tile",
-     r"GemmWarpSpecialized<.*ConvParams<.*, 8, 16, .*BiasMeanOverPixels, false, 1, false>", 1,
+     r"GemmWarpSpecialized<.*ConvParams<.*, 8, 16, .*BiasMeanOverPixels, false, 1, " + COPY + ">", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "SHFL.BFLY", "BAR.SYNC", "REDG.E.ADD.F32"], []),
     ("the min over the channels fused: quad shuffles, no atomics",
-     r"GemmWarpSpecialized<.*ConvParams<.*, 1, 128, .*BiasMinOverChannels, false, 1, false>", 1,
+     r"GemmWarpSpecialized<.*ConvParams<.*, 1, 128, .*BiasMinOverChannels, false, 1, " + COPY + ">", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "SHFL.BFLY", "FMNMX"], ["REDG", "ATOMG"]),
     ("the logsumexp over them, W phases merged",
-     r"GemmWarpSpecialized<.*ConvParams<.*, 8, 16, .*BiasLogSumExpOverChannels, false, 2, false>", 1,
+     r"GemmWarpSpecialized<.*ConvParams<.*, 8, 16, .*BiasLogSumExpOverChannels, false, 2, " + COPY + ">", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "SHFL.BFLY", "MUFU.EX2"], ["REDG", "ATOMG"]),
     ("a 2 x 2 max pool fused: the thread's rows, then a shuffle",
-     r"GemmWarpSpecialized<.*ConvParams<.*, 16, 8, .*BiasMaxPool2, false, 1, false>", 1,
+     r"GemmWarpSpecialized<.*ConvParams<.*, 16, 8, .*BiasMaxPool2, false, 1, " + COPY + ">", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "SHFL.BFLY", "FMNMX"], ["REDG", "ATOMG"]),
     ("a 4 x 4 average pool fused into a 3xTF32 convolution",
-     r"GemmWarpSpecialized<.*ConvParams<.*, 32, 4, .*BiasAvgPool4, true, 1, false>", 1,
+     r"GemmWarpSpecialized<.*ConvParams<.*, 32, 4, .*BiasAvgPool4, true, 1, " + COPY + ">", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "SHFL.BFLY", "FADD"], ["REDG", "ATOMG"]),
     ("a norm's statistics beside the output: stores, and atomics in double",
-     r"GemmWarpSpecialized<.*ConvParams<.*, 8, 16, .*BiasNormStatistics, false, 1, false>", 1,
+     r"GemmWarpSpecialized<.*ConvParams<.*, 8, 16, .*BiasNormStatistics, false, 1, " + COPY + ">", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "SHFL.BFLY", "STG.E", "DADD", "REDG.E.ADD.F64"], []),
     ("depthwise, exact fp32", r"depthwise_conv_kernel<64, 4, 8, 3, 3,", 1, ["FFMA", "LDS"], ["HGMMA"]),
     ("direct, exact fp32, taps as float4 broadcasts", DIRECT_LOOPED, 1, ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),

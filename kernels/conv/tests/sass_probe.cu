@@ -1,7 +1,7 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
 // per-channel bias and ReLU) with its weight and input copies and a transposed convolution's
 // phases, the same gathering its input without the copy (and so in clusters of two sharing the
-// weight's tile by multicast), a transposed one with its W phases
+// weight's tile by multicast) or loading it pixel-major by TMA, a transposed one with its W phases
 // merged, its 3xTF32 form (128 x 64 tiles; three stages per k-tile, or two crossed) and the form
 // that splits in the kernel (128 x 16), the depthwise template and the direct one for few input
 // channels, and level-2 chains' first reductions fused into the implicit GEMM's epilogue (a mean
@@ -30,7 +30,7 @@ cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, 
 }
 
 // The same gathering the input as it is (no channels-last copy of it): the producer warpgroup's cp.async.
-using Gathered = ConvForward<Tf32, 8, 16, BiasRelu, false, 1, true>;
+using Gathered = ConvForward<Tf32, 8, 16, BiasRelu, false, 1, InputRead::kGather>;
 
 cudaError_t run_gathered(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Gathered::run(x, w, out, s, f, workspace, nullptr);
@@ -39,10 +39,18 @@ cudaError_t run_gathered(float const* x, float const* w, float* out, ConvShape c
 // The same in clusters of two CTAs along M, each loading half of the weight tile and multicasting it.
 using Clustered = ConvForward<
     gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 128, 5, 2, 1>, 8,
-    16, BiasRelu, false, 1, true>;
+    16, BiasRelu, false, 1, InputRead::kGather>;
 
 cudaError_t run_clustered(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Clustered::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// The same loading the input as it is by TMA, pixel-major, and transposing it into registers (wgmma RS):
+// 4 x 32 pixel tiles, one box each.
+using Boxes = ConvForward<Tf32, 4, 32, BiasRelu, false, 1, InputRead::kBoxes>;
+
+cudaError_t run_boxes(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
+  return Boxes::run(x, w, out, s, f, workspace, nullptr);
 }
 
 // A transposed convolution of W stride 2 with its W phases merged (128 x 64 tiles: 32 channels x 2 phases).

@@ -1,0 +1,159 @@
+// The implicit GEMM's mainloop over the channels-first input as it is: no channels-last copy of it.
+//
+// tf32 wgmma reads A from shared memory K-major only, and an NCHW input is pixel-major (a channel's
+// row of pixels is contiguous). So A takes the wgmma RS form instead, as the GEMM's register split
+// does (kernels/gemm/mainloop_register_split.cuh): the consumers load their A fragment from the
+// pixel-major stage into registers, which transposes it on the way; B stays the weight's
+// channels-last copy in shared memory, K-major, loaded as MainloopConvTma loads it.
+//   producer (one thread): per k-tile (one tap, TileK channels) TMA boxes of the input (32 columns,
+//     two rows, 1, TileK channels, 1) over its dims (W, H, D, C, N), one per 32-column run of each
+//     pair of the M tile's rows, shifted by the tap and the padding, the rows' traversal stride the
+//     convolution's H stride; TMA's zero fill is the padding (and the channels past C). A box lands
+//     as [c][p % 2][q % 32], 128-byte rows swizzled in TMA's 128-byte mode (nchw_boxes.cuh);
+//   consumers: per k-tile, the thread's A elements from that layout (SmemLayoutA spells it, so
+//     CuTe's RS partition of it finds them) into registers, then its k-blocks' wgmmas as one batch.
+//     The registers alternate between two sets (even and odd k-tiles): the odd set is loaded while
+//     the even one's batch runs. Every second k-tile all batches retire: ptxas serializes the
+//     wgmmas wherever registers a wgmma reads are rewritten while a batch issued in an earlier
+//     iteration of the loop may be in flight, however many batches back the wait proves it.
+// Limits: W stride 1 (a box's 32 columns are 128 bytes, the swizzle's width, so no traversal stride
+// there) and the input's W a multiple of 4 (TMA's 16-byte strides); make_params says false past them.
+#pragma once
+
+#include <cute/tensor.hpp>
+
+#include "gemm/k_tile_spans.cuh"
+#include "gemm/tiled_mma.cuh"
+#include "mainloop_conv_tma.cuh"
+#include "nchw_boxes.cuh"
+
+namespace cutegen::conv {
+
+template <class Config, int TileP, int TileQ>
+struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
+  using Base = MainloopConvTma<Config, TileP, TileQ>;
+  using typename Base::ElementA;
+  using typename Base::ElementB;
+  using typename Base::KTileWalk;
+  using typename Base::Params;
+  using typename Base::Pipeline;
+  using typename Base::PipelineState;
+  using typename Base::TensorStorage;
+  using typename Base::Tiling;
+  using Tf32 = cute::tfloat32_t;
+  static constexpr int TileK = Config::TileK, TileM = Config::TileM;
+  using Boxes = NchwBoxes<TileP, TileQ, Config::TileK, Config::Stages>;
+  using SmemLayoutA = typename Boxes::Layout;  // (BM,BK,PIPE)
+  static_assert(cute::cosize_v<SmemLayoutA> == cute::cosize_v<typename Base::SmemLayoutA>, "the same stages");
+  static_assert(cute::is_same_v<ElementA, Tf32>, "the channels-first input runs TF32");
+  using TiledMma = gemm::RsTf32TiledMma<Config>;
+
+  // Host side. x is the input (N, C, D, H, W) itself, w the weight's channels-last copy; false where
+  // TMA cannot take the input (W stride > 1, W not a multiple of 4) or the driver refuses a box.
+  static bool make_params(ConvShape const& s, ElementA const* x, ElementB const* w, Params& out) {
+    if (s.stride_w != 1) return false;
+    out.shape = s;
+    out.x = x;
+    uint64_t const e = sizeof(ElementA);
+    uint64_t dims[5] = {uint64_t(s.w), uint64_t(s.h), uint64_t(s.d), uint64_t(s.c), uint64_t(s.n)};
+    uint64_t strides[4] = {dims[0] * e, dims[0] * dims[1] * e, dims[0] * dims[1] * dims[2] * e,
+                           dims[0] * dims[1] * dims[2] * dims[3] * e};
+    uint32_t box[5] = {32, uint32_t(Boxes::BoxRows * s.stride_h), 1, TileK, 1};
+    uint32_t step[5] = {1, uint32_t(s.stride_h), 1, 1, 1};
+    return Base::encode(&out.a, x, 5, dims, strides, box, step) && Base::make_b(s, w, out);
+  }
+
+  CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
+    cute::prefetch_tma_descriptor(&params.a);
+    cute::prefetch_tma_descriptor(&params.b);
+  }
+
+  // Producer (one thread): k-tiles [k_begin, k_begin + k_count) of M tile `m_tile`, N tile `n_tile`
+  // of group `group`.
+  CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile, int n_tile,
+                               int group, int k_begin, int k_count, TensorStorage& smem) {
+    ConvShape const& s = params.shape;
+    PixelTile tile = Tiling::tile(s, m_tile);
+    int const w0 = tile.q0 - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h, d0 = tile.z * s.stride_d - s.pad_d;
+    int const c_group0 = group * s.c_group(), k_out = group * s.k_group() + n_tile * Config::TileN;
+    KTileWalk at(s, k_begin);
+#pragma unroll 1
+    for (int i = 0; i < k_count; ++i) {
+      pipeline.producer_acquire(write);
+      uint64_t* full = reinterpret_cast<uint64_t*>(pipeline.producer_get_barrier(write));
+      int const stage = write.index(), c0 = at.chunk * TileK;
+      ElementA* a = smem.a.data() + stage * TileM * TileK;
+      CUTE_UNROLL
+      for (int box = 0; box < Boxes::Boxes; ++box) {
+        int const run = box % Boxes::Runs, rows = box / Boxes::Runs * Boxes::BoxRows;
+        cute::SM90_TMA_LOAD_5D::copy(&params.a, full, Base::kCacheHint, a + box * Boxes::BoxElements,
+                                     w0 + run * 32 + at.ks * s.dil_w, h0 + rows * s.stride_h + at.kr * s.dil_h,
+                                     d0 + at.kt * s.dil_d, c_group0 + c0, tile.n);
+      }
+      Base::load_b(params, full, stage, c0, at.tap, k_out, smem);
+      ++write;
+      at.advance(s);
+    }
+  }
+
+  // Same contract as gemm::MainloopTmaWgmma::mma; `accum` is written (not accumulated into).
+  template <class Accumulator, class AfterRelease>
+  CUTE_DEVICE static void mma(Pipeline& pipeline, PipelineState& read, Accumulator& accum, int k_count,
+                              int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
+    using namespace cute;
+    Tensor sA = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.a.data())), SmemLayoutA{});  // (BM,BK,PIPE)
+    Tensor sB = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.b.data())),
+                            typename Base::SmemLayoutB{});  // (BN,BK,PIPE)
+    TiledMma tiled_mma;
+    auto thread_mma = tiled_mma.get_thread_slice(consumer_thread);
+    Tensor tCsA = thread_mma.partition_A(sA);  // (MMA,MMA_M,MMA_K,PIPE) in smem
+    // Two register sets, for even and odd k-tiles: one is loaded while the other's batch is in flight.
+    Tensor even = thread_mma.partition_fragment_A(sA(_, _, 0));            // (MMA,MMA_M,MMA_K) registers
+    Tensor odd = make_fragment_like(even);
+    Tensor tCrB = thread_mma.make_fragment_B(thread_mma.partition_B(sB));  // (MMA,MMA_N,MMA_K,PIPE)
+    CUTE_STATIC_ASSERT_V(size<1>(even) == size<1>(accum) && size<1>(tCrB) == size<2>(accum));
+
+    if (k_count == 0) {
+      clear(accum);
+      return;
+    }
+    gemm::StageReleaser<Pipeline, PipelineState, AfterRelease> release{pipeline, read, after_release};
+    tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
+    warpgroup_fence_operand(accum);
+    // k-tile i: its A elements into `a`, its k-blocks' wgmmas as one batch; once k-tile i-1's batch
+    // retired, its stage goes back (and `a` of k-tile i+1 may be rewritten).
+    auto step = [&](auto& a, int i) {
+      pipeline.consumer_wait(read);
+      int const stage = read.index();
+      ++read;
+      CUTE_UNROLL
+      for (int j = 0; j < size(a); ++j) {  // ld.shared: a generic load would not know the state space
+        uint32_t bits;
+        asm volatile("ld.shared.b32 %0, [%1];" : "=r"(bits) : "r"(cast_smem_ptr_to_uint(&tCsA(_, _, _, stage)(j))));
+        a(j) = Tf32::bitcast(bits);
+      }
+      warpgroup_fence_operand(a);
+      warpgroup_arrive();
+      CUTE_UNROLL
+      for (int kb = 0; kb < size<2>(a); ++kb) {
+        cute::gemm(tiled_mma, a(_, _, kb), tCrB(_, _, kb, stage), accum);
+        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+      }
+      warpgroup_commit_batch();
+      warpgroup_wait<1>();
+      warpgroup_fence_operand(accum);
+      if (i > 0) release.through(i - 1);
+    };
+#pragma unroll 1
+    for (int i = 0; i < k_count; i += 2) {
+      step(even, i);
+      if (i + 1 < k_count) step(odd, i + 1);
+      warpgroup_wait<0>();  // nothing in flight across the loop's back edge (see above)
+    }
+    warpgroup_wait<0>();
+    warpgroup_fence_operand(accum);
+    release.through(k_count - 1);
+  }
+};
+
+}  // namespace cutegen::conv

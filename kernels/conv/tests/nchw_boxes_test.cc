@@ -1,0 +1,113 @@
+// The channels-first input's A stage (nchw_boxes.cuh, mainloop_conv_nchw.cuh), on the host: the CuTe
+// layout the consumers read through puts every (pixel, channel) where TMA's boxes land it, CuTe's RS
+// wgmma partition of it gives each element of a stage to exactly one consumer thread, and a warp's
+// load of one fragment element hits each shared-memory bank once (twice for a single-row tile).
+#include "nchw_boxes.cuh"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <vector>
+
+#include "gemm/gemm_config.cuh"
+#include "gemm/tiled_mma.cuh"
+
+namespace cutegen::conv {
+namespace {
+
+constexpr int TileK = 32, Stages = 3;
+
+// TMA's placement: box (q / 32, p / rows) of the stage, `rows` rows of 32 columns (two, or one where
+// the tile has one row), written densely as [c][p % rows][q % 32] after the boxes before it, then its
+// 128-byte swizzle on the byte address (bits 4-6 XOR bits 7-9; every box starts on a 1024-byte block).
+int tma_element(int tile_p, int tile_q, int stage, int m, int k) {
+  int const p = m / tile_q, q = m % tile_q, rows = tile_p >= 2 ? 2 : 1, box_size = 32 * rows * TileK;
+  int const box = p / rows * (tile_q / 32) + q / 32;
+  int byte = (stage * tile_p * tile_q * TileK + box * box_size + (k * rows + p % rows) * 32 + q % 32) * 4;
+  byte ^= ((byte >> 7) & 7) << 4;
+  return byte / 4;
+}
+
+template <int TileP, int TileQ>
+void expect_tma_placement() {
+  using Layout = typename NchwBoxes<TileP, TileQ, TileK, Stages>::Layout;
+  Layout layout;
+  for (int stage = 0; stage < Stages; ++stage)
+    for (int m = 0; m < TileP * TileQ; ++m)
+      for (int k = 0; k < TileK; ++k)
+        ASSERT_EQ(int(layout(m, k, stage)), tma_element(TileP, TileQ, stage, m, k))
+            << TileP << " x " << TileQ << " stage " << stage << " m " << m << " k " << k;
+}
+
+TEST(NchwBoxes, LayoutIsWhereTmaLandsTheBoxes) {
+  expect_tma_placement<4, 32>();
+  expect_tma_placement<2, 64>();
+  expect_tma_placement<1, 128>();
+}
+
+// Per consumer thread and fragment element, the element offset it loads from stage 0.
+template <int TileP, int TileQ>
+std::vector<std::vector<int>> fragment_offsets() {
+  using Config = gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor,
+                                  TileP * TileQ, 128, Stages>;
+  using Layout = typename NchwBoxes<TileP, TileQ, TileK, Stages>::Layout;
+  static std::vector<float> smem(cute::cosize_v<Layout>);
+  auto sA = cute::make_tensor(smem.data(), Layout{});
+  gemm::RsTf32TiledMma<Config> tiled_mma;
+  std::vector<std::vector<int>> offsets;
+  for (int t = 0; t < int(cute::size(tiled_mma)); ++t) {
+    auto tCsA = tiled_mma.get_thread_slice(t).partition_A(sA);  // (MMA,MMA_M,MMA_K,PIPE)
+    auto stage0 = tCsA(cute::_, cute::_, cute::_, 0);
+    offsets.emplace_back();
+    for (int j = 0; j < int(cute::size(stage0)); ++j)
+      offsets.back().push_back(int(&stage0(j) - smem.data()));
+  }
+  return offsets;
+}
+
+template <int TileP, int TileQ>
+void expect_each_element_once() {
+  std::map<int, int> hits;
+  for (auto const& thread : fragment_offsets<TileP, TileQ>())
+    for (int o : thread)
+      ++hits[o];
+  EXPECT_EQ(int(hits.size()), TileP * TileQ * TileK);
+  for (auto [offset, n] : hits) {
+    EXPECT_LT(offset, TileP * TileQ * TileK);
+    EXPECT_EQ(n, 1) << "offset " << offset;
+  }
+}
+
+TEST(NchwBoxes, ConsumersLoadEachElementOfAStageOnce) {
+  expect_each_element_once<4, 32>();
+  expect_each_element_once<2, 64>();
+  expect_each_element_once<1, 128>();
+}
+
+// The most distinct 4-byte words one bank serves in a warp's load of one fragment element.
+template <int TileP, int TileQ>
+int worst_bank_ways() {
+  auto offsets = fragment_offsets<TileP, TileQ>();
+  int worst = 0;
+  for (size_t warp = 0; warp < offsets.size() / 32; ++warp)
+    for (size_t j = 0; j < offsets[0].size(); ++j) {
+      std::map<int, std::set<int>> words;
+      for (int lane = 0; lane < 32; ++lane) {
+        int o = offsets[warp * 32 + lane][j];
+        words[o % 32].insert(o);
+      }
+      for (auto const& [bank, w] : words)
+        worst = std::max(worst, int(w.size()));
+    }
+  return worst;
+}
+
+TEST(NchwBoxes, AWarpsLoadHitsEachBankOnceWithTwoRowsABox) {
+  EXPECT_EQ((worst_bank_ways<4, 32>()), 1);
+  EXPECT_EQ((worst_bank_ways<2, 64>()), 1);
+  EXPECT_EQ((worst_bank_ways<1, 128>()), 2) << "a single row's channels lie in neighbouring 128-byte rows";
+}
+
+}  // namespace
+}  // namespace cutegen::conv
