@@ -5,19 +5,19 @@
 // does (kernels/gemm/mainloop_register_split.cuh): the consumers load their A fragment from the
 // pixel-major stage into registers, which transposes it on the way; B stays the weight's
 // channels-last copy in shared memory, K-major, loaded as MainloopConvTma loads it.
-//   producer (one thread): per k-tile (one tap, TileK channels) TMA boxes of the input (32 columns,
-//     two rows, 1, TileK channels, 1) over its dims (W, H, D, C, N), one per 32-column run of each
-//     pair of the M tile's rows, shifted by the tap and the padding, the rows' traversal stride the
-//     convolution's H stride; TMA's zero fill is the padding (and the channels past C). A box lands
-//     as [c][p % 2][q % 32], 128-byte rows swizzled in TMA's 128-byte mode (nchw_boxes.cuh);
+//   producer (one thread): per k-tile (one tap, TileK channels) one TMA box of the input (40
+//     columns, 1, 1, TileK channels, 1) over its dims (W, H, D, C, N) per 32-column run of each of
+//     the M tile's rows, shifted by the tap and the padding, the W stride TMA's traversal stride;
+//     TMA's zero fill is the padding (and the channels past C). A box lands as [c][40 columns],
+//     unswizzled (nchw_boxes.cuh: why 40);
 //   consumers: per k-tile, the thread's A elements from that layout (SmemLayoutA spells it, so
 //     CuTe's RS partition of it finds them) into registers, then its k-blocks' wgmmas as one batch.
 //     The registers alternate between two sets (even and odd k-tiles): the odd set is loaded while
 //     the even one's batch runs. Every second k-tile all batches retire: ptxas serializes the
 //     wgmmas wherever registers a wgmma reads are rewritten while a batch issued in an earlier
 //     iteration of the loop may be in flight, however many batches back the wait proves it.
-// Limits: W stride 1 (a box's 32 columns are 128 bytes, the swizzle's width, so no traversal stride
-// there) and the input's W a multiple of 4 (TMA's 16-byte strides); make_params says false past them.
+// Limits: a W stride of at most 6 (a box's 40 x stride columns within TMA's 256) and the input's W
+// a multiple of 4 (TMA's 16-byte strides); make_params says false past them.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -38,29 +38,35 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
   using typename Base::Params;
   using typename Base::Pipeline;
   using typename Base::PipelineState;
-  using typename Base::TensorStorage;
   using typename Base::Tiling;
   using Tf32 = cute::tfloat32_t;
-  static constexpr int TileK = Config::TileK, TileM = Config::TileM;
-  using Boxes = NchwBoxes<TileP, TileQ, Config::TileK, Config::Stages>;
+  static constexpr int TileK = Config::TileK;
+  using Boxes = NchwBoxes<TileP, TileQ, TileK, Config::Stages>;
   using SmemLayoutA = typename Boxes::Layout;  // (BM,BK,PIPE)
-  static_assert(cute::cosize_v<SmemLayoutA> == cute::cosize_v<typename Base::SmemLayoutA>, "the same stages");
   static_assert(cute::is_same_v<ElementA, Tf32>, "the channels-first input runs TF32");
   using TiledMma = gemm::RsTf32TiledMma<Config>;
 
+  struct TensorStorage {
+    alignas(1024) cute::array_aligned<ElementA, cute::cosize_v<SmemLayoutA>, 1024> a;
+    alignas(1024) cute::array_aligned<ElementB, cute::cosize_v<typename Base::SmemLayoutB>, 1024> b;
+  };
+  // Every CTA's full barrier receives its boxes whole (their 8 extra columns too) and the whole B tile.
+  static constexpr uint32_t TransactionBytes =
+      uint32_t(Boxes::StageElements * sizeof(ElementA) + Config::TileN * TileK * sizeof(ElementB));
+
   // Host side. x is the input (N, C, D, H, W) itself, w the weight's channels-last copy; false where
-  // TMA cannot take the input (W stride > 1, W not a multiple of 4) or the driver refuses a box.
+  // TMA cannot take the input (a W stride past 6, W not a multiple of 4) or the driver refuses a box.
   static bool make_params(ConvShape const& s, ElementA const* x, ElementB const* w, Params& out) {
-    if (s.stride_w != 1) return false;
+    if (s.stride_w > Boxes::MaxStrideW) return false;
     out.shape = s;
     out.x = x;
     uint64_t const e = sizeof(ElementA);
     uint64_t dims[5] = {uint64_t(s.w), uint64_t(s.h), uint64_t(s.d), uint64_t(s.c), uint64_t(s.n)};
     uint64_t strides[4] = {dims[0] * e, dims[0] * dims[1] * e, dims[0] * dims[1] * dims[2] * e,
                            dims[0] * dims[1] * dims[2] * dims[3] * e};
-    uint32_t box[5] = {32, uint32_t(Boxes::BoxRows * s.stride_h), 1, TileK, 1};
-    uint32_t step[5] = {1, uint32_t(s.stride_h), 1, 1, 1};
-    return Base::encode(&out.a, x, 5, dims, strides, box, step) && Base::make_b(s, w, out);
+    uint32_t box[5] = {uint32_t(Boxes::Pitch * s.stride_w), 1, 1, TileK, 1};
+    uint32_t step[5] = {uint32_t(s.stride_w), 1, 1, 1, 1};
+    return Base::encode(&out.a, x, 5, dims, strides, box, step, CU_TENSOR_MAP_SWIZZLE_NONE) && Base::make_b(s, w, out);
   }
 
   CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
@@ -74,7 +80,8 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
                                int group, int k_begin, int k_count, TensorStorage& smem) {
     ConvShape const& s = params.shape;
     PixelTile tile = Tiling::tile(s, m_tile);
-    int const w0 = tile.q0 - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h, d0 = tile.z * s.stride_d - s.pad_d;
+    int const w0 = tile.q0 * s.stride_w - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h;
+    int const d0 = tile.z * s.stride_d - s.pad_d;
     int const c_group0 = group * s.c_group(), k_out = group * s.k_group() + n_tile * Config::TileN;
     KTileWalk at(s, k_begin);
 #pragma unroll 1
@@ -82,15 +89,16 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
       pipeline.producer_acquire(write);
       uint64_t* full = reinterpret_cast<uint64_t*>(pipeline.producer_get_barrier(write));
       int const stage = write.index(), c0 = at.chunk * TileK;
-      ElementA* a = smem.a.data() + stage * TileM * TileK;
+      ElementA* a = smem.a.data() + stage * Boxes::StageElements;
       CUTE_UNROLL
       for (int box = 0; box < Boxes::Boxes; ++box) {
-        int const run = box % Boxes::Runs, rows = box / Boxes::Runs * Boxes::BoxRows;
+        int const run = box % Boxes::Runs, row = box / Boxes::Runs;
         cute::SM90_TMA_LOAD_5D::copy(&params.a, full, Base::kCacheHint, a + box * Boxes::BoxElements,
-                                     w0 + run * 32 + at.ks * s.dil_w, h0 + rows * s.stride_h + at.kr * s.dil_h,
-                                     d0 + at.kt * s.dil_d, c_group0 + c0, tile.n);
+                                     w0 + run * 32 * s.stride_w + at.ks * s.dil_w,
+                                     h0 + row * s.stride_h + at.kr * s.dil_h, d0 + at.kt * s.dil_d, c_group0 + c0,
+                                     tile.n);
       }
-      Base::load_b(params, full, stage, c0, at.tap, k_out, smem);
+      Base::load_b(params, full, Base::b_stage(smem, stage), c0, at.tap, k_out);
       ++write;
       at.advance(s);
     }
@@ -108,7 +116,7 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
     auto thread_mma = tiled_mma.get_thread_slice(consumer_thread);
     Tensor tCsA = thread_mma.partition_A(sA);  // (MMA,MMA_M,MMA_K,PIPE) in smem
     // Two register sets, for even and odd k-tiles: one is loaded while the other's batch is in flight.
-    Tensor even = thread_mma.partition_fragment_A(sA(_, _, 0));            // (MMA,MMA_M,MMA_K) registers
+    Tensor even = thread_mma.partition_fragment_A(sA(_, _, 0));  // (MMA,MMA_M,MMA_K) registers
     Tensor odd = make_fragment_like(even);
     Tensor tCrB = thread_mma.make_fragment_B(thread_mma.partition_B(sB));  // (MMA,MMA_N,MMA_K,PIPE)
     CUTE_STATIC_ASSERT_V(size<1>(even) == size<1>(accum) && size<1>(tCrB) == size<2>(accum));

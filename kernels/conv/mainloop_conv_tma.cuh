@@ -131,7 +131,8 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
                              a_dims[0] * a_dims[1] * a_dims[2] * a_dims[3] * e};
     uint32_t a_box[5] = {TileK, uint32_t(TileQ * s.stride_w), uint32_t(TileP * s.stride_h), 1, 1};
     uint32_t a_step[5] = {1, uint32_t(s.stride_w), uint32_t(s.stride_h), 1, 1};
-    return (NchwA || encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step)) && make_b(s, w, out);
+    return (NchwA || encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step, CU_TENSOR_MAP_SWIZZLE_128B)) &&
+           make_b(s, w, out);
   }
 
   // B's descriptor over the weight's channels-last copy w (C/G_pad, taps, K), one k-tile a box.
@@ -141,7 +142,7 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
     uint64_t strides[2] = {dims[0] * e, dims[0] * dims[1] * e};
     uint32_t box[3] = {TileK, 1, ShareN};
     uint32_t step[3] = {1, 1, 1};
-    return encode(&out.b, w, 3, dims, strides, box, step);
+    return encode(&out.b, w, 3, dims, strides, box, step, CU_TENSOR_MAP_SWIZZLE_128B);
   }
 
   CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
@@ -188,7 +189,7 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
       cute::SM90_TMA_LOAD_5D::copy(&params.a, full, kCacheHint, smem.a.data() + stage * Config::TileM * TileK,
                                    c_group0 + c0, w0 + at.ks * s.dil_w, h0 + at.kr * s.dil_h, d0 + at.kt * s.dil_d,
                                    tile.n + a_part * s.n);
-      load_b(params, full, stage, c0, at.tap, k_out + b_part * s.k, smem);
+      load_b(params, full, b_stage(smem, stage), c0, at.tap, k_out + b_part * s.k);
       ++write;
       if (++term < Terms) continue;
       term = 0;
@@ -196,11 +197,14 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
     }
   }
 
-  // B's k-tile (channels c0.., tap, output channels k_row..) into stage `stage`: this CTA's share of
-  // its rows, multicast to every CTA of the cluster (whose full barriers expect the whole tile).
-  CUTE_DEVICE static void load_b(Params const& params, uint64_t* full, int stage, int c0, int tap, int k_row,
-                                 TensorStorage& smem) {
-    ElementB* dst = smem.b.data() + stage * Config::TileN * TileK;
+  template <class Storage>
+  CUTE_DEVICE static ElementB* b_stage(Storage& smem, int stage) {
+    return smem.b.data() + stage * Config::TileN * TileK;
+  }
+
+  // B's k-tile (channels c0.., tap, output channels k_row..) into the stage at `dst`: this CTA's
+  // share of its rows, multicast to every CTA of the cluster (whose full barriers expect the whole tile).
+  CUTE_DEVICE static void load_b(Params const& params, uint64_t* full, ElementB* dst, int c0, int tap, int k_row) {
     if constexpr (Config::ClusterM > 1) {
       int const share = int(cute::block_id_in_cluster().x);
       cute::SM90_TMA_LOAD_MULTICAST_3D::copy(&params.b, full, uint16_t((1u << Config::ClusterM) - 1), kCacheHint,
@@ -253,7 +257,7 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
       }
       cutlass::arch::cpasync_barrier_arrive(full);  // registered before B's bytes can complete the phase
       cutlass::arch::NamedBarrier::sync(ProducerThreads, GatherBarrier);
-      if (thread == 0) load_b(params, full, stage, at.chunk * TileK, at.tap, k_out, smem);
+      if (thread == 0) load_b(params, full, b_stage(smem, stage), at.chunk * TileK, at.tap, k_out);
       ++write;
       at.advance(s);
     }
@@ -261,13 +265,12 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
   }
 
   static bool encode(cute::TmaDescriptor* desc, void const* base, uint32_t rank, uint64_t const* dims,
-                     uint64_t const* strides, uint32_t const* box, uint32_t const* steps) {
+                     uint64_t const* strides, uint32_t const* box, uint32_t const* steps, CUtensorMapSwizzle swizzle) {
     for (uint32_t i = 0; i < rank; ++i)
       if (box[i] > 256) return false;
     CUresult r = CUTLASS_CUDA_DRIVER_WRAPPER_CALL(cuTensorMapEncodeTiled)(
         desc, cute::TMA::to_CUtensorMapDataType<ElementA>(), rank, const_cast<void*>(base), dims, strides, box, steps,
-        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     return r == CUDA_SUCCESS;
   }
 };

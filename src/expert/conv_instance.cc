@@ -95,10 +95,8 @@ int conv_merge_w(const ConvRecipe& c) {
 ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused, bool boxes) {
   ConvTiles t;
   int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
-  // Pixel-major boxes: rows of 32 or more columns, and two rows or more where the output has rows
-  // (kernels/conv/nchw_boxes.cuh: boxes of two rows are read without bank conflicts).
-  int const widest = boxes && c.dims >= 2 ? 64 : 128;
-  while (t.tile_q < widest && (t.tile_q < q || (boxes && t.tile_q < 32)) && (t.tile_q * 2) * stride_w <= 256)
+  // Pixel-major boxes: whole 32-column runs, one box each whatever the stride (kernels/conv/nchw_boxes.cuh).
+  while (t.tile_q < 128 && (t.tile_q < q || (boxes && t.tile_q < 32)) && (boxes || (t.tile_q * 2) * stride_w <= 256))
     t.tile_q *= 2;
   if (fused && fused->over == FusedStage::Over::kPool) t.tile_q = fused->window == 2 ? 8 : 4;
   t.tile_p = 128 / t.tile_q;
@@ -109,7 +107,7 @@ ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage
   while (t.tile_n < 64 && t.tile_n < n)
     t.tile_n *= 2;
   if (n > 64) t.tile_n = 128;
-  int stage_bytes = (128 + t.tile_n) * 32 * 4;
+  int stage_bytes = ((boxes ? 128 * 40 / 32 : 128) + t.tile_n) * 32 * 4;  // boxes: rows of 40 floats
   t.stages = std::min(8, (192 << 10) / stage_bytes - (split_in_kernel ? 2 : 0));
   return t;
 }
@@ -151,7 +149,8 @@ std::string conv_unsupported(const ConvRecipe& c) {
 std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3) {
   if (x3) return "input_boxes applies where the convolution runs TF32";
   if (conv_packs_w(c)) return "input_boxes excludes the row packing (a copy of its own)";
-  if (gemm_stride(c, 1) != 1) return "input_boxes needs W stride 1 (a box's row is one 128-byte swizzle row)";
+  if (gemm_stride(c, 1) > 6)
+    return "input_boxes takes a W stride of at most 6 (a box's 40 x stride columns, TMA's 256)";
   if (c.in_size.back() % 4 != 0) return "input_boxes needs the input's W a multiple of 4 (TMA's 16-byte strides)";
   return "";
 }

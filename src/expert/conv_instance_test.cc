@@ -296,8 +296,8 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
 }
 
 TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes) {
-  // Level 1's 63 (16 -> 128 channels over 1024 x 1024): no copy of the input; TMA boxes of 32 columns
-  // and two rows, two per k-tile of its 2 x 64 pixel tiles.
+  // Level 1's 63 (16 -> 128 channels over 1024 x 1024): no copy of the input; TMA boxes of 32 (40)
+  // columns, four per k-tile of its 1 x 128 pixel tiles; stages of 40-float box rows.
   auto spec = fixture("level1/63_conv_standard_2D__square_input__square_kernel");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
@@ -307,7 +307,9 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
   EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
   auto cu = generate_kernel(*r, spec, p);
   ASSERT_TRUE(cu.ok()) << cu.message();
-  EXPECT_TRUE(contains(*cu, "ConvForward<Config, 2, 64, Epilogue, false, 1, cutegen::conv::InputRead::kBoxes>;"))
+  EXPECT_TRUE(contains(*cu,
+                       "ColMajor, 128, 128, 5>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, "
+                       "Epilogue, false, 1, cutegen::conv::InputRead::kBoxes>;"))
       << *cu;
   // Rows narrower than a box still take 32-column tiles.
   auto narrow = std::make_shared<ConvRecipe>(*r->conv);
@@ -315,11 +317,17 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
   EXPECT_EQ(conv_tiles(*narrow).tile_q, 16);
   EXPECT_EQ(conv_tiles(*narrow, false, nullptr, true).tile_q, 32);
   EXPECT_EQ(conv_tiles(*narrow, false, nullptr, true).tile_p, 4);
-  // What TMA's boxes cannot take: a W stride (76's 3), rows not of 16-byte multiples.
+  // A W stride is TMA's traversal stride (76's 3: 1 x 128 tiles, where the copy's box takes 64 columns);
+  // past 6, or over rows not of 16-byte multiples, TMA cannot take the boxes.
   auto strided = recognize(fixture("level1/76_conv_standard_1D_dilated_strided__"));
   ASSERT_TRUE(strided.ok()) << strided.message();
-  EXPECT_EQ(invalid_reason(*strided, point(*strided, "input_boxes=1")),
-            "input_boxes needs W stride 1 (a box's row is one 128-byte swizzle row)");
+  EXPECT_EQ(invalid_reason(*strided, point(*strided, "input_boxes=1")), "");
+  EXPECT_EQ(conv_tiles(*strided->conv).tile_q, 64);
+  EXPECT_EQ(conv_tiles(*strided->conv, false, nullptr, true).tile_q, 128);
+  auto seven = std::make_shared<ConvRecipe>(*strided->conv);
+  seven->stride = {7};
+  EXPECT_EQ(conv_boxes_unsupported(*seven, false),
+            "input_boxes takes a W stride of at most 6 (a box's 40 x stride columns, TMA's 256)");
   auto odd = std::make_shared<ConvRecipe>(*r->conv);
   odd->in_size = {1024, 1022}, odd->out_size = {1022, 1020};
   EXPECT_EQ(conv_boxes_unsupported(*odd, false),

@@ -92,8 +92,8 @@ struct FusedStage {
 };
 // A fused pool's windows must lie in one warp's rows: tiles of 128 / TileQ x TileQ pixels, TileQ 8
 // for windows of 2 and 4 for windows of 4 (kernels/conv/epilogue_nchw_reduce.cuh). The input read as
-// pixel-major boxes (`boxes`, Params::input_boxes) takes TileQ of 32 or more (a box's row) and, over
-// 2-D and 3-D outputs, of 64 at most (two rows a box: kernels/conv/nchw_boxes.cuh).
+// pixel-major boxes (`boxes`, Params::input_boxes) takes TileQ of 32 or more (whole 32-column boxes),
+// whatever the stride, and stages of 40-float box rows (kernels/conv/nchw_boxes.cuh).
 ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel = false, const FusedStage* fused = nullptr,
                      bool boxes = false);
 // Why the implicit GEMM cannot read the recipe's input as it is, in pixel-major TMA boxes

@@ -54,7 +54,7 @@ struct Params {
   int gather_input = 0;
   // The same without the gather: 1 has TMA load the channels-first input's pixel-major tiles and the
   // consumers transpose them into registers for the wgmma RS form (kernels/conv/mainloop_conv_nchw.cuh);
-  // W stride 1, the input's W a multiple of 4, 32-column pixel tiles.
+  // a W stride of at most 6, the input's W a multiple of 4, 32-column pixel tiles.
   int input_boxes = 0;
   // Direct convolutions: output columns a thread computes (kernels/conv/direct.cuh), each tap read from
   // shared memory once for Rows x direct_cols pixels; 2 doubles the accumulators on half the threads.
