@@ -1,6 +1,7 @@
-// The layout change in front of a convolution: (outer, C, inner) -> (outer, inner, C_pad), C
-// padded with zeros to C_pad. For an NC(D)HW input outer is the batch and inner the pixels; for a
-// (K, C/G, taps) weight outer is the output channel and inner the taps. Tiles of 32 channels
+// The layout change in front of a convolution: (outer, C, inner) -> (outer, inner_pad, C_pad), C
+// and inner padded with zeros. For an NC(D)HW input outer is the batch and inner the pixels; for a
+// (K, C/G, taps) weight outer is the output channel and inner the taps (padded to pairs where a
+// k-tile holds two: mainloop_conv_nchw.cuh). Tiles of 32 channels
 // pass through shared memory so that both the reads (along inner) and the writes (along C) coalesce.
 // For 3xTF32 (a nonzero lo_offset, fp32 only) each value is written as its tf32 parts: hi at the
 // copy's place, lo lo_offset elements further (split_tf32, kernels/gemm/tf32_split.cuh).
@@ -37,7 +38,8 @@ constexpr int CopyInner = 128;
 
 template <class T>
 __global__ void __launch_bounds__(256)
-    to_channels_last_kernel(T const* src, T* dst, int channels, int inner, int channels_padded, int64_t lo_offset) {
+    to_channels_last_kernel(T const* src, T* dst, int channels, int inner, int inner_padded, int channels_padded,
+                            int64_t lo_offset) {
   __shared__ T tile[32][CopyInner + 1];  // [c][i], one column of padding against bank conflicts
   int64_t outer = blockIdx.z;
   int i0 = blockIdx.x * CopyInner, c0 = blockIdx.y * 32;
@@ -54,8 +56,8 @@ __global__ void __launch_bounds__(256)
   CUTE_UNROLL
   for (int iy = threadIdx.y; iy < CopyInner; iy += 8) {
     int i = i0 + iy;
-    if (i < inner && c < channels_padded)
-      store_parts(dst, (outer * inner + i) * channels_padded + c, tile[threadIdx.x][iy], lo_offset);
+    if (i < inner_padded && c < channels_padded)
+      store_parts(dst, (outer * inner_padded + i) * channels_padded + c, tile[threadIdx.x][iy], lo_offset);
   }
 }
 
@@ -68,23 +70,23 @@ __device__ T transposed_weight(T const* w, ConvShape const& t, int ko, int ci, i
 }
 
 // The phase's weight, channels-last for its forward convolution: w (C, K/G, T, R, S) ->
-// (K, phase taps, C/G_pad), flipped and with the channels swapped, group by group. Weights are
-// small: one thread per written element.
+// (K, taps_pad, c_pad), flipped and with the channels swapped, group by group, zeros past the
+// phase's taps and the group's channels. Weights are small: one thread per written element.
 template <class T>
-__global__ void phase_weight_kernel(T const* src, T* dst, ConvShape t, TransposedPhase phase, int64_t lo_offset) {
-  int const taps = phase.taps(), c_pad = t.c_group_padded();
+__global__ void phase_weight_kernel(T const* src, T* dst, ConvShape t, TransposedPhase phase, int taps_pad, int c_pad,
+                                    int64_t lo_offset) {
   int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (i >= int64_t(t.k) * taps * c_pad) return;
-  int ci = int(i % c_pad), tap = int(i / c_pad % taps), ko = int(i / (int64_t(c_pad) * taps));
-  T v = ci < t.c_group() ? transposed_weight(src, t, ko, ci, phase.source_tap(t, tap)) : T(0);
+  if (i >= int64_t(t.k) * taps_pad * c_pad) return;
+  int ci = int(i % c_pad), tap = int(i / c_pad % taps_pad), ko = int(i / (int64_t(c_pad) * taps_pad));
+  T v = ci < t.c_group() && tap < phase.taps() ? transposed_weight(src, t, ko, ci, phase.source_tap(t, tap)) : T(0);
   store_parts(dst, i, v, lo_offset);
 }
 
 template <class T>
-cudaError_t phase_weight(T const* src, T* dst, ConvShape const& t, TransposedPhase const& phase, int64_t lo_offset,
-                         cudaStream_t stream) {
-  int64_t n = int64_t(t.k) * phase.taps() * t.c_group_padded();
-  phase_weight_kernel<T><<<unsigned((n + 255) / 256), 256, 0, stream>>>(src, dst, t, phase, lo_offset);
+cudaError_t phase_weight(T const* src, T* dst, ConvShape const& t, TransposedPhase const& phase, int taps_pad,
+                         int c_pad, int64_t lo_offset, cudaStream_t stream) {
+  int64_t n = int64_t(t.k) * taps_pad * c_pad;
+  phase_weight_kernel<T><<<unsigned((n + 255) / 256), 256, 0, stream>>>(src, dst, t, phase, taps_pad, c_pad, lo_offset);
   return cudaGetLastError();
 }
 
@@ -117,10 +119,11 @@ cudaError_t merged_phase_weight(T const* src, T* dst, ConvShape const& t, Transp
 }
 
 template <class T>
-cudaError_t to_channels_last(T const* src, T* dst, int outer, int channels, int inner, int channels_padded,
-                             int64_t lo_offset, cudaStream_t stream) {
-  dim3 grid((inner + CopyInner - 1) / CopyInner, (channels_padded + 31) / 32, outer);
-  to_channels_last_kernel<T><<<grid, dim3(32, 8), 0, stream>>>(src, dst, channels, inner, channels_padded, lo_offset);
+cudaError_t to_channels_last(T const* src, T* dst, int outer, int channels, int inner, int inner_padded,
+                             int channels_padded, int64_t lo_offset, cudaStream_t stream) {
+  dim3 grid((inner_padded + CopyInner - 1) / CopyInner, (channels_padded + 31) / 32, outer);
+  to_channels_last_kernel<T>
+      <<<grid, dim3(32, 8), 0, stream>>>(src, dst, channels, inner, inner_padded, channels_padded, lo_offset);
   return cudaGetLastError();
 }
 

@@ -38,11 +38,14 @@ namespace cutegen::conv {
 
 // How the implicit GEMM reads its input: a channels-last copy (TMA boxes of it), or the input as it
 // is, gathered by the producer warpgroup's cp.async or loaded as pixel-major TMA boxes (TF32 only).
-enum class InputRead { kCopy, kGather, kBoxes };
+// kBoxPairs: pixel-major boxes with two taps a k-tile, for groups of at most 16 channels (forward,
+// or transposed phase by phase).
+enum class InputRead { kCopy, kGather, kBoxes, kBoxPairs };
 
 template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW, InputRead Input>
 struct ConvParams {
-  using Mainloop = cute::conditional_t<Input == InputRead::kBoxes, MainloopConvNchw<Config, TileP, TileQ>,
+  using Mainloop = cute::conditional_t<Input == InputRead::kBoxes || Input == InputRead::kBoxPairs,
+                                       MainloopConvNchw<Config, TileP, TileQ, Input == InputRead::kBoxPairs ? 2 : 1>,
                                        MainloopConvTma<Config, TileP, TileQ, Split3xTf32, Input == InputRead::kGather>>;
   using Epilogue =
       cute::conditional_t<fuses_reduction<Functor>, EpilogueNchwReduce<Config, TileP, TileQ, Functor, MergeW>,
@@ -62,11 +65,13 @@ template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = 
           InputRead Input = InputRead::kCopy>
 struct ConvForward {
   using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW, Input>;
+  using Mainloop = typename Params::Mainloop;
   static constexpr bool Copied = Input == InputRead::kCopy;  // the kernel reads the input's channels-last copy
+  static_assert(Input != InputRead::kBoxPairs || MergeW == 1, "merged W phases' weights hold one tap a row");
   using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;
   using ElementA = typename Config::ElementA;  // tfloat32_t or float for fp32 tensors: the same bits
 
-  static constexpr int Parts = Params::Mainloop::Parts;  // hi (and lo) of each copy
+  static constexpr int Parts = Mainloop::Parts;  // hi (and lo) of each copy
 
   // The geometry the implicit GEMM runs (the packed one for pack_w; a transposed convolution's
   // phases run over its input, and their weights' taps add up to its).
@@ -80,7 +85,7 @@ struct ConvForward {
     ConvShape const g = gemm_shape(s);
     if (MergeW > 1 && s.transposed)  // each (r_z, r_p)'s taps once per W phase over the union
       return int64_t(g.k) * MergeW * g.t * g.r * MergedW::of(g).taps * g.c_group_padded();
-    return int64_t(g.k) * g.taps() * g.c_group_padded();
+    return int64_t(g.k) * Mainloop::weight_taps(g) * Mainloop::weight_channels(g);
   }
   static size_t input_bytes(ConvShape const& s) {
     return Copied ? (size_t(Parts * input_part(s)) * sizeof(ElementA) + 127) / 128 * 128 : 0;
@@ -117,16 +122,18 @@ struct ConvForward {
     Element const* x_read = Copied ? copy : x;  // what the kernel reads
     auto* w_cl = reinterpret_cast<Element*>(workspace + input_bytes(s));
     int64_t x_lo = Parts > 1 ? input_part(s) : 0;
-    cudaError_t err = !Copied    ? cudaSuccess
-                      : s.pack_w ? pack_rows(x, copy, s, x_lo, stream)
-                                 : to_channels_last(x, copy, s.n, s.c, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
+    cudaError_t err =
+        !Copied    ? cudaSuccess
+        : s.pack_w ? pack_rows(x, copy, s, x_lo, stream)
+                   : to_channels_last(x, copy, s.n, s.c, s.d * s.h * s.w, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
     if (err != cudaSuccess || s.transposed)
       return err != cudaSuccess ? err
              : MergeW > 1       ? run_merged_phases(x_read, w, w_cl, out, s, functor, stream)
                                 : run_phases(x_read, w, w_cl, out, s, functor, stream);
     int64_t w_lo = Parts > 1 ? weight_part(s) : 0;
     err = s.pack_w ? pack_weight_rows(w, w_cl, s, w_lo, stream)
-                   : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), s.c_group_padded(), w_lo, stream);
+                   : to_channels_last(w, w_cl, s.k, s.c_group(), s.taps(), Mainloop::weight_taps(s),
+                                      Mainloop::weight_channels(s), w_lo, stream);
     ConvShape const g = gemm_shape(s);  // the output's dims are the same in both
     return err != cudaSuccess ? err : launch(x_read, w_cl, out, g, OutputPhase::whole(g), functor, stream);
   }
@@ -137,14 +144,15 @@ struct ConvForward {
   template <class Element>
   static cudaError_t run_phases(Element const* x_read, Element const* w, Element* w_cl, typename Config::ElementC* out,
                                 ConvShape const& t, Functor const& functor, cudaStream_t stream) {
-    return for_each_phase(t, out, functor, stream,
-                          [&](TransposedPhase const& phase, ConvShape const& g, OutputPhase const& o) {
-                            int64_t w_lo = Parts > 1 ? weight_part(g) : 0;
-                            cudaError_t err = phase_weight(w, w_cl, t, phase, w_lo, stream);
-                            if (err == cudaSuccess) err = launch(x_read, w_cl, out, g, o, functor, stream);
-                            w_cl += Parts * weight_part(g);
-                            return err;
-                          });
+    return for_each_phase(
+        t, out, functor, stream, [&](TransposedPhase const& phase, ConvShape const& g, OutputPhase const& o) {
+          int64_t w_lo = Parts > 1 ? weight_part(g) : 0;
+          cudaError_t err =
+              phase_weight(w, w_cl, t, phase, Mainloop::weight_taps(g), Mainloop::weight_channels(g), w_lo, stream);
+          if (err == cudaSuccess) err = launch(x_read, w_cl, out, g, o, functor, stream);
+          w_cl += Parts * weight_part(g);
+          return err;
+        });
   }
 
   // The same with the W phases merged (MergedW): per (r_z, r_p) one weight copy and one launch; a
@@ -183,13 +191,13 @@ struct ConvForward {
   static cudaError_t launch(Element const* x_read, Element const* w_cl, typename Config::ElementC* out,
                             ConvShape const& g, OutputPhase const& o, Functor const& functor, cudaStream_t stream) {
     Params params;
-    if (!Params::Mainloop::make_params(g, reinterpret_cast<ElementA const*>(x_read),
-                                       reinterpret_cast<ElementA const*>(w_cl), params.mainloop))
+    if (!Mainloop::make_params(g, reinterpret_cast<ElementA const*>(x_read), reinterpret_cast<ElementA const*>(w_cl),
+                               params.mainloop))
       return cudaErrorInvalidValue;
     params.epilogue = {out, g, functor, o};
-    params.scheduler = Params::Scheduler::make_params(PixelTiling<TileP, TileQ>::m_tiles(g) * Config::TileM,
-                                                      g.k_group(), g.groups, Config::TileM, Config::TileN, 8,
-                                                      Params::Mainloop::k_tile_count(g), /*splits=*/1);
+    params.scheduler =
+        Params::Scheduler::make_params(PixelTiling<TileP, TileQ>::m_tiles(g) * Config::TileM, g.k_group(), g.groups,
+                                       Config::TileM, Config::TileN, 8, Mainloop::k_tile_count(g), /*splits=*/1);
     return gemm::launch_kernel<Kernel>(params, stream);
   }
 };

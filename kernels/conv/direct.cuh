@@ -218,8 +218,8 @@ struct DirectConv {
     auto* w_phase = reinterpret_cast<float*>(workspace);
     return for_each_phase(
         s, out, functor, stream, [&](TransposedPhase const& phase, ConvShape const& g, OutputPhase const& o) {
-          cudaError_t err = phase_weight(w, w_phase, s, phase, 0, stream);
           int const c_pad = g.c_group_padded();
+          cudaError_t err = phase_weight(w, w_phase, s, phase, g.taps(), c_pad, 0, stream);
           if (err == cudaSuccess)
             err = launch(x, w_phase, TapStrides{int64_t(g.taps()) * c_pad, 1, c_pad}, out, g, o, functor, stream);
           w_phase += int64_t(g.k) * g.taps() * c_pad;

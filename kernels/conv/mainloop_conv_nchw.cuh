@@ -5,9 +5,10 @@
 // does (kernels/gemm/mainloop_register_split.cuh): the consumers load their A fragment from the
 // pixel-major stage into registers, which transposes it on the way; B stays the weight's
 // channels-last copy in shared memory, K-major, loaded as MainloopConvTma loads it.
-//   producer (one thread): per k-tile (one tap, TileK channels) one TMA box of the input (40
-//     columns, 1, 1, TileK channels, 1) over its dims (W, H, D, C, N) per 32-column run of each of
-//     the M tile's rows, shifted by the tap and the padding, the W stride TMA's traversal stride;
+//   producer (one thread): per k-tile (one tap and TileK channels, or with TapsPerK 2 two taps and
+//     TileK / 2 channels: a group of at most 16) and per tap one TMA box of the input (40 columns,
+//     1, 1, the tap's channels, 1) over its dims (W, H, D, C, N) per 32-column run of each of the M
+//     tile's rows, shifted by the tap and the padding, the W stride TMA's traversal stride;
 //     TMA's zero fill is the padding (and the channels past C). A box lands as [c][40 columns],
 //     unswizzled (nchw_boxes.cuh: why 40);
 //   consumers: per k-tile, the thread's A elements from that layout (SmemLayoutA spells it, so
@@ -29,7 +30,7 @@
 
 namespace cutegen::conv {
 
-template <class Config, int TileP, int TileQ>
+template <class Config, int TileP, int TileQ, int TapsPerK = 1>
 struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
   using Base = MainloopConvTma<Config, TileP, TileQ>;
   using typename Base::ElementA;
@@ -41,7 +42,7 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
   using typename Base::Tiling;
   using Tf32 = cute::tfloat32_t;
   static constexpr int TileK = Config::TileK;
-  using Boxes = NchwBoxes<TileP, TileQ, TileK, Config::Stages>;
+  using Boxes = NchwBoxes<TileP, TileQ, TileK, Config::Stages, TapsPerK>;
   using SmemLayoutA = typename Boxes::Layout;  // (BM,BK,PIPE)
   static_assert(cute::is_same_v<ElementA, Tf32>, "the channels-first input runs TF32");
   using TiledMma = gemm::RsTf32TiledMma<Config>;
@@ -54,19 +55,34 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
   static constexpr uint32_t TransactionBytes =
       uint32_t(Boxes::StageElements * sizeof(ElementA) + Config::TileN * TileK * sizeof(ElementB));
 
+  // The weight's channels-last copy (K, weight_taps, weight_channels) the kernel reads; with two taps
+  // a k-tile, each tap's TileK / 2 channels (zero-padded) and the taps padded to pairs, so that a
+  // pair of taps is one TileK-wide row of B.
+  CUTE_HOST_DEVICE static int weight_channels(ConvShape const& s) {
+    return TapsPerK == 1 ? s.c_group_padded() : Boxes::Channels;
+  }
+  CUTE_HOST_DEVICE static int weight_taps(ConvShape const& s) {
+    return (s.taps() + TapsPerK - 1) / TapsPerK * TapsPerK;
+  }
+  CUTE_HOST_DEVICE static int k_tile_count(ConvShape const& s) {
+    return TapsPerK == 1 ? Base::k_tile_count(s) : weight_taps(s) / TapsPerK;
+  }
+
   // Host side. x is the input (N, C, D, H, W) itself, w the weight's channels-last copy; false where
-  // TMA cannot take the input (a W stride past 6, W not a multiple of 4) or the driver refuses a box.
+  // TMA cannot take the input (a W stride past 6, W not a multiple of 4) or the driver refuses a box,
+  // or a tap's share of the k-tile would not hold a group's channels.
   static bool make_params(ConvShape const& s, ElementA const* x, ElementB const* w, Params& out) {
-    if (s.stride_w > Boxes::MaxStrideW) return false;
+    if (s.stride_w > Boxes::MaxStrideW || (TapsPerK > 1 && s.c_group() > Boxes::Channels)) return false;
     out.shape = s;
     out.x = x;
     uint64_t const e = sizeof(ElementA);
     uint64_t dims[5] = {uint64_t(s.w), uint64_t(s.h), uint64_t(s.d), uint64_t(s.c), uint64_t(s.n)};
     uint64_t strides[4] = {dims[0] * e, dims[0] * dims[1] * e, dims[0] * dims[1] * dims[2] * e,
                            dims[0] * dims[1] * dims[2] * dims[3] * e};
-    uint32_t box[5] = {uint32_t(Boxes::Pitch * s.stride_w), 1, 1, TileK, 1};
+    uint32_t box[5] = {uint32_t(Boxes::Pitch * s.stride_w), 1, 1, Boxes::Channels, 1};
     uint32_t step[5] = {uint32_t(s.stride_w), 1, 1, 1, 1};
-    return Base::encode(&out.a, x, 5, dims, strides, box, step, CU_TENSOR_MAP_SWIZZLE_NONE) && Base::make_b(s, w, out);
+    return Base::encode(&out.a, x, 5, dims, strides, box, step, CU_TENSOR_MAP_SWIZZLE_NONE) &&
+           Base::make_b(w, TapsPerK * weight_channels(s), weight_taps(s) / TapsPerK, s.k, out);
   }
 
   CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
@@ -83,24 +99,28 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
     int const w0 = tile.q0 * s.stride_w - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h;
     int const d0 = tile.z * s.stride_d - s.pad_d;
     int const c_group0 = group * s.c_group(), k_out = group * s.k_group() + n_tile * Config::TileN;
-    KTileWalk at(s, k_begin);
+    KTileWalk at(s, k_begin * TapsPerK);  // with two taps a k-tile, a group's channels are one chunk
 #pragma unroll 1
     for (int i = 0; i < k_count; ++i) {
       pipeline.producer_acquire(write);
       uint64_t* full = reinterpret_cast<uint64_t*>(pipeline.producer_get_barrier(write));
-      int const stage = write.index(), c0 = at.chunk * TileK;
+      int const stage = write.index(), c0 = at.chunk * TileK, b_row = at.tap / TapsPerK;
       ElementA* a = smem.a.data() + stage * Boxes::StageElements;
-      CUTE_UNROLL
-      for (int box = 0; box < Boxes::Boxes; ++box) {
-        int const run = box % Boxes::Runs, row = box / Boxes::Runs;
-        cute::SM90_TMA_LOAD_5D::copy(&params.a, full, Base::kCacheHint, a + box * Boxes::BoxElements,
-                                     w0 + run * 32 * s.stride_w + at.ks * s.dil_w,
-                                     h0 + row * s.stride_h + at.kr * s.dil_h, d0 + at.kt * s.dil_d, c_group0 + c0,
-                                     tile.n);
+#pragma unroll 1  // unrolled too, the pairs' eight boxes a k-tile spilled a register of the producer's 48
+      for (int t = 0; t < TapsPerK; ++t) {
+        CUTE_UNROLL
+        for (int box = 0; box < Boxes::Boxes; ++box) {
+          int const run = box % Boxes::Runs, row = box / Boxes::Runs;
+          cute::SM90_TMA_LOAD_5D::copy(
+              &params.a, full, Base::kCacheHint, a + t * Boxes::TapElements + box * Boxes::BoxElements,
+              w0 + run * 32 * s.stride_w + at.ks * s.dil_w, h0 + row * s.stride_h + at.kr * s.dil_h,
+              d0 + at.kt * s.dil_d, c_group0 + c0, tile.n);
+        }
+        // The last of an odd count of taps in pairs fills the pair's second slot too (its weights are zeros).
+        if (TapsPerK == 1 || at.tap + 1 < s.taps()) at.advance(s);
       }
-      Base::load_b(params, full, Base::b_stage(smem, stage), c0, at.tap, k_out);
+      Base::load_b(params, full, Base::b_stage(smem, stage), c0, b_row, k_out);
       ++write;
-      at.advance(s);
     }
   }
 

@@ -132,18 +132,21 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
     uint32_t a_box[5] = {TileK, uint32_t(TileQ * s.stride_w), uint32_t(TileP * s.stride_h), 1, 1};
     uint32_t a_step[5] = {1, uint32_t(s.stride_w), uint32_t(s.stride_h), 1, 1};
     return (NchwA || encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step, CU_TENSOR_MAP_SWIZZLE_128B)) &&
-           make_b(s, w, out);
+           make_b(w, weight_channels(s), weight_taps(s), s.k, out);
   }
 
-  // B's descriptor over the weight's channels-last copy w (C/G_pad, taps, K), one k-tile a box.
-  static bool make_b(ConvShape const& s, ElementB const* w, Params& out) {
+  // B's descriptor over the weight's channels-last copy w, (row, rows, k) with Parts x k rows of
+  // `rows` k-tile rows of `row` elements ((C/G_pad, taps, K) here), one k-tile row a box.
+  static bool make_b(ElementB const* w, int row, int rows, int k, Params& out) {
     uint64_t e = sizeof(ElementB);
-    uint64_t dims[3] = {uint64_t(s.c_group_padded()), uint64_t(s.taps()), uint64_t(Parts * s.k)};
+    uint64_t dims[3] = {uint64_t(row), uint64_t(rows), uint64_t(Parts * k)};
     uint64_t strides[2] = {dims[0] * e, dims[0] * dims[1] * e};
     uint32_t box[3] = {TileK, 1, ShareN};
     uint32_t step[3] = {1, 1, 1};
     return encode(&out.b, w, 3, dims, strides, box, step, CU_TENSOR_MAP_SWIZZLE_128B);
   }
+  CUTE_HOST_DEVICE static int weight_channels(ConvShape const& s) { return s.c_group_padded(); }
+  CUTE_HOST_DEVICE static int weight_taps(ConvShape const& s) { return s.taps(); }
 
   CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
     if constexpr (!NchwA) cute::prefetch_tma_descriptor(&params.a);

@@ -41,11 +41,13 @@ struct GemmWarpSpecialized {
   static constexpr int ConsumerWarpgroups = 2;
   static constexpr int Teams = ConsumerWarpgroups / Config::MmaWarpgroups;  // consumer groups with tiles of their own
   static constexpr int Threads = cutlass::NumThreadsPerWarpGroup * (1 + ConsumerWarpgroups);
-  // 40 + 2 * 232 registers per thread-slot of the three warpgroups fill the SM's 64K registers;
-  // the consumers need them for 128x256 fp32 accumulators (128 per thread) plus addressing. A
-  // producer whose whole warpgroup gathers (Mainloop::ProducerThreads > 1) needs 72 for its
-  // addresses without spilling (64 spilled 8 bytes), leaving the consumers 216.
-  static constexpr uint32_t ProducerRegisters = Mainloop::ProducerThreads > 1 ? 72 : 40;
+  // 48 + 2 * 232 registers per thread-slot of the three warpgroups fill the SM's 64K registers;
+  // the consumers need them for 128x256 fp32 accumulators (128 per thread) plus addressing (setmaxnreg
+  // counts in 8s: a 40-register producer left them 232 too, and spilled a register issuing a
+  // convolution's eight boxes a k-tile, mainloop_conv_nchw.cuh). A producer whose whole warpgroup
+  // gathers (Mainloop::ProducerThreads > 1) needs 72 for its addresses without spilling (64 spilled
+  // 8 bytes), leaving the consumers 216.
+  static constexpr uint32_t ProducerRegisters = Mainloop::ProducerThreads > 1 ? 72 : 48;
   static constexpr uint32_t ConsumerRegisters =
       (64 * 1024 / cutlass::NumThreadsPerWarpGroup - ProducerRegisters) / 2 / 8 * 8;
 

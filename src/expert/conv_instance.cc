@@ -3,6 +3,7 @@
 // epilogue functor: the recipe's pointwise expression with each operand read at the output element
 // through its strides.
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 #include "core/strings.h"
@@ -21,6 +22,18 @@ bool conv_runs_3xtf32(const ConvRecipe& c, const Params& p) { return c.math == G
 bool conv_direct_serves(const ConvRecipe& c) {
   return c.kind == ConvClass::kDirect || (c.kind == ConvClass::kImplicitGemm && c.math == GemmMath::k3xTF32 &&
                                           c.in_size.size() >= 2 && c.in_channels / c.groups * c.kernel.back() <= 32);
+}
+
+bool conv_gather_serves(const ConvRecipe& c) {
+  if (!c.transposed) return false;
+  for (size_t d = 0; d < c.kernel.size(); ++d)
+    if (c.kernel[d] > c.stride[d] / std::gcd(c.stride[d], c.dilation[d])) return false;
+  return true;
+}
+
+int conv_gather_channels(const ConvRecipe& c) {
+  int64_t const k_group = c.out_channels / c.groups;
+  return k_group % 16 == 0 ? 16 : k_group % 8 == 0 ? 8 : 4;
 }
 
 bool conv_direct_prevails(const ConvRecipe& c) {
@@ -155,6 +168,18 @@ std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3) {
   return "";
 }
 
+std::string conv_gather_unsupported(const ConvRecipe& c) {
+  if (auto why = conv_shared_unsupported(c); !why.empty()) return why;
+  if (c.out_channels / c.groups % 4 != 0) return "the gathering template takes output channels in fours per group";
+  if (c.kernel_volume() * (c.in_channels / c.groups) * conv_gather_channels(c) * 4 > (227 << 10))
+    return "the gathering template's weights exceed shared memory";
+  int64_t rows = c.batch;
+  for (size_t d = 0; d + 1 < c.out_size.size(); ++d)
+    rows *= c.out_size[d];
+  if (rows * ((c.out_size.back() + 127) / 128) >= (int64_t(1) << 31)) return "more than 2^31 CTAs (its grid's x)";
+  return "";
+}
+
 std::string conv_direct_unsupported(const ConvRecipe& c, int cols) {
   if (auto why = conv_shared_unsupported(c); !why.empty()) return why;
   if (direct_shared_bytes(c, cols) > (227 << 10)) return "the direct convolution's input patch exceeds shared memory";
@@ -177,6 +202,9 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
   if (p.strategy == Strategy::kConvDepthwise)              // 64 x 32 tiles, 8 rows a thread; 1-D: 256 columns
     return "using Conv = cutegen::conv::DepthwiseConv<" + std::string(two_d ? "64, 4, 8, " : "256, 1, 1, ") + rs +
            ", Epilogue>;";
+  if (p.strategy == Strategy::kConvTransposedGather)  // 128 columns a CTA
+    return "using Conv = cutegen::conv::TransposedGatherConv<128, " + std::to_string(conv_gather_channels(c)) +
+           ", Epilogue>;";
   if (p.strategy == Strategy::kConvDirect) {
     DirectTiles d = direct_tiles(c, p.direct_cols);
     // A forward convolution's R and S as constants (a transposed one's phases differ in their taps).
@@ -186,9 +214,13 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
            (d.cols > 1 ? ", " + std::to_string(d.cols) : "") + ">;";
   }
   // ConvForward's trailing arguments, spelled only as far as they leave their defaults.
-  std::string input = p.gather_input  ? "cutegen::conv::InputRead::kGather"
-                      : p.input_boxes ? "cutegen::conv::InputRead::kBoxes"
-                                      : "";
+  // Boxes of a group's 16 channels take two taps a k-tile (not with merged W phases, whose weight
+  // rows hold one tap each).
+  bool const pairs = c.in_channels / c.groups <= 16 && conv_merge_w(c) == 1;
+  std::string input = p.gather_input   ? "cutegen::conv::InputRead::kGather"
+                      : !p.input_boxes ? ""
+                      : pairs          ? "cutegen::conv::InputRead::kBoxPairs"
+                                       : "cutegen::conv::InputRead::kBoxes";
   std::string split = !input.empty() ? ", false, " + std::to_string(conv_merge_w(c)) + ", " + input
                       : conv_merge_w(c) > 1
                           ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c))

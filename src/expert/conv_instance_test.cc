@@ -297,7 +297,8 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
 
 TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes) {
   // Level 1's 63 (16 -> 128 channels over 1024 x 1024): no copy of the input; TMA boxes of 32 (40)
-  // columns, four per k-tile of its 1 x 128 pixel tiles; stages of 40-float box rows.
+  // columns, four per tap of its 1 x 128 pixel tiles, two taps of 16 channels a k-tile; stages of
+  // 40-float box rows.
   auto spec = fixture("level1/63_conv_standard_2D__square_input__square_kernel");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
@@ -309,7 +310,7 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu,
                        "ColMajor, 128, 128, 5>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, "
-                       "Epilogue, false, 1, cutegen::conv::InputRead::kBoxes>;"))
+                       "Epilogue, false, 1, cutegen::conv::InputRead::kBoxPairs>;"))
       << *cu;
   // Rows narrower than a box still take 32-column tiles.
   auto narrow = std::make_shared<ConvRecipe>(*r->conv);
@@ -321,7 +322,12 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
   // past 6, or over rows not of 16-byte multiples, TMA cannot take the boxes.
   auto strided = recognize(fixture("level1/76_conv_standard_1D_dilated_strided__"));
   ASSERT_TRUE(strided.ok()) << strided.message();
-  EXPECT_EQ(invalid_reason(*strided, point(*strided, "input_boxes=1")), "");
+  Params strided_boxes = point(*strided, "input_boxes=1");
+  EXPECT_EQ(invalid_reason(*strided, strided_boxes), "");
+  auto strided_cu = generate_kernel(*strided, fixture("level1/76_conv_standard_1D_dilated_strided__"), strided_boxes);
+  ASSERT_TRUE(strided_cu.ok()) << strided_cu.message();
+  EXPECT_TRUE(contains(*strided_cu, "Epilogue, false, 1, cutegen::conv::InputRead::kBoxes>;"))
+      << "64 channels: one tap";
   EXPECT_EQ(conv_tiles(*strided->conv).tile_q, 64);
   EXPECT_EQ(conv_tiles(*strided->conv, false, nullptr, true).tile_q, 128);
   auto seven = std::make_shared<ConvRecipe>(*strided->conv);
@@ -343,6 +349,33 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
   ASSERT_TRUE(pooled.ok()) << pooled.message();
   EXPECT_EQ(invalid_reason(*pooled, point(*pooled, "fuse_stage=1,input_boxes=1")),
             "input_boxes takes 32-column pixel tiles, a fused pool narrower ones");
+}
+
+TEST(ConvInstance, TransposedConvolutionsOfOneTapPerDimMayGatherEachOutputPixel) {
+  // Level 1's 81 (stride 5, 3 taps at dilation 2: each output pixel has at most one tap per dim): all
+  // 25 phases in one pass, 16 output channels a thread; a search point beside the phases' GEMMs.
+  auto spec = fixture("level1/81_conv_transposed_2D_asymmetric_input_square_kernel___dilated____padded____strided__");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_TRUE(conv_gather_serves(*r->conv));
+  EXPECT_EQ(default_params(*r).strategy, Strategy::kConvImplicitGemm);
+  auto gather = parse_params("strategy=conv_transposed_gather");
+  ASSERT_TRUE(gather.ok()) << gather.message();
+  auto space = search_space(*r);
+  EXPECT_NE(std::find(space.begin(), space.end(), *gather), space.end());
+  auto cu = generate_kernel(*r, spec, *gather);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, "transposed_gather_kernel(")) << "its header inlined";
+  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::TransposedGatherConv<128, 16, Epilogue>;")) << *cu;
+  // Taps that share a residue of the stride (level 1's 61: stride 1, and 77: stride 2 at dilation 2)
+  // are the phases' GEMMs' alone.
+  for (auto name : {"level1/61_conv_transposed_3D__square_input__square_kernel",
+                    "level1/72_conv_transposed_3D_asymmetric_input_asymmetric_kernel___strided_padded_grouped_"}) {
+    auto other = recognize(fixture(name));
+    ASSERT_TRUE(other.ok()) << other.message();
+    EXPECT_FALSE(conv_gather_serves(*other->conv)) << name;
+    EXPECT_EQ(invalid_reason(*other, *gather), "strategy conv_transposed_gather does not compute this recipe");
+  }
 }
 
 TEST(ConvInstance, ClustersOfTwoShareTheWeightTileByMulticast) {

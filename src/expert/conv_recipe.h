@@ -118,6 +118,14 @@ bool conv_direct_serves(const ConvRecipe& c);
 // output channels a group, where the implicit GEMM's tile is a narrow one (level 2's 8: 5.66 -> 2.99
 // ms; 7's 32 channels: 6.62 -> 7.52, slower).
 bool conv_direct_prevails(const ConvRecipe& c);
+// The gathering transposed template (kernels/conv/transposed_gather.cuh) serves transposed convolutions
+// whose strides keep every output pixel to at most one tap per dim (each dim's taps x dilation fall
+// in distinct residues of its stride: level 1's 81), where phase by phase is stride^dims one-tap
+// GEMMs each storing every stride-th pixel.
+bool conv_gather_serves(const ConvRecipe& c);
+// Why it has no kernel for a recipe it serves ("" when it has); its output channels a thread (16, 8 or 4).
+std::string conv_gather_unsupported(const ConvRecipe& c);
+int conv_gather_channels(const ConvRecipe& c);
 // Why a direct convolution with `cols` output columns a thread (Params::direct_cols) has no kernel
 // (conv_unsupported asks it for a recipe classified direct, at one column).
 std::string conv_direct_unsupported(const ConvRecipe& c, int cols);

@@ -207,6 +207,10 @@ bool conv_depthwise(const Recipe& r) {
   return r.kind == TemplateKind::kConv && r.conv && r.conv->kind == ConvClass::kDepthwise;
 }
 bool conv_direct(const Recipe& r) { return r.kind == TemplateKind::kConv && r.conv && conv_direct_serves(*r.conv); }
+bool conv_gather(const Recipe& r) { return r.kind == TemplateKind::kConv && r.conv && conv_gather_serves(*r.conv); }
+std::string conv_gather_invalid(const Recipe& r, const Params&, const ArchLimits&) {
+  return conv_gather_unsupported(*r.conv);
+}
 std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { return conv_unsupported(*r.conv); }
 std::string conv_direct_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
   return conv_direct_unsupported(*r.conv, p.direct_cols);
@@ -364,6 +368,13 @@ const std::vector<StrategyDef>& strategy_table() {
        conv_direct,
        conv_direct_invalid,
        "conv-direct"},
+      {Strategy::kConvTransposedGather,
+       "conv_transposed_gather",
+       "conv/transposed_gather.cuh",
+       {},
+       conv_gather,
+       conv_gather_invalid,
+       "conv-transposed-gather"},
   };
   return table;
 }

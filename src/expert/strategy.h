@@ -14,24 +14,25 @@
 namespace cutegen {
 
 enum class Strategy {
-  kElementwise,          // out = expr(operands...): 128-bit tiles, a block per tile or a persistent grid
-  kReduceRows,           // a reduction over the last dim: a block (or a warp) per row
-  kReduceColumns,        // a reduction over a middle dim: threads own columns, `split` share one
-  kNormRegisters,        // a short row held in the registers of one block (a warp or more)
-  kNormCluster,          // a row held in the shared memory of a thread-block cluster of `group` CTAs
-  kNormHeldGrid,         // a row held in the shared memory of `group` CTAs of a persistent cooperative grid
-  kNormGridRegisters,    // a long row held in the registers of `group` CTAs of a cooperative grid, one per SM
-  kNormStreamed,         // a row streamed twice by one block
-  kNormSplit,            // a row cut into `group` chunks whose statistics meet in a workspace: two launches
-  kNormSplitTicket,      // the same in one launch, work items ordered by a ticket taken at run time
-  kNormColumns,          // a normalization over a middle dim: a thread per column
-  kGemmWarpSpecialized,  // TMA + wgmma, persistent: a producer warpgroup, two consumers sharing each tile
-  kGemmPingpong,         // the same kernel, the two consumers alternating tiles (one's epilogue under the other's MMA)
-  kGemmPipelined,        // TMA + wgmma, a CTA per tile, no warp specialization or clusters
-  kMatVec,               // N == 1 or M == 1: memory-bound, a block per output or a thread per output
-  kConvImplicitGemm,     // a forward convolution as an implicit GEMM on the Hopper GEMM's kernel (kernels/conv)
-  kConvDepthwise,        // a depthwise convolution: an output tile per CTA from an input patch in shared memory
-  kConvDirect,           // few input channels per group: fp32 multiply-adds over a patch in shared memory
+  kElementwise,           // out = expr(operands...): 128-bit tiles, a block per tile or a persistent grid
+  kReduceRows,            // a reduction over the last dim: a block (or a warp) per row
+  kReduceColumns,         // a reduction over a middle dim: threads own columns, `split` share one
+  kNormRegisters,         // a short row held in the registers of one block (a warp or more)
+  kNormCluster,           // a row held in the shared memory of a thread-block cluster of `group` CTAs
+  kNormHeldGrid,          // a row held in the shared memory of `group` CTAs of a persistent cooperative grid
+  kNormGridRegisters,     // a long row held in the registers of `group` CTAs of a cooperative grid, one per SM
+  kNormStreamed,          // a row streamed twice by one block
+  kNormSplit,             // a row cut into `group` chunks whose statistics meet in a workspace: two launches
+  kNormSplitTicket,       // the same in one launch, work items ordered by a ticket taken at run time
+  kNormColumns,           // a normalization over a middle dim: a thread per column
+  kGemmWarpSpecialized,   // TMA + wgmma, persistent: a producer warpgroup, two consumers sharing each tile
+  kGemmPingpong,          // the same kernel, the two consumers alternating tiles (one's epilogue under the other's MMA)
+  kGemmPipelined,         // TMA + wgmma, a CTA per tile, no warp specialization or clusters
+  kMatVec,                // N == 1 or M == 1: memory-bound, a block per output or a thread per output
+  kConvImplicitGemm,      // a forward convolution as an implicit GEMM on the Hopper GEMM's kernel (kernels/conv)
+  kConvDepthwise,         // a depthwise convolution: an output tile per CTA from an input patch in shared memory
+  kConvDirect,            // few input channels per group: fp32 multiply-adds over a patch in shared memory
+  kConvTransposedGather,  // a transposed convolution of at most one tap per dim an output: gathered per output pixel
 };
 
 struct Params;

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Compiles sass_probe.cu (the convolution kernels at a representative point) for sm_90a and checks,
 per kernel, that ptxas reports no stack frame and no spills, and that the SASS holds what the
-kernel is built on: the implicit GEMM's HGMMA (TF32 wgmma; the 3xTF32 form's FADDs promoting its partials), its 5-D input and 3-D weight TMA loads
-(UTMALDG.5D/.3D; over the channels-first input, its shared loads into registers) and register reallocation (USETMAXREG); the depthwise kernel's FFMA and shared
-loads without tensor cores; the direct kernel's FFMA with its taps read as float4 and its fills as cp.async (LDGSTS),
-its tap loops unrolled where R and S are constants (nine times the FFMA of the looped form), whole or
-chunked patches, one or two columns a thread; and that ptxas did not
-serialize the wgmmas. The GEMM's checker
+kernel is built on: the implicit GEMM's HGMMA (TF32 wgmma; the 3xTF32 form's FADDs promoting its
+partials), its 5-D input and 3-D weight TMA loads (UTMALDG.5D/.3D; over the channels-first input,
+its shared loads into registers) and register reallocation (USETMAXREG); the depthwise kernel's FFMA
+and shared loads without tensor cores; the direct kernel's FFMA with its taps read as float4 and its
+fills as cp.async (LDGSTS), its tap loops unrolled where R and S are constants (nine times the FFMA
+of the looped form), whole or chunked patches, one or two columns a thread; the gathering transposed
+kernel's FFMA over float4 weights; and that ptxas did not serialize the wgmmas. The GEMM's checker
 (kernels/gemm/tests/check_sass.py) lends its build and checks. Needs nvcc and cuobjdump, no GPU."""
 
 import argparse
@@ -27,8 +28,8 @@ DIRECT_CHUNKED = r"direct_conv_kernel<32, 32, 4, 16, 1, .*BiasRelu, (0, 0|3, 3),
 DIRECT_TWO_COLUMNS = r"direct_conv_kernel<16, 64, 4, 16, 2, .*BiasRelu, 3, 3, (true|false)>"
 
 # How the implicit GEMM reads its input (ConvParams' last argument, InputRead): its channels-last copy,
-# the input gathered by cp.async, or loaded as pixel-major TMA boxes.
-COPY, GATHER, BOXES = (r"\(cutegen::conv::InputRead\)" + str(i) for i in range(3))
+# the input gathered by cp.async, or loaded as pixel-major TMA boxes (one tap a k-tile, or two).
+COPY, GATHER, BOXES, BOX_PAIRS = (r"\(cutegen::conv::InputRead\)" + str(i) for i in range(4))
 
 # (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
 EXPECTATIONS = [
@@ -43,6 +44,9 @@ EXPECTATIONS = [
      1, ["HGMMA.64x128x8.F32.TF32", "LDGSTS", "UTMALDG.3D.MULTICAST", "USETMAXREG"], ["UTMALDG.5D"]),
     ("its input loaded as pixel-major boxes, A transposed into registers (wgmma RS)",
      r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 4, 32, .*BiasRelu, false, 1, " + BOXES + ">", 1,
+     ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "LDS", "USETMAXREG"], ["LDGSTS"]),
+    ("the same, two taps a k-tile",
+     r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 1, 128, .*BiasRelu, false, 1, " + BOX_PAIRS + ">", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "LDS", "USETMAXREG"], ["LDGSTS"]),
     ("transposed, W phases merged", r"GemmWarpSpecialized<.*tfloat32_t.*ConvParams<.*, 8, 16, .*BiasRelu, false, 2, " + COPY + ">", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG"], []),
@@ -76,6 +80,8 @@ EXPECTATIONS = [
     ("a norm's statistics beside the output: stores, and atomics in double",
      r"GemmWarpSpecialized<.*ConvParams<.*, 8, 16, .*BiasNormStatistics, false, 1, " + COPY + ">", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "SHFL.BFLY", "STG.E", "DADD", "REDG.E.ADD.F64"], []),
+    ("transposed, gathered per output pixel, exact fp32", r"transposed_gather_kernel<128, 16, .*BiasRelu>", 1,
+     ["FFMA", "LDS.128", "LDG.E.CONSTANT"], ["HGMMA"]),
     ("depthwise, exact fp32", r"depthwise_conv_kernel<64, 4, 8, 3, 3,", 1, ["FFMA", "LDS"], ["HGMMA"]),
     ("direct, exact fp32, taps as float4 broadcasts", DIRECT_LOOPED, 1, ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),
     ("direct with its 3 x 3 taps unrolled", DIRECT_3X3, 1, ["FFMA", "LDS.128", "LDGSTS"], ["HGMMA"]),

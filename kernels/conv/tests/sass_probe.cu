@@ -6,11 +6,12 @@
 // that splits in the kernel (128 x 16), the depthwise template and the direct one for few input
 // channels, and level-2 chains' first reductions fused into the implicit GEMM's epilogue (a mean
 // over the pixels; a min over the channels; a logsumexp over them, its W phases merged; 2 x 2 and
-// 4 x 4 pools), compiled for sm_90a by the CI
+// 4 x 4 pools), and a transposed one gathered per output pixel, compiled for sm_90a by the CI
 // test (check_sass.py beside it), which reads their SASS and ptxas's resource report. Nothing here runs.
 #include "conv/conv_forward.cuh"
 #include "conv/depthwise.cuh"
 #include "conv/direct.cuh"
+#include "conv/transposed_gather.cuh"
 
 namespace cutegen::conv::probe {
 
@@ -51,6 +52,18 @@ using Boxes = ConvForward<Tf32, 4, 32, BiasRelu, false, 1, InputRead::kBoxes>;
 
 cudaError_t run_boxes(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Boxes::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// The same with two taps a k-tile (groups of 16 channels), on 1 x 128 pixel tiles: eight boxes a k-tile.
+using BoxPairs = ConvForward<Tf32, 1, 128, BiasRelu, false, 1, InputRead::kBoxPairs>;
+
+cudaError_t run_box_pairs(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
+  return BoxPairs::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// A transposed convolution of strides past its taps' reach, gathered per output pixel (16 channels a thread).
+cudaError_t run_transposed_gather(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f) {
+  return TransposedGatherConv<128, 16, BiasRelu>::run(x, w, out, s, f, nullptr, nullptr);
 }
 
 // A transposed convolution of W stride 2 with its W phases merged (128 x 64 tiles: 32 channels x 2 phases).

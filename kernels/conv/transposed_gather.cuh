@@ -1,0 +1,113 @@
+// A transposed convolution gathered at each output pixel, all output phases in one pass: for
+// strides past the kernel's reach, where each output pixel has at most one tap per dim.
+//
+// out[n, k, o] = sum over taps t and the group's channels c of x[n, c, i] * w[c, k, t], where
+// o = i x stride - pad + t x dil, so i = (o + pad - t x dil) / stride where that divides. Phase by
+// phase (transposed_phases.cuh) such a convolution is stride^dims launches of a GEMM with one tap
+// or none, each writing every stride-th pixel: level 1's 81 (stride 5, 3 taps at dilation 2) wrote
+// 830 MB as 4-byte pieces 20 bytes apart. Here a CTA of TileW threads computes TileW neighbouring
+// output columns of one output row for KB output channels of one group, a thread one column: its
+// valid taps found per dim by that divisibility, the channels' values read through the cache (the
+// input is small beside the output), the taps' weights for the KB channels staged in shared memory
+// as [tap][c][KB] (a thread reads KB contiguous floats), the stores whole rows of neighbouring
+// columns. Exact fp32. Same interface as ConvForward (workspace_bytes, run) and the same epilogue
+// functor contract; no fused reductions.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include <cute/config.hpp>
+
+#include "conv_shape.cuh"
+#include "fused_reduction.cuh"
+
+namespace cutegen::conv {
+
+// The input index i of output index o through tap k along one dim, where one exists.
+CUTE_DEVICE bool transposed_source(int o, int pad, int k, int dil, int stride, int size, int& i) {
+  int const v = o + pad - k * dil;
+  if (v < 0 || v % stride != 0) return false;
+  i = v / stride;
+  return i < size;
+}
+
+template <int TileW, int KB, class Functor>
+__global__ void __launch_bounds__(TileW)
+    transposed_gather_kernel(float const* __restrict__ x, float const* __restrict__ w, float* __restrict__ out,
+                             ConvShape t, Functor functor) {
+  extern __shared__ float4 weight_memory[];  // [tap][c][KB] of this CTA's KB output channels
+  float* weights = reinterpret_cast<float*>(weight_memory);
+  int const k_group = t.k_group(), c_group = t.c_group(), taps = t.taps();
+  int const k0 = blockIdx.y * KB, g = k0 / k_group;  // KB divides the group's output channels
+  int const tiles_q = (t.q + TileW - 1) / TileW, row = blockIdx.x / tiles_q;  // row: (n, z, p)
+  int const p = row % t.p, z = row / t.p % t.z, n = row / (t.p * t.z);
+  int const q = blockIdx.x % tiles_q * TileW + threadIdx.x;
+  // w (C, K/G, T, R, S): channel g * C/G + c, output channel k0 % K/G + j within the group, tap.
+  for (int e = threadIdx.x; e < taps * c_group * KB; e += TileW) {
+    int const j = e % KB, c = e / KB % c_group, tap = e / (KB * c_group);
+    weights[e] = w[(int64_t(g * c_group + c) * k_group + k0 % k_group + j) * taps + tap];
+  }
+  __syncthreads();
+  if (q >= t.q) return;
+  int64_t const plane = int64_t(t.d) * t.h * t.w;
+  float const* image = x + (int64_t(n) * t.c + int64_t(g) * c_group) * plane;
+  float acc[KB] = {};
+  for (int kt = 0; kt < t.t; ++kt) {
+    int iz;
+    if (!transposed_source(z, t.pad_d, kt, t.dil_d, t.stride_d, t.d, iz)) continue;
+    for (int kr = 0; kr < t.r; ++kr) {
+      int ih;
+      if (!transposed_source(p, t.pad_h, kr, t.dil_h, t.stride_h, t.h, ih)) continue;
+      for (int ks = 0; ks < t.s; ++ks) {
+        int iw;
+        if (!transposed_source(q, t.pad_w, ks, t.dil_w, t.stride_w, t.w, iw)) continue;
+        float const* src = image + (int64_t(iz) * t.h + ih) * t.w + iw;
+        float4 const* tap = weight_memory + ((kt * t.r + kr) * t.s + ks) * c_group * (KB / 4);
+#pragma unroll 4
+        for (int c = 0; c < c_group; ++c) {
+          float const v = __ldg(src + c * plane);
+          CUTE_UNROLL
+          for (int j = 0; j < KB / 4; ++j) {
+            float4 const wv = tap[c * (KB / 4) + j];
+            acc[4 * j] += v * wv.x, acc[4 * j + 1] += v * wv.y, acc[4 * j + 2] += v * wv.z, acc[4 * j + 3] += v * wv.w;
+          }
+        }
+      }
+    }
+  }
+  float* dst = out + ((int64_t(n) * t.k + k0) * t.z + z) * t.p * t.q + int64_t(p) * t.q + q;
+  CUTE_UNROLL
+  for (int j = 0; j < KB; ++j)
+    dst[int64_t(j) * t.z * t.p * t.q] = functor.apply(acc[j], n, k0 + j, z, p, q);
+}
+
+template <int TileW, int KB, class Functor>
+struct TransposedGatherConv {
+  static_assert(KB % 4 == 0, "a thread's output channels are read as float4");
+  static_assert(!fuses_reduction<Functor>, "no fused reductions here");
+
+  static size_t workspace_bytes(ConvShape const&) { return 0; }
+  static size_t weight_bytes(ConvShape const& t) { return sizeof(float) * size_t(t.taps()) * t.c_group() * KB; }
+
+  // x: (N, C, D, H, W), w: (C, K/G, T, R, S), out: (N, K, Z, P, Q); the shape is a transposed one's.
+  static cudaError_t run(float const* x, float const* w, float* out, ConvShape const& t, Functor functor, char*,
+                         cudaStream_t stream) {
+    int64_t const blocks = int64_t(t.n) * t.z * t.p * ((t.q + TileW - 1) / TileW);
+    if (!t.transposed || t.k_group() % KB != 0 || weight_bytes(t) > (227u << 10) || blocks >= (int64_t(1) << 31) ||
+        t.k / KB > 65535)
+      return cudaErrorInvalidValue;
+    auto kernel = transposed_gather_kernel<TileW, KB, Functor>;
+    size_t const smem = weight_bytes(t);
+    if (smem > (48u << 10)) {
+      cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+      if (err != cudaSuccess) return err;
+    }
+    dim3 grid(unsigned(blocks), unsigned(t.k / KB));
+    kernel<<<grid, TileW, smem, stream>>>(x, w, out, t, functor);
+    return cudaGetLastError();
+  }
+};
+
+}  // namespace cutegen::conv
