@@ -40,7 +40,7 @@ __global__ void __launch_bounds__(TileW)
   extern __shared__ float4 weight_memory[];  // [tap][c][KB] of this CTA's KB output channels
   float* weights = reinterpret_cast<float*>(weight_memory);
   int const k_group = t.k_group(), c_group = t.c_group(), taps = t.taps();
-  int const k0 = blockIdx.y * KB, g = k0 / k_group;  // KB divides the group's output channels
+  int const k0 = blockIdx.y * KB, g = k0 / k_group;                           // KB divides the group's output channels
   int const tiles_q = (t.q + TileW - 1) / TileW, row = blockIdx.x / tiles_q;  // row: (n, z, p)
   int const p = row % t.p, z = row / t.p % t.z, n = row / (t.p * t.z);
   int const q = blockIdx.x % tiles_q * TileW + threadIdx.x;

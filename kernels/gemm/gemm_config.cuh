@@ -12,7 +12,7 @@ namespace cutegen::gemm {
 template <class ElementA_, class ElementB_, class ElementC_,  // cute::half_t, bfloat16_t, tfloat32_t or float in
           class LayoutA_, class LayoutB_,                     // RowMajor / ColMajor tags
           int TileM_, int TileN_, int Stages_, int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2,
-          int PromoteEvery_ = 1, bool RegisterSplit_ = false, int AheadParts_ = 3>
+          int PromoteEvery_ = 1, int RegisterSplit_ = 0, int AheadParts_ = 3>
 struct GemmConfig {
   using ElementA = ElementA_;
   using ElementB = ElementB_;
@@ -27,9 +27,11 @@ struct GemmConfig {
   // k-tiles the 3xTF32 partial spans before it is promoted into the fp32 accumulator (one full
   // wgmma wait each; tests/tf32_accumulation_test.cc bounds the accuracy of longer spans).
   static constexpr int PromoteEvery = PromoteEvery_;
-  // fp32 with A split in the consumers' registers and B split ahead (mainloop_register_split.cuh):
-  // for a small B beside a large A, which a pass over A would cost more than it saves.
-  static constexpr bool RegisterSplit = RegisterSplit_;
+  // fp32 with A split in the consumers' registers (mainloop_register_split.cuh), B split ahead (1:
+  // for a small B beside a large A, which a pass over A would cost more than it saves) or in shared
+  // memory by the producer warpgroup (2: no pass over either operand).
+  static constexpr bool RegisterSplit = RegisterSplit_ > 0;
+  static constexpr bool SplitBInKernel = RegisterSplit_ == 2;
   // tf32 operands are fp32 ones pre-split into three parts per k-tile (split_tf32_kernel.cuh): the
   // GEMM's partial then spans 3 k-tiles per k-tile of the operands (mainloop_promoting.cuh). 0: the
   // half-precision GEMMs sum all of K on the tensor cores, as cuBLAS does.

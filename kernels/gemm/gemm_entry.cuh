@@ -67,11 +67,15 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
   args.workspace = scratch.workspace;
   if (gemm_workspace_bytes<Kernel>(args) > scratch.workspace_bytes) return cudaErrorInvalidValue;
   if constexpr (Config::RegisterSplit) {
-    // A read as stored (K-major, else copied so), B split ahead into its lo and hi parts.
+    // A read as stored (K-major, else copied so), B split ahead into its lo and hi parts, or read as
+    // stored too where the kernel splits it.
     ProblemShape const s = args.shape;
     cudaError_t e = place_fp32(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
                                scratch.copy_a_bytes, args.a, args.lda, args.batch_stride_a, stream);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && Config::SplitBInKernel)
+      e = place_fp32(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
+                     scratch.copy_b_bytes, args.b, args.ldb, args.batch_stride_b, stream);
+    else if (e == cudaSuccess)
       e = split_fp32<SplitParts::LoHi>(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
                                        scratch.copy_b_bytes, args.b, args.ldb, args.batch_stride_b, stream);
     if (e != cudaSuccess) return e;

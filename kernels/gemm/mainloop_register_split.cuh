@@ -6,6 +6,13 @@
 // split ahead, into its lo and hi parts per k-tile (SplitParts::LoHi, two k-tiles of B' per
 // k-tile), and A is read as stored:
 //   producer: per k-tile one TMA box of fp32 A (TileM x 32) and two of B' (lo, hi: TileN x 32);
+// or, with Config::SplitBInKernel, B is read as stored too and split by the producer warpgroup,
+// which otherwise idles (no pass over either operand: large A and B alike, level 1's 6, 3):
+//   producer: one thread loads A's box into the stage and B's fp32 box into a staging buffer (its
+//     own barrier); all 128 threads split the staging buffer into the stage's lo and hi k-tiles
+//     (element by element: the three share one layout), fence them for wgmma's async reads and
+//     complete their share of the full barrier's transaction bytes, which the pipeline's leader
+//     posted for A and both parts, so the stage is full once A landed and every share is written;
 //   consumers: per 8-wide k-block, A's fragment from shared memory into registers (the wgmma
 //     RS form, which takes A from registers), split there into hi and lo, then
 //     hi * lo(B), lo * hi(B), hi * hi(B) as one wgmma batch into the partial.
@@ -41,31 +48,44 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
   using Pipeline = typename Base::Pipeline;
   using Tf32 = cute::tfloat32_t;
   static_assert(Config::RegisterSplit && Config::TileK == kSplitTile, "fp32 k-tiles of 32, as B' is laid out");
+  static constexpr bool SplitB = Config::SplitBInKernel;
+  // All of the producer warpgroup splits B; one thread loads otherwise.
+  static constexpr int ProducerThreads = SplitB ? cutlass::NumThreadsPerWarpGroup : 1;
+  static constexpr int StagingBarrier = 5;  // named barrier id: 0-1 ping-pong, 2-3 TMA-store staging, 4 conv gather
 
   // B's stages hold two k-tiles each: lo at 2 * stage, hi at 2 * stage + 1.
   using SmemLayoutB =
       typename OperandSmem<ElementB, Config::MajorB, Config::TileN, Config::TileK, 2 * Config::Stages>::Layout;
   using TiledMma = RsTf32TiledMma<Config>;
-  static constexpr uint32_t TransactionBytes = uint32_t(Config::TileM * Config::TileK * sizeof(ElementA)) +
-                                               2u * Config::TileN * Config::TileK * sizeof(ElementB);
+  static constexpr int BTile = Config::TileN * Config::TileK;  // elements of one k-tile of B
+  // A and both parts of B (with SplitB, the parts' bytes are completed by the splitting threads).
+  static constexpr uint32_t TransactionBytes =
+      uint32_t(Config::TileM * Config::TileK * sizeof(ElementA)) + 2u * BTile * sizeof(ElementB);
 
+  // SplitB: B's fp32 k-tiles as TMA lands them (Base's B layout, one per stage), and their barriers.
+  struct Staging {
+    alignas(1024) cute::array_aligned<ElementB, cute::cosize_v<typename Base::SmemLayoutB>, 1024> b;
+    uint64_t landed[Config::Stages];
+  };
+  struct NoStaging {};
   struct TensorStorage {
     alignas(1024) cute::array_aligned<ElementA, cute::cosize_v<SmemLayoutA>, 1024> a;
     alignas(1024) cute::array_aligned<ElementB, cute::cosize_v<SmemLayoutB>, 1024> b;
+    cute::conditional_t<SplitB, Staging, NoStaging> staging;
   };
 
   struct Params {
     TmaA tma_a;
-    TmaB tma_b;  // over B' (N, 2 x K padded to 32, L)
+    TmaB tma_b;  // over B' (N, 2 x K padded to 32, L); with SplitB over B as stored (N, K, L)
     ProblemShape shape;
     bool broadcast_a, broadcast_b;
   };
 
-  // Host side. b points to B' (split_tf32<SplitParts::LoHi>), stride_b its leading dimension and
-  // batch stride; shape.k is the GEMM's K.
+  // Host side. b points to B' (split_tf32<SplitParts::LoHi>), or with SplitB to B (K-major fp32),
+  // stride_b its leading dimension and batch stride; shape.k is the GEMM's K.
   static Params make_params(ProblemShape shape, ElementA const* a, StrideA stride_a, ElementB const* b,
                             StrideB stride_b) {
-    int parts_k = int(split_row_length<SplitParts::LoHi>(shape.k));
+    int parts_k = SplitB ? shape.k : int(split_row_length<SplitParts::LoHi>(shape.k));
     auto cluster = typename Config::ClusterShape{};
     return {
         cute::make_tma_copy_A_sm90(cute::SM90_TMA_LOAD{}, Base::operand_tensor(a, shape.m, shape.k, shape.l, stride_a),
@@ -75,35 +95,13 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
         shape, cute::get<2>(stride_a) == 0, cute::get<2>(stride_b) == 0};
   }
 
-  // Producer (one thread, the pipeline's leader): k-tiles [k_begin, k_begin + k_count).
+  // Producer (ProducerThreads threads, the first the pipeline's leader): k-tiles [k_begin, k_begin + k_count).
   CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile, int n_tile,
                                int batch, int k_begin, int k_count, TensorStorage& smem) {
-    using namespace cute;
-    auto const& s = params.shape;
-    int parts_k = int(split_row_length<SplitParts::LoHi>(s.k));
-    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));      // (M,K,L)
-    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, parts_k, params.broadcast_b ? 1 : s.l));  // (N,2K,L)
-    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(
-        _, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
-    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(
-        _, _, _, params.broadcast_b ? 0 : batch);                          // (BN,BK,2k)
-    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});  // (BM,BK,PIPE)
-    Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,2*PIPE)
-    auto tma_a = params.tma_a.get_slice(0);
-    auto tma_b = params.tma_b.get_slice(0);
-    Tensor tAgA = tma_a.partition_S(gA);
-    Tensor tAsA = tma_a.partition_D(sA);
-    Tensor tBgB = tma_b.partition_S(gB);
-    Tensor tBsB = tma_b.partition_D(sB);
-    for (int k = k_begin; k < k_begin + k_count; ++k) {
-      pipeline.producer_acquire(write);
-      auto* full = pipeline.producer_get_barrier(write);
-      int stage = write.index();
-      copy(params.tma_a.with(*full), tAgA(_, _, _, k), tAsA(_, _, _, stage));
-      copy(params.tma_b.with(*full), tBgB(_, _, _, 2 * k), tBsB(_, _, _, 2 * stage));
-      copy(params.tma_b.with(*full), tBgB(_, _, _, 2 * k + 1), tBsB(_, _, _, 2 * stage + 1));
-      ++write;
-    }
+    if constexpr (SplitB)
+      load_splitting_b(params, pipeline, write, m_tile, n_tile, batch, k_begin, k_count, smem);
+    else
+      load_b_parts(params, pipeline, write, m_tile, n_tile, batch, k_begin, k_count, smem);
   }
 
   // Same contract as MainloopTmaWgmma::mma; `accum` is written (not accumulated into).
@@ -170,6 +168,103 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
       }
     };
     for_each_k_tile_in_spans<Config::PromoteEvery>(k_count, step);  // the last k-tile closes a span
+  }
+
+ private:
+  // B's two parts ahead in B': per k-tile one box of A and two of B' (lo, hi).
+  CUTE_DEVICE static void load_b_parts(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile,
+                                       int n_tile, int batch, int k_begin, int k_count, TensorStorage& smem) {
+    using namespace cute;
+
+    auto const& s = params.shape;
+    int parts_k = int(split_row_length<SplitParts::LoHi>(s.k));
+    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));      // (M,K,L)
+    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, parts_k, params.broadcast_b ? 1 : s.l));  // (N,2K,L)
+    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(
+        _, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
+    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(
+        _, _, _, params.broadcast_b ? 0 : batch);                          // (BN,BK,2k)
+    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});  // (BM,BK,PIPE)
+    Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,2*PIPE)
+    auto tma_a = params.tma_a.get_slice(0);
+    auto tma_b = params.tma_b.get_slice(0);
+    Tensor tAgA = tma_a.partition_S(gA);
+    Tensor tAsA = tma_a.partition_D(sA);
+    Tensor tBgB = tma_b.partition_S(gB);
+    Tensor tBsB = tma_b.partition_D(sB);
+    for (int k = k_begin; k < k_begin + k_count; ++k) {
+      pipeline.producer_acquire(write);
+      auto* full = pipeline.producer_get_barrier(write);
+      int stage = write.index();
+      copy(params.tma_a.with(*full), tAgA(_, _, _, k), tAsA(_, _, _, stage));
+      copy(params.tma_b.with(*full), tBgB(_, _, _, 2 * k), tBsB(_, _, _, 2 * stage));
+      copy(params.tma_b.with(*full), tBgB(_, _, _, 2 * k + 1), tBsB(_, _, _, 2 * stage + 1));
+      ++write;
+    }
+  }
+
+  // SplitB, on the producer warpgroup's 128 threads: thread 0 loads A into the stage and B into its
+  // staging buffer; all split the staging buffer into the stage's lo and hi k-tiles.
+  CUTE_DEVICE static void load_splitting_b(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile,
+                                           int n_tile, int batch, int k_begin, int k_count, TensorStorage& smem) {
+    using namespace cute;
+    using Barrier = cutlass::arch::ClusterTransactionBarrier;
+    int const thread = int(threadIdx.x) % cutlass::NumThreadsPerWarpGroup;
+    auto& staging = smem.staging;
+    if (write.count() == 0) {  // this CTA's first tile: its staging barriers, before any thread waits on one
+      if (thread == 0) {
+        for (int s = 0; s < Config::Stages; ++s)
+          Barrier::init(&staging.landed[s], 1);
+        cutlass::arch::fence_barrier_init();
+      }
+      cutlass::arch::NamedBarrier::sync(ProducerThreads, StagingBarrier);
+    }
+    auto const& s = params.shape;
+    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));  // (M,K,L)
+    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, s.k, params.broadcast_b ? 1 : s.l));  // (N,K,L)
+    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(
+        _, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
+    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(
+        _, _, _, params.broadcast_b ? 0 : batch);                                            // (BN,BK,k)
+    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});                    // (BM,BK,PIPE)
+    Tensor sB = make_tensor(make_smem_ptr(staging.b.data()), typename Base::SmemLayoutB{});  // (BN,BK,PIPE)
+    auto tma_a = params.tma_a.get_slice(0);
+    auto tma_b = params.tma_b.get_slice(0);
+    Tensor tAgA = tma_a.partition_S(gA);
+    Tensor tAsA = tma_a.partition_D(sA);
+    Tensor tBgB = tma_b.partition_S(gB);
+    Tensor tBsB = tma_b.partition_D(sB);
+    constexpr int PerThread = BTile / cutlass::NumThreadsPerWarpGroup;  // elements a thread splits
+    static_assert(PerThread % 4 == 0, "float4s");
+    for (int k = k_begin; k < k_begin + k_count; ++k) {
+      pipeline.producer_acquire(write);  // the leader posts A's and both parts' bytes on the full barrier
+      auto* full = pipeline.producer_get_barrier(write);
+      int const stage = write.index();
+      uint32_t const parity = (write.count() / Config::Stages) & 1;
+      if (thread == 0) {
+        copy(params.tma_a.with(*full), tAgA(_, _, _, k), tAsA(_, _, _, stage));
+        Barrier::arrive_and_expect_tx(&staging.landed[stage], uint32_t(BTile * sizeof(ElementB)));
+        copy(params.tma_b.with(staging.landed[stage]), tBgB(_, _, _, k), tBsB(_, _, _, stage));
+      }
+      Barrier::wait(&staging.landed[stage], parity);
+      // The staging k-tile and the stage's lo and hi k-tiles share one swizzled layout, so element i
+      // of one is element i of the others.
+      float4 const* src = reinterpret_cast<float4 const*>(staging.b.data() + stage * BTile);
+      float4* lo = reinterpret_cast<float4*>(smem.b.data() + 2 * stage * BTile);
+      float4* hi = lo + BTile / 4;
+      CUTE_UNROLL
+      for (int j = 0; j < PerThread / 4; ++j) {
+        int const i = thread + j * cutlass::NumThreadsPerWarpGroup;
+        float4 const v = src[i];
+        Tf32Pair const x = split_tf32(v.x), y = split_tf32(v.y), z = split_tf32(v.z), w = split_tf32(v.w);
+        lo[i] = make_float4(x.lo, y.lo, z.lo, w.lo);
+        hi[i] = make_float4(x.hi, y.hi, z.hi, w.hi);
+      }
+      cutlass::arch::fence_view_async_shared();  // the generic writes, before wgmma's async reads
+      __threadfence_block();                     // and before the completion that publishes them
+      Barrier::complete_transaction(full, 0, uint32_t(2 * PerThread * sizeof(ElementB)), 1);
+      ++write;
+    }
   }
 };
 

@@ -194,14 +194,16 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
     return transposed ? n(o.col_stride) + ", " + n(o.row_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride)
                       : strides(o, batch_stride);
   };
-  // The register split writes the kernel's B in two tf32 parts, lo and hi.
+  // The register split writes the kernel's B in two tf32 parts, lo and hi (or reads it K-major fp32
+  // where the kernel splits it).
   int64_t copy_a = !fp32   ? 0
                    : ahead ? split_ahead_bytes(g.m, g.k, batches, batches.a, p.split_parts)
                            : copy_bytes(ka, !swap, km, g.k, batches, ka_batch);
-  int64_t copy_b = !fp32       ? 0
-                   : ahead     ? split_ahead_bytes(g.n, g.k, batches, batches.b, p.split_parts)
-                   : registers ? split_ahead_bytes(kn, g.k, batches, kb_batch, 2)
-                               : copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
+  int64_t copy_b = !fp32                                ? 0
+                   : ahead                              ? split_ahead_bytes(g.n, g.k, batches, batches.b, p.split_parts)
+                   : registers && p.register_split == 1 ? split_ahead_bytes(kn, g.k, batches, kb_batch, 2)
+                   : registers                          ? copy_bytes(kb, swap, kn, g.k, batches, kb_batch)
+                                                        : copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
   return render_instance("instances/gemm.cu.in",
                          {{"title", kernel_title(r, p)},
                           {"header", std::string(strategy_def(p.strategy).header).substr(5)},
@@ -219,7 +221,7 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                           {"promote_every", n(ahead       ? p.split_ahead
                                               : registers ? 2
                                                           : 1)},
-                          {"register_split", registers ? "true" : "false"},
+                          {"register_split", n(registers ? p.register_split : 0)},
                           {"split_parts", ahead && p.split_parts == 2 ? ", 2" : ""},
                           {"transposed_c", swap ? "true" : "false"},
                           {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},

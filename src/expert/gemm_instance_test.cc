@@ -158,14 +158,14 @@ TEST(GemmInstance, Fp32SplitAheadFeedsATf32KernelItsPartsFromScratch) {
       << k.substr(0, 2000);
   EXPECT_TRUE(
       contains(k, "cg::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, cg::RowMajor, cg::ColMajor, 128,"));
-  EXPECT_TRUE(contains(k, " 2, false>;")) << "PromoteEvery, no register split";
+  EXPECT_TRUE(contains(k, " 2, 0>;")) << "PromoteEvery, no register split";
   EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ A + launch * 0, 2949, 1, 0 }"));
   // In two parts per k-tile (the products crossing a pair of stages): two thirds of the scratch.
   std::string two = emit("kernelbench/level1/8_Matmul_with_irregular_shapes_", "split_parts=2");
   EXPECT_TRUE(contains(two, "kCopyA = " + std::to_string(scratch(8205LL * 2 * 2976 * 4)) +
                                 ", kCopyB = " + std::to_string(scratch(5921LL * 2 * 2976 * 4)) + ", kWorkspace = 0;"))
       << two.substr(0, 2000);
-  EXPECT_TRUE(contains(two, " 2, false, 2>;")) << "PromoteEvery 2 pairs, no register split, two parts";
+  EXPECT_TRUE(contains(two, " 2, 0, 2>;")) << "PromoteEvery 2 pairs, no register split, two parts";
   auto r = gemm_recipe("kernelbench/level1/8_Matmul_with_irregular_shapes_");
   EXPECT_EQ(invalid_reason(r, *parse_params("split_ahead=0,split_parts=2,tile_n=128", default_params(r))),
             "split_parts applies to fp32 operands split ahead");
@@ -176,7 +176,7 @@ TEST(GemmInstance, Fp32SmallBesideLargeSplitsTheLargeOneInRegistersOperandsSwapp
   // A (split in registers), x split ahead into two tf32 parts per k-tile as its B.
   std::string k = emit("kernelbench/level2/59_Matmul_Swish_Scaling");
   EXPECT_TRUE(contains(k, "cg::GemmConfig<float, float, float, cg::RowMajor, cg::ColMajor, 128,")) << k.substr(0, 2000);
-  EXPECT_TRUE(contains(k, " 2, true>;")) << "PromoteEvery 2, the register split";
+  EXPECT_TRUE(contains(k, " 2, 1>;")) << "PromoteEvery 2, the register split, B split ahead";
   EXPECT_TRUE(
       contains(k, "kCopyA = 0, kCopyB = " + std::to_string(scratch(128LL * 2 * 32768 * 4)) + ", kWorkspace = 0;"));
   EXPECT_TRUE(contains(k, "args.shape = { 32768, 128, 32768, kBatches };"));
@@ -187,7 +187,21 @@ TEST(GemmInstance, Fp32SmallBesideLargeSplitsTheLargeOneInRegistersOperandsSwapp
   // 256 x 256 over K = 524288: A in registers as it is, no swap, split-K over the four tiles.
   std::string large_k = emit("kernelbench/level1/6_Matmul_with_large_K_dimension_");
   EXPECT_TRUE(contains(large_k, "args.transposed_c = false;"));
-  EXPECT_TRUE(contains(large_k, " 2, true>;"));
+  EXPECT_TRUE(contains(large_k, " 2, 1>;"));
+}
+
+TEST(GemmInstance, Fp32LargeBesideLargeMaySplitBothInTheKernel) {
+  // 256 x 256 over K = 524288: A in registers, B split in shared memory by the producer warpgroup
+  // (register_split=2), so neither is split ahead; three stages (B's staging). B (K x N, N contiguous)
+  // is copied K-major once, half the bytes its two parts ahead would write.
+  Recipe r = gemm_recipe("kernelbench/level1/6_Matmul_with_large_K_dimension_");
+  auto p = parse_params("register_split=2,stages=3", default_params(r));
+  ASSERT_TRUE(p.ok()) << p.message();
+  EXPECT_EQ(invalid_reason(r, *p), "");
+  EXPECT_NE(invalid_reason(r, *parse_params("stages=4", *p)), "") << "four stages and their staging exceed 227 KB";
+  std::string k = emit("kernelbench/level1/6_Matmul_with_large_K_dimension_", "register_split=2,stages=3");
+  EXPECT_TRUE(contains(k, " 2, 2>;")) << "PromoteEvery 2, B split in the kernel";
+  EXPECT_TRUE(contains(k, "kCopyA = 0, kCopyB = " + std::to_string(524288LL * 256 * 4) + ","));
 }
 
 // C goes out through shared memory and TMA wherever it admits that: not where the kernel computes

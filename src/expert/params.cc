@@ -180,7 +180,7 @@ const std::vector<ParamDef>& param_defs() {
       {"split_k", &Params::split_k, {1, 2, 4, 8, 16, 32, 64}, true},
       {"split_ahead", &Params::split_ahead, {0, 1, 2, 4}, true},
       {"split_parts", &Params::split_parts, {2, 3}, true},
-      {"register_split", &Params::register_split, {0, 1}, true},
+      {"register_split", &Params::register_split, {0, 1, 2}, true},
       {"tf32x3", &Params::tf32x3, {0, 1}, true},
       {"tma_store", &Params::tma_store, {0, 2, 3, 4}, true},
       {"gather_input", &Params::gather_input, {0, 1}, true},

@@ -38,7 +38,8 @@ struct Params {
   int split_parts = 3;
   // 1: 3xTF32 with the larger operand split in the consumers' registers and the other split ahead
   // into two parts (kernels/gemm/mainloop_register_split.cuh), the kernel's operands swapped
-  // (C^T = B^T A^T) where B is the larger; for a small operand beside a large one.
+  // (C^T = B^T A^T) where B is the larger; for a small operand beside a large one. 2: the other split
+  // in shared memory by the producer warpgroup instead, no pass over either operand.
   int register_split = 0;
   // Implicit-GEMM convolutions the recipe runs in TF32 (eager's cuDNN default): 1 runs them in
   // 3xTF32, for the shapes where cuDNN ran full fp32 and TF32 misses the accuracy rule (level 2's 78),

@@ -157,7 +157,7 @@ std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& 
     if (!fp32) return "register_split applies to fp32 operands only";
     if (p.split_ahead) return "register_split and split_ahead exclude each other";
     if (p.cluster_m * p.cluster_n > 1) return "the register split runs without clusters";
-    if (fp32_register_split_bytes(*r.gemm) > kMaxGemmScratchBytes)
+    if (p.register_split == 1 && fp32_register_split_bytes(*r.gemm) > kMaxGemmScratchBytes)
       return "the smaller fp32 operand's parts take over the " + std::to_string(kMaxGemmScratchBytes >> 20) +
              " MB scratch";
   }
@@ -165,11 +165,12 @@ std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& 
     if (auto why = gemm_tma_store_unsupported(r, p); !why.empty()) return why;
   }
   // A stage holds a 128-byte K slice of the A and B tiles (fp32 split in the mainloop: two more for
-  // the lo parts; the register split: B's lo and hi parts); the pipeline's barriers fit in 1 KB; the
-  // TMA store's staging, tma_store 64 x 128-byte buffers per consumer warpgroup.
+  // the lo parts; the register split: B's lo and hi parts, and split in the kernel its staging too);
+  // the pipeline's barriers fit in 1 KB; the TMA store's staging, tma_store 64 x 128-byte buffers per
+  // consumer warpgroup.
   const bool lo_buffers = fp32 && !p.split_ahead && !p.register_split;
   const int64_t bytes =
-      int64_t(p.stages + (lo_buffers ? 2 : 0)) * (p.tile_m + (p.register_split ? 2 : 1) * p.tile_n) * 128 + 1024 +
+      int64_t(p.stages + (lo_buffers ? 2 : 0)) * (p.tile_m + (1 + p.register_split) * p.tile_n) * 128 + 1024 +
       int64_t(p.tma_store) * 2 * 64 * 128;
   if (bytes > hw.smem_per_cta) return std::to_string(p.stages) + " stages exceed the target's shared memory per CTA";
   if (p.cluster_m * p.cluster_n > 4) return "TMA multicast here covers clusters of up to 4 CTAs";

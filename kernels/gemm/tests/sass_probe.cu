@@ -65,6 +65,14 @@ cudaError_t register_split(GemmWarpSpecialized<Fp32Registers, IdentityEpilogue>:
   return gemm_strided<GemmWarpSpecialized<Fp32Registers, IdentityEpilogue>>(args, a, b, scratch, nullptr);
 }
 
+// The same with B split in shared memory by the producer warpgroup (3 stages: its staging buffers).
+using Fp32RegistersSplitB = GemmConfig<float, float, float, RowMajor, ColMajor, 128, 128, 3, 1, 1, 2, 2, 2>;
+cudaError_t register_split_b_in_kernel(
+    GemmWarpSpecialized<Fp32RegistersSplitB, IdentityEpilogue>::Arguments const& args, StridedMatrix<float> a,
+    StridedMatrix<float> b, GemmScratch scratch) {
+  return gemm_strided<GemmWarpSpecialized<Fp32RegistersSplitB, IdentityEpilogue>>(args, a, b, scratch, nullptr);
+}
+
 // fp32 by 3xTF32 split ahead: the tf32 GEMM over the pre-split parts, promoting every 2 k-tiles
 // of the operands (6 of the GEMM's, one unrolled span), and that split.
 using Tf32 = GemmConfig<tfloat32_t, tfloat32_t, float, RowMajor, ColMajor, 128, 192, 5, 1, 1, 2, 2>;
