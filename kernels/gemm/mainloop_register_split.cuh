@@ -176,22 +176,9 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
                                        int n_tile, int batch, int k_begin, int k_count, TensorStorage& smem) {
     using namespace cute;
 
-    auto const& s = params.shape;
-    int parts_k = int(split_row_length<SplitParts::LoHi>(s.k));
-    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));      // (M,K,L)
-    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, parts_k, params.broadcast_b ? 1 : s.l));  // (N,2K,L)
-    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(
-        _, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
-    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(
-        _, _, _, params.broadcast_b ? 0 : batch);                          // (BN,BK,2k)
-    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});  // (BM,BK,PIPE)
+    int const parts_k = int(split_row_length<SplitParts::LoHi>(params.shape.k));
     Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,2*PIPE)
-    auto tma_a = params.tma_a.get_slice(0);
-    auto tma_b = params.tma_b.get_slice(0);
-    Tensor tAgA = tma_a.partition_S(gA);
-    Tensor tAsA = tma_a.partition_D(sA);
-    Tensor tBgB = tma_b.partition_S(gB);
-    Tensor tBsB = tma_b.partition_D(sB);
+    auto [tAgA, tAsA, tBgB, tBsB] = Base::tma_views(params, m_tile, n_tile, batch, parts_k, smem.a.data(), sB);
     for (int k = k_begin; k < k_begin + k_count; ++k) {
       pipeline.producer_acquire(write);
       auto* full = pipeline.producer_get_barrier(write);
@@ -219,21 +206,8 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
       }
       cutlass::arch::NamedBarrier::sync(ProducerThreads, StagingBarrier);
     }
-    auto const& s = params.shape;
-    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));  // (M,K,L)
-    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, s.k, params.broadcast_b ? 1 : s.l));  // (N,K,L)
-    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(
-        _, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
-    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(
-        _, _, _, params.broadcast_b ? 0 : batch);                                            // (BN,BK,k)
-    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});                    // (BM,BK,PIPE)
     Tensor sB = make_tensor(make_smem_ptr(staging.b.data()), typename Base::SmemLayoutB{});  // (BN,BK,PIPE)
-    auto tma_a = params.tma_a.get_slice(0);
-    auto tma_b = params.tma_b.get_slice(0);
-    Tensor tAgA = tma_a.partition_S(gA);
-    Tensor tAsA = tma_a.partition_D(sA);
-    Tensor tBgB = tma_b.partition_S(gB);
-    Tensor tBsB = tma_b.partition_D(sB);
+    auto [tAgA, tAsA, tBgB, tBsB] = Base::tma_views(params, m_tile, n_tile, batch, params.shape.k, smem.a.data(), sB);
     constexpr int PerThread = BTile / cutlass::NumThreadsPerWarpGroup;  // elements a thread splits
     static_assert(PerThread % 4 == 0, "float4s");
     for (int k = k_begin; k < k_begin + k_count; ++k) {

@@ -125,32 +125,39 @@ struct MainloopTmaWgmma {
     cute::prefetch_tma_descriptor(params.tma_b.get_tma_descriptor());
   }
 
+  // The producer's TMA views of output tile (m_tile, n_tile, batch): k-tiles of A beside A's stages
+  // (from a_stages), and of B, as wide as its descriptor (b_k columns), beside sB (B's stages as the
+  // caller lays them out); this CTA's slices of a cluster's multicasts.
+  template <class P, class SmemB>  // Params, or a derived mainloop's with the same two copies
+  CUTE_DEVICE static auto tma_views(P const& params, int m_tile, int n_tile, int batch, int b_k, ElementA* a_stages,
+                                    SmemB const& sB) {
+    using namespace cute;
+    auto const& s = params.shape;
+    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));  // (M,K,L)
+    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, b_k, params.broadcast_b ? 1 : s.l));  // (N,b_k,L)
+    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(
+        _, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
+    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(
+        _, _, _, params.broadcast_b ? 0 : batch);                     // (BN,BK,k)
+    Tensor sA = make_tensor(make_smem_ptr(a_stages), SmemLayoutA{});  // (BM,BK,PIPE)
+    // Position in the cluster: blockIdx.x and .y inside a (ClusterM, ClusterN) cluster.
+    dim3 in_cluster = cute::block_id_in_cluster();
+    auto tma_a = params.tma_a.get_slice(in_cluster.y);  // this CTA loads its 1/ClusterN share of A
+    auto tma_b = params.tma_b.get_slice(in_cluster.x);
+    return make_tuple(tma_a.partition_S(gA), tma_a.partition_D(sA), tma_b.partition_S(gB), tma_b.partition_D(sB));
+  }
+
   // Producer: issue the TMA loads of k-tiles [k_begin, k_begin + k_count) of output tile
   // (m_tile, n_tile, batch) into the stages `write` walks through. Called by one thread, which
   // must be the pipeline's leader (it posts the transaction byte count on each full barrier).
   CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile, int n_tile,
                                int batch, int k_begin, int k_count, TensorStorage& smem) {
     using namespace cute;
-    auto const& s = params.shape;
-    Tensor mA = params.tma_a.get_tma_tensor(make_shape(s.m, s.k, params.broadcast_a ? 1 : s.l));  // (M,K,L)
-    Tensor mB = params.tma_b.get_tma_tensor(make_shape(s.n, s.k, params.broadcast_b ? 1 : s.l));  // (N,K,L)
-    Tensor gA = local_tile(mA, TileShape{}, make_coord(m_tile, _, _), Step<_1, X, _1>{})(
-        _, _, _, params.broadcast_a ? 0 : batch);  // (BM,BK,k)
-    Tensor gB = local_tile(mB, TileShape{}, make_coord(_, n_tile, _), Step<X, _1, _1>{})(
-        _, _, _, params.broadcast_b ? 0 : batch);                          // (BN,BK,k)
-    Tensor sA = make_tensor(make_smem_ptr(smem.a.data()), SmemLayoutA{});  // (BM,BK,PIPE)
     Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,PIPE)
-
-    // Position in the cluster: blockIdx.x and .y inside a (ClusterM, ClusterN) cluster.
-    dim3 in_cluster = cute::block_id_in_cluster();
-    auto tma_a = params.tma_a.get_slice(in_cluster.y);  // this CTA loads its 1/ClusterN share of A
-    auto tma_b = params.tma_b.get_slice(in_cluster.x);
-    Tensor tAgA = tma_a.partition_S(gA);  // (TMA,TMA_M,TMA_K,k)
-    Tensor tAsA = tma_a.partition_D(sA);  // (TMA,TMA_M,TMA_K,PIPE)
-    Tensor tBgB = tma_b.partition_S(gB);
-    Tensor tBsB = tma_b.partition_D(sB);
+    auto [tAgA, tAsA, tBgB, tBsB] = tma_views(params, m_tile, n_tile, batch, params.shape.k, smem.a.data(), sB);
 
     // CTA rank in the cluster is x + y * ClusterM.
+    dim3 in_cluster = cute::block_id_in_cluster();
     uint16_t mask_a = 0, mask_b = 0;
     for (int n = 0; n < Config::ClusterN; ++n)
       mask_a |= uint16_t(1u << (in_cluster.x + n * Config::ClusterM));
