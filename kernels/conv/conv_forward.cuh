@@ -68,6 +68,7 @@ struct ConvForward {
   using Mainloop = typename Params::Mainloop;
   static constexpr bool Copied = Input == InputRead::kCopy;  // the kernel reads the input's channels-last copy
   static_assert(Input != InputRead::kBoxPairs || MergeW == 1, "merged W phases' weights hold one tap a row");
+  static_assert(Copied || !Split3xTf32, "the input read as it is runs TF32");
   using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;
   using ElementA = typename Config::ElementA;  // tfloat32_t or float for fp32 tensors: the same bits
 
