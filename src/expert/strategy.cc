@@ -386,7 +386,7 @@ const StrategyDef& strategy_def(Strategy s) {
   return strategy_table().front();
 }
 
-bool gemm_swaps_operands(const GemmRecipe& g, const Params& p) { return p.register_split && g.n > g.m; }
+bool gemm_swaps_operands(const GemmRecipe& g, const Params& p) { return p.register_split == 1 && g.n > g.m; }
 
 int64_t output_tiles(const Recipe& r, const Params& p) {
   const GemmRecipe& g = *r.gemm;

@@ -69,7 +69,8 @@ int64_t fp32_split_ahead_row_bytes(int64_t k, int parts = 3);
 int64_t fp32_split_ahead_bytes(const GemmRecipe& g);
 // Those of the smaller operand split ahead into two parts for the register split (Params::register_split).
 int64_t fp32_register_split_bytes(const GemmRecipe& g);
-// Whether a point computes C^T = B^T A^T: the register split keeps the larger operand as its A.
+// Whether a point computes C^T = B^T A^T: the register split with B split ahead keeps the larger
+// operand as its A (split in the kernel, neither is passed over, so none is swapped).
 bool gemm_swaps_operands(const GemmRecipe& g, const Params& p);
 
 }  // namespace cutegen
