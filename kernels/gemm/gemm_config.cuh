@@ -73,8 +73,8 @@ struct GemmConfig {
   static_assert(!RegisterSplit || (Fp32Via3xTf32 && ClusterM * ClusterN == 1),
                 "the register split is for fp32 operands, without clusters");
   static_assert(!cute::is_same_v<MmaElementA, cute::tfloat32_t> ||
-                    (MajorA == cute::GMMA::Major::K && MajorB == cute::GMMA::Major::K),
-                "tf32 wgmma reads K-major operands only");
+                    (MajorA == cute::GMMA::Major::K && (MajorB == cute::GMMA::Major::K || SplitBInKernel)),
+                "tf32 wgmma reads K-major operands only (B split in the kernel is written K-major)");
 };
 
 }  // namespace cutegen::gemm

@@ -68,11 +68,15 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
   if (gemm_workspace_bytes<Kernel>(args) > scratch.workspace_bytes) return cudaErrorInvalidValue;
   if constexpr (Config::RegisterSplit) {
     // A read as stored (K-major, else copied so), B split ahead into its lo and hi parts, or read as
-    // stored too where the kernel splits it.
+    // stored too where the kernel splits it (K-major, else copied so; or MN-major as stored, which the
+    // kernel's split transposes).
     ProblemShape const s = args.shape;
     cudaError_t e = place_fp32(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
                                scratch.copy_a_bytes, args.a, args.lda, args.batch_stride_a, stream);
-    if (e == cudaSuccess && Config::SplitBInKernel)
+    if constexpr (Config::SplitBInKernel && Config::MajorB == cute::GMMA::Major::MN) {
+      if (b.col_stride != 1 || !tma_aligned(b.ptr, b.row_stride, b.batch_stride, 4)) return cudaErrorInvalidValue;
+      args.b = b.ptr, args.ldb = b.row_stride, args.batch_stride_b = b.batch_stride;
+    } else if (e == cudaSuccess && Config::SplitBInKernel)
       e = place_fp32(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
                      scratch.copy_b_bytes, args.b, args.ldb, args.batch_stride_b, stream);
     else if (e == cudaSuccess)

@@ -45,9 +45,10 @@ struct GemmWarpSpecialized {
   // the consumers need them for 128x256 fp32 accumulators (128 per thread) plus addressing (setmaxnreg
   // counts in 8s: a 40-register producer left them 232 too, and spilled a register issuing a
   // convolution's eight boxes a k-tile, mainloop_conv_nchw.cuh). A producer whose whole warpgroup
-  // gathers (Mainloop::ProducerThreads > 1) needs 72 for its addresses without spilling (64 spilled
-  // 8 bytes), leaving the consumers 216.
-  static constexpr uint32_t ProducerRegisters = Mainloop::ProducerThreads > 1 ? 72 : 48;
+  // gathers or splits (Mainloop::ProducerThreads > 1) needs more for its addresses without spilling
+  // (the gather 72: 64 spilled 8 bytes; the register split's transposing B split 80: 72 spilled 4),
+  // leaving the consumers 216 either way.
+  static constexpr uint32_t ProducerRegisters = Mainloop::ProducerThreads > 1 ? 80 : 48;
   static constexpr uint32_t ConsumerRegisters =
       (64 * 1024 / cutlass::NumThreadsPerWarpGroup - ProducerRegisters) / 2 / 8 * 8;
 

@@ -10,7 +10,9 @@
 // which otherwise idles (no pass over either operand: large A and B alike, level 1's 6, 3):
 //   producer: one thread loads A's box into the stage and B's fp32 box into a staging buffer (its
 //     own barrier); all 128 threads split the staging buffer into the stage's lo and hi k-tiles
-//     (element by element: the three share one layout), fence them for wgmma's async reads and
+//     (element by element where B is K-major, as they are; where it is MN-major as stored, each
+//     thread takes one row of lo and hi, reading its 32 values down the staging box's columns, a
+//     warp's read one whole 128-byte row), fence them for wgmma's async reads and
 //     complete their share of the full barrier's transaction bytes, which the pipeline's leader
 //     posted for A and both parts, so the stage is full once A landed and every share is written;
 //   consumers: per 8-wide k-block, A's fragment from shared memory into registers (the wgmma
@@ -53,9 +55,11 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
   static constexpr int ProducerThreads = SplitB ? cutlass::NumThreadsPerWarpGroup : 1;
   static constexpr int StagingBarrier = 5;  // named barrier id: 0-1 ping-pong, 2-3 TMA-store staging, 4 conv gather
 
-  // B's stages hold two k-tiles each: lo at 2 * stage, hi at 2 * stage + 1.
+  // B's stages hold two k-tiles each: lo at 2 * stage, hi at 2 * stage + 1; K-major, as wgmma reads
+  // tf32 (with SplitB, B as stored and staged may be MN-major: Base's layout and TMA are its).
   using SmemLayoutB =
-      typename OperandSmem<ElementB, Config::MajorB, Config::TileN, Config::TileK, 2 * Config::Stages>::Layout;
+      typename OperandSmem<ElementB, cute::GMMA::Major::K, Config::TileN, Config::TileK, 2 * Config::Stages>::Layout;
+  static_assert(SplitB || Config::MajorB == cute::GMMA::Major::K, "B' is K-major");
   using TiledMma = RsTf32TiledMma<Config>;
   static constexpr int BTile = Config::TileN * Config::TileK;  // elements of one k-tile of B
   // A and both parts of B (with SplitB, the parts' bytes are completed by the splitting threads).
@@ -209,7 +213,6 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
     Tensor sB = make_tensor(make_smem_ptr(staging.b.data()), typename Base::SmemLayoutB{});  // (BN,BK,PIPE)
     auto [tAgA, tAsA, tBgB, tBsB] = Base::tma_views(params, m_tile, n_tile, batch, params.shape.k, smem.a.data(), sB);
     constexpr int PerThread = BTile / cutlass::NumThreadsPerWarpGroup;  // elements a thread splits
-    static_assert(PerThread % 4 == 0, "float4s");
     for (int k = k_begin; k < k_begin + k_count; ++k) {
       pipeline.producer_acquire(write);  // the leader posts A's and both parts' bytes on the full barrier
       auto* full = pipeline.producer_get_barrier(write);
@@ -221,23 +224,62 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
         copy(params.tma_b.with(staging.landed[stage]), tBgB(_, _, _, k), tBsB(_, _, _, stage));
       }
       Barrier::wait(&staging.landed[stage], parity);
-      // The staging k-tile and the stage's lo and hi k-tiles share one swizzled layout, so element i
-      // of one is element i of the others.
-      float4 const* src = reinterpret_cast<float4 const*>(staging.b.data() + stage * BTile);
-      float4* lo = reinterpret_cast<float4*>(smem.b.data() + 2 * stage * BTile);
+      split_staged(staging.b.data() + stage * BTile, smem.b.data() + 2 * stage * BTile, thread);
+      cutlass::arch::fence_view_async_shared();  // the generic writes, before wgmma's async reads
+      __threadfence_block();                     // and before the completion that publishes them
+      Barrier::complete_transaction(full, 0, uint32_t(2 * PerThread * sizeof(ElementB)), 1);
+      ++write;
+    }
+  }
+
+  // One staged k-tile of B split into the stage's lo and hi k-tiles (lo_hi: lo, then hi), by the
+  // producer warpgroup's thread `thread`.
+  CUTE_DEVICE static void split_staged(ElementB const* staged, ElementB* lo_hi, int thread) {
+    using namespace cute;
+    constexpr int Threads = cutlass::NumThreadsPerWarpGroup;
+    if constexpr (Config::MajorB == GMMA::Major::K) {
+      // One layout for all three: element i of the staging tile is element i of lo and of hi.
+      static_assert(BTile % (4 * Threads) == 0, "float4s");
+      float4 const* src = reinterpret_cast<float4 const*>(staged);
+      float4* lo = reinterpret_cast<float4*>(lo_hi);
       float4* hi = lo + BTile / 4;
       CUTE_UNROLL
-      for (int j = 0; j < PerThread / 4; ++j) {
-        int const i = thread + j * cutlass::NumThreadsPerWarpGroup;
+      for (int j = 0; j < BTile / 4 / Threads; ++j) {
+        int const i = thread + j * Threads;
         float4 const v = src[i];
         Tf32Pair const x = split_tf32(v.x), y = split_tf32(v.y), z = split_tf32(v.z), w = split_tf32(v.w);
         lo[i] = make_float4(x.lo, y.lo, z.lo, w.lo);
         hi[i] = make_float4(x.hi, y.hi, z.hi, w.hi);
       }
-      cutlass::arch::fence_view_async_shared();  // the generic writes, before wgmma's async reads
-      __threadfence_block();                     // and before the completion that publishes them
-      Barrier::complete_transaction(full, 0, uint32_t(2 * PerThread * sizeof(ElementB)), 1);
-      ++write;
+    } else {
+      // MN-major staging: thread n writes row n of lo and hi (K-major: 16-byte chunks of 4 k), reading
+      // its values down the staging box's k columns (a warp's read of one k is one 128-byte row). The
+      // swizzled addresses come from CuTe's layouts; ld/st.shared, since through them the compiler
+      // loses the state space (generic loads and stores otherwise).
+      using OneTile = decltype(take<0, 2>(typename Base::SmemLayoutB{}));
+      Tensor src = make_tensor(make_smem_ptr(staged), OneTile{});                        // (BN,BK)
+      Tensor lo = make_tensor(make_smem_ptr(lo_hi), take<0, 2>(SmemLayoutB{}));          // (BN,BK)
+      Tensor hi = make_tensor(make_smem_ptr(lo_hi + BTile), take<0, 2>(SmemLayoutB{}));  // (BN,BK)
+      auto load = [](auto const& element) {
+        uint32_t bits;
+        asm volatile("ld.shared.b32 %0, [%1];" : "=r"(bits) : "r"(cast_smem_ptr_to_uint(&element)));
+        return split_tf32(float_from_bits(bits));
+      };
+      auto store = [](auto& element, float x, float y, float z, float w) {
+        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(cast_smem_ptr_to_uint(&element)), "f"(x), "f"(y),
+                     "f"(z), "f"(w)
+                     : "memory");
+      };
+      static_assert(Config::TileN % Threads == 0 && Config::TileK % 4 == 0, "whole rows, float4s");
+      CUTE_UNROLL
+      for (int n = thread; n < Config::TileN; n += Threads) {
+#pragma unroll 1  // unrolled, the swizzled addresses spilled from the producer's 80 registers
+        for (int k = 0; k < Config::TileK; k += 4) {
+          Tf32Pair const x = load(src(n, k)), y = load(src(n, k + 1)), z = load(src(n, k + 2)), w = load(src(n, k + 3));
+          store(lo(n, k), x.lo, y.lo, z.lo, w.lo);
+          store(hi(n, k), x.hi, y.hi, z.hi, w.hi);
+        }
+      }
     }
   }
 };

@@ -9,10 +9,10 @@
 
 namespace cutegen::gemm {
 
-template <class Config>
+template <class Config>  // B split in the kernel is written K-major whatever its stored major
 using SsTiledMma = decltype(cute::make_tiled_mma(
-    cute::GMMA::ss_op_selector<typename Config::MmaElementA, typename Config::MmaElementB, float,
-                               typename Config::TileShape, Config::MajorA, Config::MajorB>(),
+    cute::GMMA::ss_op_selector < typename Config::MmaElementA, typename Config::MmaElementB, float,
+    typename Config::TileShape, Config::MajorA, Config::SplitBInKernel ? cute::GMMA::Major::K : Config::MajorB > (),
     cute::Layout<cute::Shape<cute::Int<Config::MmaWarpgroups>, cute::_1, cute::_1>>{}));
 
 // The same with A from registers (RS), tf32 (mainloop_register_split.cuh, and the convolution over

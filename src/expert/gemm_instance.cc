@@ -181,6 +181,9 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
     return fp32 ? k_major : o.layout == MatrixLayout::kRowMajor ? "RowMajor" : "ColMajor";
   };
   auto scratch = [](int64_t bytes) { return n((bytes + 255) / 256 * 256); };
+  // B split in the kernel from an MN-major B as stored (N contiguous, TMA-aligned): its split transposes it.
+  const bool b_rows = fp32 && p.register_split == 2 && g.b.layout == MatrixLayout::kRowMajor && g.b.col_stride == 1 &&
+                      g.b.ld % 4 == 0 && batches.b % 4 == 0 && g.b.offset % 4 == 0;
   auto strides = [&](const GemmOperand& o, int64_t batch_stride) {
     return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
   };
@@ -201,6 +204,7 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                            : copy_bytes(ka, !swap, km, g.k, batches, ka_batch);
   int64_t copy_b = !fp32                                ? 0
                    : ahead                              ? split_ahead_bytes(g.n, g.k, batches, batches.b, p.split_parts)
+                   : b_rows                             ? 0
                    : registers && p.register_split == 1 ? split_ahead_bytes(kn, g.k, batches, kb_batch, 2)
                    : registers                          ? copy_bytes(kb, swap, kn, g.k, batches, kb_batch)
                                                         : copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
@@ -211,7 +215,7 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                           {"element", kernel_element(g.a.dtype, ahead)},
                           {"element_c", kernel_element(g.out_dtype)},
                           {"layout_a", layout(g.a, "RowMajor")},
-                          {"layout_b", layout(g.b, "ColMajor")},
+                          {"layout_b", b_rows ? "RowMajor" : layout(g.b, "ColMajor")},
                           {"tile_m", n(p.tile_m)},
                           {"tile_n", n(p.tile_n)},
                           {"stages", n(p.stages)},

@@ -42,12 +42,15 @@ EXPECTATIONS = [
      r"GemmWarpSpecialized<.*GemmConfig<float, float, float.*, 1, 3>", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS"], ["LD.E"]),
     ("the same, B split in shared memory by the producer warpgroup (LDS.128/STS.128, its share of the transaction bytes completed)",
-     r"GemmWarpSpecialized<.*GemmConfig<float, float, float.*, 2, 3>", 1,
+     r"GemmWarpSpecialized<.*GemmConfig<float, float, float, cutegen::gemm::RowMajor, cutegen::gemm::ColMajor.*, 2, 3>", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS.128", "STS.128", "SYNCS.ARRIVE.TRANS64.RED.A0TX"],
      ["LD.E"]),
+    ("the same over B MN-major as stored, the split transposing it (LDS, STS.128)",
+     r"GemmWarpSpecialized<.*GemmConfig<float, float, float, cutegen::gemm::RowMajor, cutegen::gemm::RowMajor.*, 2, 3>", 1,
+     ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS", "STS.128", "SYNCS.ARRIVE.TRANS64.RED.A0TX"], ["LD.E"]),
     ("fp32 pre-passes (K-major copy, 3xTF32 split in three parts and two either way)", r"split_tf32_operand", 4, [],
      ["HGMMA"]),
-    ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 14, [], ["HGMMA", "UTMALDG"]),
+    ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 15, [], ["HGMMA", "UTMALDG"]),
 ]
 
 

@@ -73,6 +73,13 @@ cudaError_t register_split_b_in_kernel(
   return gemm_strided<GemmWarpSpecialized<Fp32RegistersSplitB, IdentityEpilogue>>(args, a, b, scratch, nullptr);
 }
 
+// The same over B as stored MN-major (N contiguous), which the split transposes into K-major parts.
+using Fp32RegistersSplitBRows = GemmConfig<float, float, float, RowMajor, RowMajor, 128, 128, 3, 1, 1, 2, 2, 2>;
+cudaError_t register_split_b_rows(GemmWarpSpecialized<Fp32RegistersSplitBRows, IdentityEpilogue>::Arguments const& args,
+                                  StridedMatrix<float> a, StridedMatrix<float> b, GemmScratch scratch) {
+  return gemm_strided<GemmWarpSpecialized<Fp32RegistersSplitBRows, IdentityEpilogue>>(args, a, b, scratch, nullptr);
+}
+
 // fp32 by 3xTF32 split ahead: the tf32 GEMM over the pre-split parts, promoting every 2 k-tiles
 // of the operands (6 of the GEMM's, one unrolled span), and that split.
 using Tf32 = GemmConfig<tfloat32_t, tfloat32_t, float, RowMajor, ColMajor, 128, 192, 5, 1, 1, 2, 2>;
