@@ -85,11 +85,6 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
            Base::make_b(w, TapsPerK * weight_channels(s), weight_taps(s) / TapsPerK, s.k, out);
   }
 
-  CUTE_DEVICE static void prefetch_descriptors(Params const& params) {
-    cute::prefetch_tma_descriptor(&params.a);
-    cute::prefetch_tma_descriptor(&params.b);
-  }
-
   // Producer (one thread): k-tiles [k_begin, k_begin + k_count) of M tile `m_tile`, N tile `n_tile`
   // of group `group`.
   CUTE_DEVICE static void load(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile, int n_tile,
@@ -178,7 +173,6 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
       if (i + 1 < k_count) step(odd, i + 1);
       warpgroup_wait<0>();  // nothing in flight across the loop's back edge (see above)
     }
-    warpgroup_wait<0>();
     warpgroup_fence_operand(accum);
     release.through(k_count - 1);
   }

@@ -179,7 +179,6 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
   CUTE_DEVICE static void load_b_parts(Params const& params, Pipeline& pipeline, PipelineState& write, int m_tile,
                                        int n_tile, int batch, int k_begin, int k_count, TensorStorage& smem) {
     using namespace cute;
-
     int const parts_k = int(split_row_length<SplitParts::LoHi>(params.shape.k));
     Tensor sB = make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{});  // (BN,BK,2*PIPE)
     auto [tAgA, tAsA, tBgB, tBsB] = Base::tma_views(params, m_tile, n_tile, batch, parts_k, smem.a.data(), sB);

@@ -40,15 +40,19 @@ const char* kernel_element(DType t, bool split_ahead = false) {
   return split_ahead ? "cute::tfloat32_t" : "float";
 }
 
-// Whether TMA reads an operand in place: its contiguous mode stride 1, 16-byte aligned. fp32
-// operands must also be K-major (A row-major, B col-major); a 16-bit one may be either.
-bool in_place(const GemmOperand& o, bool is_a, int64_t batch_stride) {
-  const bool fp32 = o.dtype == DType::kFloat32;
-  const MatrixLayout k_major = is_a ? MatrixLayout::kRowMajor : MatrixLayout::kColMajor;
-  if (fp32 && o.layout != k_major) return false;
+// Whether TMA can read an operand as stored, in its own layout: its contiguous mode stride 1, 16-byte aligned.
+bool tma_readable(const GemmOperand& o, int64_t batch_stride) {
   bool unit = o.layout == MatrixLayout::kRowMajor ? o.col_stride == 1 : o.row_stride == 1;
-  const int64_t per16 = fp32 ? 4 : 8;
+  const int64_t per16 = o.dtype == DType::kFloat32 ? 4 : 8;
   return unit && o.ld % per16 == 0 && batch_stride % per16 == 0 && o.offset % per16 == 0;
+}
+
+// Whether TMA reads an operand in place: tma_readable, and fp32 operands must also be K-major (A
+// row-major, B col-major); a 16-bit one may be either.
+bool in_place(const GemmOperand& o, bool is_a, int64_t batch_stride) {
+  const MatrixLayout k_major = is_a ? MatrixLayout::kRowMajor : MatrixLayout::kColMajor;
+  if (o.dtype == DType::kFloat32 && o.layout != k_major) return false;
+  return tma_readable(o, batch_stride);
 }
 
 // Bytes of the K-major copy of an fp32 operand the kernel cannot read in place (rows of K padded
@@ -182,8 +186,8 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
   };
   auto scratch = [](int64_t bytes) { return n((bytes + 255) / 256 * 256); };
   // B split in the kernel from an MN-major B as stored (N contiguous, TMA-aligned): its split transposes it.
-  const bool b_rows = fp32 && p.register_split == 2 && g.b.layout == MatrixLayout::kRowMajor && g.b.col_stride == 1 &&
-                      g.b.ld % 4 == 0 && batches.b % 4 == 0 && g.b.offset % 4 == 0;
+  const bool b_rows =
+      fp32 && p.register_split == 2 && g.b.layout == MatrixLayout::kRowMajor && tma_readable(g.b, batches.b);
   auto strides = [&](const GemmOperand& o, int64_t batch_stride) {
     return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
   };
