@@ -46,6 +46,8 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
   using SmemLayoutA = typename Boxes::Layout;  // (BM,BK,PIPE)
   static_assert(cute::is_same_v<ElementA, Tf32>, "the channels-first input runs TF32");
   using TiledMma = gemm::RsTf32TiledMma<Config>;
+  // One thread issues a k-tile's boxes (up to eight): 40 registers spilled one.
+  static constexpr uint32_t ProducerRegisters = 48;
 
   struct TensorStorage {
     alignas(1024) cute::array_aligned<ElementA, cute::cosize_v<SmemLayoutA>, 1024> a;

@@ -74,6 +74,8 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
   static constexpr uint64_t kCacheHint = uint64_t(cute::TMA::CacheHintSm90::EVICT_NORMAL);
   static_assert(!NchwA || !Split3xTf32, "the channels-first gather is for TF32 convolutions");
   static constexpr int ProducerThreads = NchwA ? cutlass::NumThreadsPerWarpGroup : 1;
+  // The gathering warpgroup's addresses: 64 registers spilled 8 bytes.
+  static constexpr uint32_t ProducerRegisters = NchwA ? 72 : 40;
   static constexpr uint32_t TransactionBytes =
       NchwA ? uint32_t(Config::TileN * TileK * sizeof(ElementB)) : Base::TransactionBytes;
   static constexpr int GatherBarrier = 4;  // named barrier id: 0-1 ping-pong, 2-3 TMA-store staging

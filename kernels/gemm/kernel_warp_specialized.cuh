@@ -41,16 +41,16 @@ struct GemmWarpSpecialized {
   static constexpr int ConsumerWarpgroups = 2;
   static constexpr int Teams = ConsumerWarpgroups / Config::MmaWarpgroups;  // consumer groups with tiles of their own
   static constexpr int Threads = cutlass::NumThreadsPerWarpGroup * (1 + ConsumerWarpgroups);
-  // 48 + 2 * 232 registers per thread-slot of the three warpgroups fill the SM's 64K registers;
-  // the consumers need them for 128x256 fp32 accumulators (128 per thread) plus addressing (setmaxnreg
-  // counts in 8s: a 40-register producer left them 232 too, and spilled a register issuing a
-  // convolution's eight boxes a k-tile, mainloop_conv_nchw.cuh). A producer whose whole warpgroup
-  // gathers or splits (Mainloop::ProducerThreads > 1) needs more for its addresses without spilling
-  // (the gather 72: 64 spilled 8 bytes; the register split's transposing B split 80: 72 spilled 4),
-  // leaving the consumers 216 either way.
-  static constexpr uint32_t ProducerRegisters = Mainloop::ProducerThreads > 1 ? 80 : 48;
-  static constexpr uint32_t ConsumerRegisters =
-      (64 * 1024 / cutlass::NumThreadsPerWarpGroup - ProducerRegisters) / 2 / 8 * 8;
+  // setmaxnreg moves registers within the CTA's launch allocation (168 a thread at 384 threads, the
+  // most __launch_bounds__ gives one CTA an SM): the consumers' increase waits until the producer's
+  // decrease has freed enough, so P + 2 * C must stay within 3 * 168 = 504, or they wait forever.
+  // The consumers want 232 for 128x256 fp32 accumulators (128 a thread) plus addressing, which a
+  // 40-register producer leaves them; a producer that needs more (Mainloop::ProducerRegisters: a
+  // warpgroup that gathers or splits, or one thread issuing many boxes) leaves them less.
+  static constexpr uint32_t LaunchRegisters = 64 * 1024 / Threads / 8 * 8;
+  static constexpr uint32_t ProducerRegisters = Mainloop::ProducerRegisters;
+  static constexpr uint32_t ConsumerRegisters = (3 * LaunchRegisters - ProducerRegisters) / 2 / 8 * 8;
+  static_assert(ProducerRegisters + 2 * ConsumerRegisters <= 3 * LaunchRegisters, "setmaxnreg would wait forever");
 
   static constexpr bool StagedEpilogue = EpilogueSmem<Epilogue>::Staged;
 

@@ -53,6 +53,8 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
   static constexpr bool SplitB = Config::SplitBInKernel;
   // All of the producer warpgroup splits B; one thread loads otherwise.
   static constexpr int ProducerThreads = SplitB ? cutlass::NumThreadsPerWarpGroup : 1;
+  // The transposing split's addresses: 72 registers spilled 4 bytes.
+  static constexpr uint32_t ProducerRegisters = SplitB ? 80 : 40;
   static constexpr int StagingBarrier = 5;  // named barrier id: 0-1 ping-pong, 2-3 TMA-store staging, 4 conv gather
 
   // B's stages hold two k-tiles each: lo at 2 * stage, hi at 2 * stage + 1; K-major, as wgmma reads
