@@ -71,18 +71,18 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
   }
 
   // Host side. x is the input (N, C, D, H, W) itself, w the weight's channels-last copy; false where
-  // TMA cannot take the input (a W stride past 6, W not a multiple of 4) or the driver refuses a box,
+  // TMA cannot take the input (a W stride past 1, W not a multiple of 4) or the driver refuses a box,
   // or a tap's share of the k-tile would not hold a group's channels.
   static bool make_params(ConvShape const& s, ElementA const* x, ElementB const* w, Params& out) {
-    if (s.stride_w > Boxes::MaxStrideW || (TapsPerK > 1 && s.c_group() > Boxes::Channels)) return false;
+    if (s.stride_w != 1 || (TapsPerK > 1 && s.c_group() > Boxes::Channels)) return false;
     out.shape = s;
     out.x = x;
     uint64_t const e = sizeof(ElementA);
     uint64_t dims[5] = {uint64_t(s.w), uint64_t(s.h), uint64_t(s.d), uint64_t(s.c), uint64_t(s.n)};
     uint64_t strides[4] = {dims[0] * e, dims[0] * dims[1] * e, dims[0] * dims[1] * dims[2] * e,
                            dims[0] * dims[1] * dims[2] * dims[3] * e};
-    uint32_t box[5] = {uint32_t(Boxes::Pitch * s.stride_w), 1, 1, Boxes::Channels, 1};
-    uint32_t step[5] = {uint32_t(s.stride_w), 1, 1, 1, 1};
+    uint32_t box[5] = {uint32_t(Boxes::Pitch), 1, 1, Boxes::Channels, 1};
+    uint32_t step[5] = {1, 1, 1, 1, 1};
     return Base::encode(&out.a, x, 5, dims, strides, box, step, CU_TENSOR_MAP_SWIZZLE_NONE) &&
            Base::make_b(w, TapsPerK * weight_channels(s), weight_taps(s) / TapsPerK, s.k, out);
   }
@@ -93,7 +93,7 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
                                int group, int k_begin, int k_count, TensorStorage& smem) {
     ConvShape const& s = params.shape;
     PixelTile tile = Tiling::tile(s, m_tile);
-    int const w0 = tile.q0 * s.stride_w - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h;
+    int const w0 = tile.q0 - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h;
     int const d0 = tile.z * s.stride_d - s.pad_d;
     int const c_group0 = group * s.c_group(), k_out = group * s.k_group() + n_tile * Config::TileN;
     KTileWalk at(s, k_begin * TapsPerK);  // with two taps a k-tile, a group's channels are one chunk
@@ -108,10 +108,10 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
         CUTE_UNROLL
         for (int box = 0; box < Boxes::Boxes; ++box) {
           int const run = box % Boxes::Runs, row = box / Boxes::Runs;
-          cute::SM90_TMA_LOAD_5D::copy(
-              &params.a, full, Base::kCacheHint, a + t * Boxes::TapElements + box * Boxes::BoxElements,
-              w0 + run * 32 * s.stride_w + at.ks * s.dil_w, h0 + row * s.stride_h + at.kr * s.dil_h,
-              d0 + at.kt * s.dil_d, c_group0 + c0, tile.n);
+          cute::SM90_TMA_LOAD_5D::copy(&params.a, full, Base::kCacheHint,
+                                       a + t * Boxes::TapElements + box * Boxes::BoxElements,
+                                       w0 + run * 32 + at.ks * s.dil_w, h0 + row * s.stride_h + at.kr * s.dil_h,
+                                       d0 + at.kt * s.dil_d, c_group0 + c0, tile.n);
         }
         // The last of an odd count of taps in pairs fills the pair's second slot too (its weights are zeros).
         if (TapsPerK == 1 || at.tap + 1 < s.taps()) at.advance(s);

@@ -12,8 +12,8 @@
 // Why rows of 40: a consumer warp's load of one A element reads 8 neighbouring pixels of 4
 // neighbouring channels, and rows 40 floats apart put the 4 channels' 8 floats in 4 different
 // 8-bank groups (tests/nchw_boxes_test.cc: every bank once); rows of 32 would hit each bank 4
-// times. No swizzle, so a box's row may be longer than 128 bytes: a W stride of up to 6 is TMA's
-// traversal stride over 40 x stride columns (256 at most).
+// times. No swizzle. A W stride cannot be TMA's traversal stride: without interleave TMA ignores
+// the innermost dim's, so W stride 1 only.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -29,7 +29,6 @@ struct NchwBoxes {
   static constexpr int BoxElements = Pitch * Channels;     // a box's size (128-byte multiple)
   static constexpr int TapElements = Boxes * BoxElements;  // one tap's boxes
   static constexpr int StageElements = TapsPerK * TapElements;
-  static constexpr int MaxStrideW = 256 / Pitch;  // TMA's 256-element box
   static_assert(TileQ % 32 == 0, "a tile's rows are whole 32-column runs");
   static_assert(Channels % 8 == 0, "a tap's channels are whole 8-wide wgmma k-blocks");
   // (m, k, stage) -> element offset, m = (q % 32, q / 32, p), k = (c, tap within the k-tile).

@@ -18,7 +18,7 @@
 
 #include <cuda_runtime.h>
 
-#include <cute/config.hpp>
+#include <cute/tensor.hpp>
 
 #include "conv_shape.cuh"
 #include "fused_reduction.cuh"
@@ -37,22 +37,28 @@ template <int TileW, int KB, class Functor>
 __global__ void __launch_bounds__(TileW)
     transposed_gather_kernel(float const* __restrict__ x, float const* __restrict__ w, float* __restrict__ out,
                              ConvShape t, Functor functor) {
-  extern __shared__ float4 weight_memory[];  // [tap][c][KB] of this CTA's KB output channels
-  float* weights = reinterpret_cast<float*>(weight_memory);
+  using namespace cute;
+  extern __shared__ float4 weight_memory[];
   int const k_group = t.k_group(), c_group = t.c_group(), taps = t.taps();
+  // Column-major shapes, the fastest index first: x (W, H, D, C, N), w (taps, K/G, C), out (Q, P, Z, K, N);
+  // this CTA's weights (KB/4 float4s of output channels, channel of the group, tap).
+  // 64-bit extents: the output alone may pass 2^31 elements.
+  auto compact = [](auto... extents) { return make_layout(make_shape(int64_t(extents)...)); };
+  Tensor mX = make_tensor(make_gmem_ptr(x), compact(t.w, t.h, t.d, t.c, t.n));
+  Tensor mW = make_tensor(make_gmem_ptr(w), compact(taps, k_group, t.c));
+  Tensor mOut = make_tensor(make_gmem_ptr(out), compact(t.q, t.p, t.z, t.k, t.n));
+  Tensor sW = make_tensor(make_smem_ptr(weight_memory), make_layout(make_shape(Int<KB / 4>{}, c_group, taps)));
+  Tensor sW1 = recast<float>(sW);                                             // (KB, c, tap)
   int const k0 = blockIdx.y * KB, g = k0 / k_group;                           // KB divides the group's output channels
   int const tiles_q = (t.q + TileW - 1) / TileW, row = blockIdx.x / tiles_q;  // row: (n, z, p)
   int const p = row % t.p, z = row / t.p % t.z, n = row / (t.p * t.z);
   int const q = blockIdx.x % tiles_q * TileW + threadIdx.x;
-  // w (C, K/G, T, R, S): channel g * C/G + c, output channel k0 % K/G + j within the group, tap.
-  for (int e = threadIdx.x; e < taps * c_group * KB; e += TileW) {
+  for (int e = threadIdx.x; e < size(sW1); e += TileW) {
     int const j = e % KB, c = e / KB % c_group, tap = e / (KB * c_group);
-    weights[e] = w[(int64_t(g * c_group + c) * k_group + k0 % k_group + j) * taps + tap];
+    sW1(j, c, tap) = mW(tap, k0 % k_group + j, g * c_group + c);
   }
   __syncthreads();
   if (q >= t.q) return;
-  int64_t const plane = int64_t(t.d) * t.h * t.w;
-  float const* image = x + (int64_t(n) * t.c + int64_t(g) * c_group) * plane;
   float acc[KB] = {};
   for (int kt = 0; kt < t.t; ++kt) {
     int iz;
@@ -63,24 +69,23 @@ __global__ void __launch_bounds__(TileW)
       for (int ks = 0; ks < t.s; ++ks) {
         int iw;
         if (!transposed_source(q, t.pad_w, ks, t.dil_w, t.stride_w, t.w, iw)) continue;
-        float const* src = image + (int64_t(iz) * t.h + ih) * t.w + iw;
-        float4 const* tap = weight_memory + ((kt * t.r + kr) * t.s + ks) * c_group * (KB / 4);
+        Tensor src = mX(iw, ih, iz, _, n);  // (C): this pixel's channels
+        int const tap = (kt * t.r + kr) * t.s + ks;
 #pragma unroll 4
         for (int c = 0; c < c_group; ++c) {
-          float const v = __ldg(src + c * plane);
+          float const v = __ldg(&src(g * c_group + c));
           CUTE_UNROLL
           for (int j = 0; j < KB / 4; ++j) {
-            float4 const wv = tap[c * (KB / 4) + j];
+            float4 const wv = sW(j, c, tap);
             acc[4 * j] += v * wv.x, acc[4 * j + 1] += v * wv.y, acc[4 * j + 2] += v * wv.z, acc[4 * j + 3] += v * wv.w;
           }
         }
       }
     }
   }
-  float* dst = out + ((int64_t(n) * t.k + k0) * t.z + z) * t.p * t.q + int64_t(p) * t.q + q;
   CUTE_UNROLL
   for (int j = 0; j < KB; ++j)
-    dst[int64_t(j) * t.z * t.p * t.q] = functor.apply(acc[j], n, k0 + j, z, p, q);
+    mOut(q, p, z, k0 + j, n) = functor.apply(acc[j], n, k0 + j, z, p, q);
 }
 
 template <int TileW, int KB, class Functor>

@@ -204,21 +204,23 @@ TEST(StaticGatePreprocessed, ExpertKernelsPass) {
   // The expert's kernels as the binary emits them now (`cutegen expert TASK --emit`), one task of each
   // template family (a depthwise convolution once reached the GPU without CuTe and was refused there),
   // and level-2 chains with their first stage fused into the convolution (a memset and atomics; a norm's
-  // statistics in double).
+  // statistics in double). The gathered transposed template reached the GPU without CuTe too (2026-12-06).
   const char* bin = std::getenv("CUTEGEN_BIN");
   ASSERT_NE(bin, nullptr) << "CUTEGEN_BIN names the cutegen binary";
-  std::vector<std::pair<std::string, std::string>> points = {{"relu", ""},
-                                                             {"sum_dim", ""},
-                                                             {"layernorm_rows_768", ""},
-                                                             {"softmax", ""},
-                                                             {"log_softmax", ""},
-                                                             {"matmul_fp32", ""},
-                                                             {"matmul_bf16", ""},
-                                                             {"conv2d_bias_relu", ""},
-                                                             {"depthwise_conv", ""},
-                                                             {"conv2d_gelu_mean", "fuse_stage=1"},
-                                                             {"conv2d_min_tanh", "fuse_stage=1"},
-                                                             {"conv2d_group_norm", "fuse_stage=1"}};
+  std::vector<std::pair<std::string, std::string>> points = {
+      {"relu", ""},
+      {"sum_dim", ""},
+      {"layernorm_rows_768", ""},
+      {"softmax", ""},
+      {"log_softmax", ""},
+      {"matmul_fp32", ""},
+      {"matmul_bf16", ""},
+      {"conv2d_bias_relu", ""},
+      {"depthwise_conv", ""},
+      {"conv2d_gelu_mean", "fuse_stage=1"},
+      {"conv2d_min_tanh", "fuse_stage=1"},
+      {"conv2d_group_norm", "fuse_stage=1"},
+      {"conv_transpose2d_strided", "strategy=conv_transposed_gather"}};
   for (auto& [task, params] : points) {
     std::vector<std::string> argv = {bin, "expert", std::string(CUTEGEN_SOURCE_DIR) + "/tasks/" + task + ".py",
                                      "--emit"};

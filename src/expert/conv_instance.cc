@@ -162,8 +162,12 @@ std::string conv_unsupported(const ConvRecipe& c) {
 std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3) {
   if (x3) return "input_boxes applies where the convolution runs TF32";
   if (conv_packs_w(c)) return "input_boxes excludes the row packing (a copy of its own)";
-  if (gemm_stride(c, 1) > 6)
-    return "input_boxes takes a W stride of at most 6 (a box's 40 x stride columns, TMA's 256)";
+  // TMA ignores the innermost dim's traversal stride without interleave: a box of 40 x stride columns
+  // arrived whole, more bytes than its barrier expected (level 1's 76 hung on the GPU, 2026-12-06).
+  if (gemm_stride(c, 1) != 1) return "input_boxes takes a W stride of 1 (TMA's innermost dim has no traversal stride)";
+  if (c.kernel_volume() > 1)
+    return "input_boxes reads one-tap convolutions: over more taps its kernels faulted on the GPU (an illegal "
+           "instruction, 2026-12-06, not yet explained)";
   if (c.in_size.back() % 4 != 0) return "input_boxes needs the input's W a multiple of 4 (TMA's 16-byte strides)";
   return "";
 }

@@ -199,23 +199,22 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
   auto space = search_space(*r);
-  ASSERT_EQ(space.size(), 11u) << "TF32 (input copied, loaded as pixel-major boxes, or gathered); 3xTF32 split in "
-                                  "the kernel, or in the copies (two stages per k-tile crossed, or three); all but "
-                                  "the split in the kernel also in clusters of two";
+  ASSERT_EQ(space.size(), 9u) << "TF32 (input copied or gathered); 3xTF32 split in the kernel, or in the copies "
+                                 "(two stages per k-tile crossed, or three); all but the split in the kernel also in "
+                                 "clusters of two";
   EXPECT_EQ(space[0], default_params(*r));
   EXPECT_EQ(space[1].tf32x3, 1);
   EXPECT_EQ(space[1].split_ahead, 0);
   EXPECT_EQ(space[2].tf32x3, 1);
   EXPECT_EQ(space[2].split_parts, 2);
-  EXPECT_EQ(space[3].input_boxes, 1);
-  EXPECT_EQ(space[4].gather_input, 1);
-  EXPECT_EQ(space[4].tf32x3, 0);
-  EXPECT_EQ(space[5].tf32x3, 1);
-  EXPECT_EQ(space[5].split_ahead, 1);
-  EXPECT_TRUE(contains(to_string(space[5]),
+  EXPECT_EQ(space[3].gather_input, 1);
+  EXPECT_EQ(space[3].tf32x3, 0);
+  EXPECT_EQ(space[4].tf32x3, 1);
+  EXPECT_EQ(space[4].split_ahead, 1);
+  EXPECT_TRUE(contains(to_string(space[4]),
                        "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,input_boxes=0,"
                        "fuse_stage=0,strategy=conv_implicit_gemm"))
-      << to_string(space[5]);
+      << to_string(space[4]);
   auto back = parse_params(to_string(space[5]));
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_EQ(*back, space[5]);
@@ -267,10 +266,12 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
-  // Its single tap: gathered by default (measured faster than the copy; with more taps, slower).
-  Params p = default_params(*r);
-  EXPECT_EQ(p.gather_input, 1);
+  // Its single tap: gathered (measured faster than the copy; with more taps, slower), a point beside
+  // the default's pixel-major boxes.
+  Params p = point(*r, "gather_input=1,input_boxes=0");
   EXPECT_EQ(invalid_reason(*r, p), "");
+  auto space = search_space(*r);
+  EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
   auto taps = recognize(fixture("level1/63_conv_standard_2D__square_input__square_kernel"));
   ASSERT_TRUE(taps.ok()) << taps.message();
   EXPECT_EQ(default_params(*taps).gather_input, 0);
@@ -296,46 +297,45 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
 }
 
 TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes) {
-  // Level 1's 63 (16 -> 128 channels over 1024 x 1024): no copy of the input; TMA boxes of 32 (40)
-  // columns, four per tap of its 1 x 128 pixel tiles, two taps of 16 channels a k-tile; stages of
-  // 40-float box rows.
-  auto spec = fixture("level1/63_conv_standard_2D__square_input__square_kernel");
+  // Level 1's 87 (1 x 1, 64 -> 128 channels over 1024 x 1024): no copy of the input; TMA boxes of 32
+  // (40) columns, four per k-tile of its 1 x 128 pixel tiles; the default (measured beside the gather).
+  auto spec = fixture("level1/87_conv_pointwise_2D");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
-  Params p = point(*r, "input_boxes=1");
-  EXPECT_EQ(invalid_reason(*r, p), "");
+  Params p = default_params(*r);
+  EXPECT_EQ(p.input_boxes, 1);
+  EXPECT_EQ(p.gather_input, 0);
   auto space = search_space(*r);
-  EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
+  EXPECT_NE(std::find(space.begin(), space.end(), point(*r, "gather_input=1,input_boxes=0")), space.end());
   auto cu = generate_kernel(*r, spec, p);
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu,
                        "ColMajor, 128, 128, 5>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, "
-                       "Epilogue, false, 1, cutegen::conv::InputRead::kBoxPairs>;"))
+                       "Epilogue, false, 1, cutegen::conv::InputRead::kBoxes>;"))
       << *cu;
+  // Over more taps (63's 3 x 3, two taps of 16 channels a k-tile) the boxes' kernels faulted on the GPU:
+  // declined until that is explained.
+  auto taps = recognize(fixture("level1/63_conv_standard_2D__square_input__square_kernel"));
+  ASSERT_TRUE(taps.ok()) << taps.message();
+  EXPECT_EQ(invalid_reason(*taps, point(*taps, "input_boxes=1")),
+            "input_boxes reads one-tap convolutions: over more taps its kernels faulted on the GPU (an illegal "
+            "instruction, 2026-12-06, not yet explained)");
   // Rows narrower than a box still take 32-column tiles.
   auto narrow = std::make_shared<ConvRecipe>(*r->conv);
-  narrow->in_size = {16, 16}, narrow->out_size = {14, 14};
+  narrow->in_size = {16, 16}, narrow->out_size = {16, 16};
   EXPECT_EQ(conv_tiles(*narrow).tile_q, 16);
   EXPECT_EQ(conv_tiles(*narrow, false, nullptr, true).tile_q, 32);
   EXPECT_EQ(conv_tiles(*narrow, false, nullptr, true).tile_p, 4);
-  // A W stride is TMA's traversal stride (76's 3: 1 x 128 tiles, where the copy's box takes 64 columns);
-  // past 6, or over rows not of 16-byte multiples, TMA cannot take the boxes.
+  // TMA has no traversal stride in a box's innermost dim (76's W stride 3 hung on the GPU), and rows
+  // not of 16-byte multiples cannot be its strides.
   auto strided = recognize(fixture("level1/76_conv_standard_1D_dilated_strided__"));
   ASSERT_TRUE(strided.ok()) << strided.message();
-  Params strided_boxes = point(*strided, "input_boxes=1");
-  EXPECT_EQ(invalid_reason(*strided, strided_boxes), "");
-  auto strided_cu = generate_kernel(*strided, fixture("level1/76_conv_standard_1D_dilated_strided__"), strided_boxes);
-  ASSERT_TRUE(strided_cu.ok()) << strided_cu.message();
-  EXPECT_TRUE(contains(*strided_cu, "Epilogue, false, 1, cutegen::conv::InputRead::kBoxes>;"))
-      << "64 channels: one tap";
+  EXPECT_EQ(invalid_reason(*strided, point(*strided, "input_boxes=1")),
+            "input_boxes takes a W stride of 1 (TMA's innermost dim has no traversal stride)");
   EXPECT_EQ(conv_tiles(*strided->conv).tile_q, 64);
   EXPECT_EQ(conv_tiles(*strided->conv, false, nullptr, true).tile_q, 128);
-  auto seven = std::make_shared<ConvRecipe>(*strided->conv);
-  seven->stride = {7};
-  EXPECT_EQ(conv_boxes_unsupported(*seven, false),
-            "input_boxes takes a W stride of at most 6 (a box's 40 x stride columns, TMA's 256)");
   auto odd = std::make_shared<ConvRecipe>(*r->conv);
-  odd->in_size = {1024, 1022}, odd->out_size = {1022, 1020};
+  odd->in_size = {1024, 1022}, odd->out_size = {1024, 1022};
   EXPECT_EQ(conv_boxes_unsupported(*odd, false),
             "input_boxes needs the input's W a multiple of 4 (TMA's 16-byte strides)");
   // TF32 only, one way of reading the input at a time, not under a fused pool's narrow tiles.
@@ -347,7 +347,11 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
             "input_boxes and gather_input are two ways to read the input: one at a time");
   auto pooled = recognize(fixture("level2/10_ConvTranspose2d_MaxPool_Hardtanh_Mean_Tanh"));
   ASSERT_TRUE(pooled.ok()) << pooled.message();
-  EXPECT_EQ(invalid_reason(*pooled, point(*pooled, "fuse_stage=1,input_boxes=1")),
+  auto one_tap = std::make_shared<ConvRecipe>(*pooled->conv);  // as if its kernel were 1 x 1
+  one_tap->kernel = {1, 1};
+  Recipe pooled_one_tap = *pooled;
+  pooled_one_tap.conv = one_tap;
+  EXPECT_EQ(invalid_reason(pooled_one_tap, point(pooled_one_tap, "fuse_stage=1,gather_input=0,input_boxes=1")),
             "input_boxes takes 32-column pixel tiles, a fused pool narrower ones");
 }
 
@@ -383,7 +387,7 @@ TEST(ConvInstance, ClustersOfTwoShareTheWeightTileByMulticast) {
   auto spec = fixture("level1/87_conv_pointwise_2D");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
-  Params p = point(*r, "cluster_m=2,gather_input=1");
+  Params p = point(*r, "cluster_m=2,gather_input=1,input_boxes=0");
   EXPECT_EQ(invalid_reason(*r, p), "");
   auto space = search_space(*r);
   EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
@@ -399,7 +403,7 @@ TEST(ConvInstance, ClustersOfTwoShareTheWeightTileByMulticast) {
   ASSERT_EQ(conv_tiles(*eight).tile_n, 8);
   EXPECT_EQ(invalid_reason(narrow, point(narrow, "cluster_m=2")),
             "cluster_m: each CTA's share of the N tile must be whole 8-row swizzle atoms");
-  EXPECT_EQ(invalid_reason(*r, point(*r, "cluster_m=2,tf32x3=1,split_ahead=0,gather_input=0")),
+  EXPECT_EQ(invalid_reason(*r, point(*r, "cluster_m=2,tf32x3=1,split_ahead=0,gather_input=0,input_boxes=0")),
             "cluster_m applies to convolutions whose k-tiles are not split in shared memory");
 }
 

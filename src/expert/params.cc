@@ -246,11 +246,17 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     if (kind == ConvClass::kImplicitGemm && r.conv && conv_direct_prevails(*r.conv)) kind = ConvClass::kDirect;
     if (kind == ConvClass::kImplicitGemm) p.split_ahead = 1;  // 3xTF32 split in the copies, as measured
     if (kind == ConvClass::kImplicitGemm && r.chain && fused_stage_pays(*r.chain)) p.fuse_stage = 1;
-    // A single tap's GEMM is short beside the input's copy: gathered in the kernel instead (measured on
-    // level 1's 87; with more taps the gather was slower: conv-gather-input).
+    // A single tap's GEMM is short beside the input's copy: the input read as it is, in pixel-major
+    // boxes where TMA takes them, else gathered in the kernel (level 1's 87: copied 5.91 ms, gathered
+    // 5.10 on the H200; gathered 5.94, boxes 5.23 on an H100; with more taps the gather was slower:
+    // conv-gather-input). Boxes only where measured: not under a level-2 chain yet.
     if (kind == ConvClass::kImplicitGemm && r.conv && r.conv->math == GemmMath::kTF32 && !conv_packs_w(*r.conv) &&
-        product(r.conv->kernel) == 1)
-      p.gather_input = 1;
+        product(r.conv->kernel) == 1) {
+      if (!r.chain && conv_boxes_unsupported(*r.conv, false).empty())
+        p.input_boxes = 1;
+      else
+        p.gather_input = 1;
+    }
     // Direct 3-D convolutions: two columns a thread where they fit (measured on level 1's 54 and level
     // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).
     if (kind == ConvClass::kDirect && r.conv && r.conv->dims == 3 && conv_direct_unsupported(*r.conv, 2).empty())
