@@ -42,8 +42,8 @@ __global__ void __launch_bounds__(TileW)
   int const k_group = t.k_group(), c_group = t.c_group(), taps = t.taps();
   // Column-major shapes, the fastest index first: x (W, H, D, C, N), w (taps, K/G, C), out (Q, P, Z, K, N);
   // this CTA's weights (KB/4 float4s of output channels, channel of the group, tap).
-  // 64-bit extents: the output alone may pass 2^31 elements.
-  auto compact = [](auto... extents) { return make_layout(make_shape(int64_t(extents)...)); };
+  // 32-bit indices (run refuses tensors of 2^31 elements or more; 64-bit ones spilled registers).
+  auto compact = [](auto... extents) { return make_layout(make_shape(int(extents)...)); };
   Tensor mX = make_tensor(make_gmem_ptr(x), compact(t.w, t.h, t.d, t.c, t.n));
   Tensor mW = make_tensor(make_gmem_ptr(w), compact(taps, k_group, t.c));
   Tensor mOut = make_tensor(make_gmem_ptr(out), compact(t.q, t.p, t.z, t.k, t.n));
@@ -100,8 +100,9 @@ struct TransposedGatherConv {
   static cudaError_t run(float const* x, float const* w, float* out, ConvShape const& t, Functor functor, char*,
                          cudaStream_t stream) {
     int64_t const blocks = int64_t(t.n) * t.z * t.p * ((t.q + TileW - 1) / TileW);
+    int64_t const in = int64_t(t.n) * t.c * t.d * t.h * t.w, outs = int64_t(t.n) * t.k * t.z * t.p * t.q;
     if (!t.transposed || t.k_group() % KB != 0 || weight_bytes(t) > (227u << 10) || blocks >= (int64_t(1) << 31) ||
-        t.k / KB > 65535)
+        t.k / KB > 65535 || in >= (int64_t(1) << 31) || outs >= (int64_t(1) << 31))
       return cudaErrorInvalidValue;
     auto kernel = transposed_gather_kernel<TileW, KB, Functor>;
     size_t const smem = weight_bytes(t);

@@ -177,6 +177,8 @@ std::string conv_gather_unsupported(const ConvRecipe& c) {
   if (c.out_channels / c.groups % 4 != 0) return "the gathering template takes output channels in fours per group";
   if (c.kernel_volume() * (c.in_channels / c.groups) * conv_gather_channels(c) * 4 > (227 << 10))
     return "the gathering template's weights exceed shared memory";
+  if (c.batch * c.out_channels * c.out_pixels() >= (int64_t(1) << 31))
+    return "more than 2^31 output elements (the gathering template's indices are 32-bit)";
   int64_t rows = c.batch;
   for (size_t d = 0; d + 1 < c.out_size.size(); ++d)
     rows *= c.out_size[d];
