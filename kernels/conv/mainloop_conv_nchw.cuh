@@ -105,13 +105,13 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
       ElementA* a = smem.a.data() + stage * Boxes::StageElements;
 #pragma unroll 1  // unrolled too, the pairs' eight boxes a k-tile spilled a register of the producer's 48
       for (int t = 0; t < TapsPerK; ++t) {
+        int const col = w0 + at.ks * s.dil_w, start = col - Boxes::column_shift(col);
         CUTE_UNROLL
         for (int box = 0; box < Boxes::Boxes; ++box) {
           int const run = box % Boxes::Runs, row = box / Boxes::Runs;
-          cute::SM90_TMA_LOAD_5D::copy(&params.a, full, Base::kCacheHint,
-                                       a + t * Boxes::TapElements + box * Boxes::BoxElements,
-                                       w0 + run * 32 + at.ks * s.dil_w, h0 + row * s.stride_h + at.kr * s.dil_h,
-                                       d0 + at.kt * s.dil_d, c_group0 + c0, tile.n);
+          cute::SM90_TMA_LOAD_5D::copy(
+              &params.a, full, Base::kCacheHint, a + t * Boxes::TapElements + box * Boxes::BoxElements,
+              start + run * 32, h0 + row * s.stride_h + at.kr * s.dil_h, d0 + at.kt * s.dil_d, c_group0 + c0, tile.n);
         }
         // The last of an odd count of taps in pairs fills the pair's second slot too (its weights are zeros).
         if (TapsPerK == 1 || at.tap + 1 < s.taps()) at.advance(s);
@@ -121,11 +121,17 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
     }
   }
 
-  // Same contract as gemm::MainloopTmaWgmma::mma; `accum` is written (not accumulated into).
+  // The consumers read each tap's columns from its boxes' aligned start on (load's), so they need the
+  // shape: MmaReadsParams.
+  static constexpr bool MmaReadsParams = true;
+
+  // Same contract as gemm::MainloopTmaWgmma::mma over the k-tiles of a whole tile (the scheduler is
+  // given no splits), with the params first; `accum` is written (not accumulated into).
   template <class Accumulator, class AfterRelease>
-  CUTE_DEVICE static void mma(Pipeline& pipeline, PipelineState& read, Accumulator& accum, int k_count,
-                              int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
+  CUTE_DEVICE static void mma(Params const& params, Pipeline& pipeline, PipelineState& read, Accumulator& accum,
+                              int k_count, int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
     using namespace cute;
+    ConvShape const& s = params.shape;
     Tensor sA = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.a.data())), SmemLayoutA{});  // (BM,BK,PIPE)
     Tensor sB = make_tensor(make_smem_ptr(reinterpret_cast<Tf32*>(smem.b.data())),
                             typename Base::SmemLayoutB{});  // (BN,BK,PIPE)
@@ -148,13 +154,24 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
     // k-tile i: its A elements into `a`, its k-blocks' wgmmas as one batch; once k-tile i-1's batch
     // retired, its stage goes back (and `a` of k-tile i+1 may be rewritten).
     auto step = [&](auto& a, int i) {
+      // Bytes from each tap slot's boxes' aligned start to its first column (load's walk: the taps
+      // in order, the last of an odd count in pairs twice); a pixel tile starts at a multiple of 32.
+      uint32_t shift[TapsPerK];
+      CUTE_UNROLL
+      for (int t = 0; t < TapsPerK; ++t) {
+        int const tap = cute::min(TapsPerK == 1 ? i / Base::channel_tiles(s) : TapsPerK * i + t, s.taps() - 1);
+        shift[t] = sizeof(Tf32) * Boxes::column_shift(tap % s.s * s.dil_w - s.pad_w);
+      }
       pipeline.consumer_wait(read);
       int const stage = read.index();
       ++read;
+      constexpr int PerKBlock = decltype(size<0>(a) * size<1>(a))::value;  // elements of `a` per k-block
+      constexpr int KBlocksPerTap = decltype(size<2>(a))::value / TapsPerK;
       CUTE_UNROLL
       for (int j = 0; j < size(a); ++j) {  // ld.shared: a generic load would not know the state space
         uint32_t bits;
-        asm volatile("ld.shared.b32 %0, [%1];" : "=r"(bits) : "r"(cast_smem_ptr_to_uint(&tCsA(_, _, _, stage)(j))));
+        uint32_t const address = cast_smem_ptr_to_uint(&tCsA(_, _, _, stage)(j)) + shift[j / PerKBlock / KBlocksPerTap];
+        asm volatile("ld.shared.b32 %0, [%1];" : "=r"(bits) : "r"(address));
         a(j) = Tf32::bitcast(bits);
       }
       warpgroup_fence_operand(a);

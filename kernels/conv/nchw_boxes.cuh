@@ -13,7 +13,9 @@
 // neighbouring channels, and rows 40 floats apart put the 4 channels' 8 floats in 4 different
 // 8-bank groups (tests/nchw_boxes_test.cc: every bank once); rows of 32 would hit each bank 4
 // times. No swizzle. A W stride cannot be TMA's traversal stride: without interleave TMA ignores
-// the innermost dim's, so W stride 1 only.
+// the innermost dim's, so W stride 1 only. TMA faults on a box whose innermost coordinate is off a
+// 16-byte boundary, so a tap's boxes start at the aligned column at or below its first (ColumnShift:
+// the 8 spare columns of a row cover a shift of up to 3), and the consumers read that many columns on.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -30,6 +32,8 @@ struct NchwBoxes {
   static constexpr int TapElements = Boxes * BoxElements;  // one tap's boxes
   static constexpr int StageElements = TapsPerK * TapElements;
   static_assert(TileQ % 32 == 0, "a tile's rows are whole 32-column runs");
+  // Columns from a box's aligned start to the tap's first, for a tap's first column `col` (any sign).
+  CUTE_HOST_DEVICE static constexpr int column_shift(int col) { return (col % 4 + 4) % 4; }
   static_assert(Channels % 8 == 0, "a tap's channels are whole 8-wide wgmma k-blocks");
   // (m, k, stage) -> element offset, m = (q % 32, q / 32, p), k = (c, tap within the k-tile).
   using Layout =

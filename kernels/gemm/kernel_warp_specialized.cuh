@@ -117,7 +117,11 @@ struct GemmWarpSpecialized {
         if constexpr (Teams > 1) {
           if (position > 0) cutlass::arch::NamedBarrier::sync(2 * Mainloop::MmaThreads, team);
         }
-        Mainloop::mma(pipeline, read, accum, walk.k_count(), team_thread, shared.tensors, [](int) {});
+        if constexpr (Mainloop::MmaReadsParams)
+          Mainloop::mma(params.mainloop, pipeline, read, accum, walk.k_count(), team_thread, shared.tensors,
+                        [](int) {});
+        else
+          Mainloop::mma(pipeline, read, accum, walk.k_count(), team_thread, shared.tensors, [](int) {});
         if constexpr (Teams > 1) {
           if (walk.has_next()) cutlass::arch::NamedBarrier::arrive(2 * Mainloop::MmaThreads, 1 - team);
         }

@@ -51,6 +51,8 @@ struct MainloopTmaWgmma {
   // Threads of the producer warpgroup that run `load` (a mainloop whose A tiles are gathered by
   // the warpgroup's own copies takes all 128; TMA needs one).
   static constexpr int ProducerThreads = 1;
+  // Whether `mma` takes the mainloop's params first (a consumer that needs the problem's shape).
+  static constexpr bool MmaReadsParams = false;
   // The producer warpgroup's registers after setmaxnreg.dec (one thread issuing TMA needs few).
   static constexpr uint32_t ProducerRegisters = 40;
   // Pipeline stages one k-tile of `load` and `mma` takes (mainloop_paired_parts.cuh's take two).

@@ -165,12 +165,6 @@ std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3) {
   // TMA ignores the innermost dim's traversal stride without interleave: a box of 40 x stride columns
   // arrived whole, more bytes than its barrier expected (level 1's 76 hung on the GPU, 2026-12-06).
   if (gemm_stride(c, 1) != 1) return "input_boxes takes a W stride of 1 (TMA's innermost dim has no traversal stride)";
-  // TMA faults (an illegal instruction) on a box whose innermost coordinate is off a 16-byte boundary:
-  // another tap, or a padding, starts the boxes at any column (every multi-tap point faulted on the GPU,
-  // 2026-12-06).
-  if (c.kernel_volume() > 1 || c.transposed || c.padding.back() % 4 != 0)
-    return "input_boxes reads one-tap forward convolutions of W padding a multiple of 4: boxes off a 16-byte "
-           "boundary fault (TMA)";
   if (c.in_size.back() % 4 != 0) return "input_boxes needs the input's W a multiple of 4 (TMA's 16-byte strides)";
   return "";
 }

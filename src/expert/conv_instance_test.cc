@@ -199,22 +199,23 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
   auto space = search_space(*r);
-  ASSERT_EQ(space.size(), 9u) << "TF32 (input copied or gathered); 3xTF32 split in the kernel, or in the copies "
-                                 "(two stages per k-tile crossed, or three); all but the split in the kernel also in "
-                                 "clusters of two";
+  ASSERT_EQ(space.size(), 11u) << "TF32 (input copied, loaded as pixel-major boxes, or gathered); 3xTF32 split in "
+                                  "the kernel, or in the copies (two stages per k-tile crossed, or three); all but "
+                                  "the split in the kernel also in clusters of two";
   EXPECT_EQ(space[0], default_params(*r));
   EXPECT_EQ(space[1].tf32x3, 1);
   EXPECT_EQ(space[1].split_ahead, 0);
   EXPECT_EQ(space[2].tf32x3, 1);
   EXPECT_EQ(space[2].split_parts, 2);
-  EXPECT_EQ(space[3].gather_input, 1);
-  EXPECT_EQ(space[3].tf32x3, 0);
-  EXPECT_EQ(space[4].tf32x3, 1);
-  EXPECT_EQ(space[4].split_ahead, 1);
-  EXPECT_TRUE(contains(to_string(space[4]),
+  EXPECT_EQ(space[3].input_boxes, 1);
+  EXPECT_EQ(space[4].gather_input, 1);
+  EXPECT_EQ(space[4].tf32x3, 0);
+  EXPECT_EQ(space[5].tf32x3, 1);
+  EXPECT_EQ(space[5].split_ahead, 1);
+  EXPECT_TRUE(contains(to_string(space[5]),
                        "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,input_boxes=0,"
                        "fuse_stage=0,strategy=conv_implicit_gemm"))
-      << to_string(space[4]);
+      << to_string(space[5]);
   auto back = parse_params(to_string(space[5]));
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_EQ(*back, space[5]);
@@ -313,13 +314,18 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
                        "ColMajor, 128, 128, 5>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, "
                        "Epilogue, false, 1, cutegen::conv::InputRead::kBoxes>;"))
       << *cu;
-  // Over more taps (63's 3 x 3, two taps of 16 channels a k-tile) the boxes start off 16-byte
-  // boundaries, where TMA faults: declined until the consumers shift their reads instead.
-  auto taps = recognize(fixture("level1/63_conv_standard_2D__square_input__square_kernel"));
+  // Level 1's 63 (16 -> 128 channels, 3 x 3): two taps of 16 channels a k-tile, a search point; its
+  // taps' boxes start at aligned columns, the consumers reading on from there.
+  auto taps_spec = fixture("level1/63_conv_standard_2D__square_input__square_kernel");
+  auto taps = recognize(taps_spec);
   ASSERT_TRUE(taps.ok()) << taps.message();
-  EXPECT_EQ(invalid_reason(*taps, point(*taps, "input_boxes=1")),
-            "input_boxes reads one-tap forward convolutions of W padding a multiple of 4: boxes off a 16-byte "
-            "boundary fault (TMA)");
+  Params pairs = point(*taps, "input_boxes=1");
+  EXPECT_EQ(invalid_reason(*taps, pairs), "");
+  auto taps_space = search_space(*taps);
+  EXPECT_NE(std::find(taps_space.begin(), taps_space.end(), pairs), taps_space.end());
+  auto pairs_cu = generate_kernel(*taps, taps_spec, pairs);
+  ASSERT_TRUE(pairs_cu.ok()) << pairs_cu.message();
+  EXPECT_TRUE(contains(*pairs_cu, "Epilogue, false, 1, cutegen::conv::InputRead::kBoxPairs>;")) << *pairs_cu;
   // Rows narrower than a box still take 32-column tiles.
   auto narrow = std::make_shared<ConvRecipe>(*r->conv);
   narrow->in_size = {16, 16}, narrow->out_size = {16, 16};
@@ -348,7 +354,7 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
   auto pooled = recognize(fixture("level2/35_Conv2d_Subtract_HardSwish_MaxPool_Mish"));
   ASSERT_TRUE(pooled.ok()) << pooled.message();
   auto one_tap = std::make_shared<ConvRecipe>(*pooled->conv);  // as if its kernel were 1 x 1
-  one_tap->kernel = {1, 1}, one_tap->padding = {0, 0};
+  one_tap->kernel = {1, 1};
   Recipe pooled_one_tap = *pooled;
   pooled_one_tap.conv = one_tap;
   EXPECT_EQ(invalid_reason(pooled_one_tap, point(pooled_one_tap, "fuse_stage=1,gather_input=0,input_boxes=1")),

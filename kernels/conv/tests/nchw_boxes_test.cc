@@ -115,5 +115,20 @@ TEST(NchwBoxes, AWarpsLoadHitsEachBankOnce) {
   EXPECT_EQ((worst_bank_ways<1, 128, 2>()), 1);
 }
 
+TEST(NchwBoxes, ATapsBoxesStartOnA16ByteColumnAndHoldItsRun) {
+  // TMA faults on a box whose innermost coordinate is off a 16-byte boundary (every multi-tap
+  // convolution did, 2026-12-06): the box starts at the aligned column at or below the tap's first,
+  // padding's negative columns included, and its 40 columns still hold the run's 32.
+  using Boxes = NchwBoxes<1, 128, TileK, Stages>;
+  for (int col = -13; col <= 13; ++col) {
+    int const shift = Boxes::column_shift(col), start = col - shift;
+    EXPECT_EQ(((start % 4) + 4) % 4, 0) << col;
+    EXPECT_GE(shift, 0) << col;
+    EXPECT_LE(shift + 32, Boxes::Pitch) << col;
+    // A pixel tile starts at a multiple of 32, so the consumers' shift from the tap alone is the same.
+    EXPECT_EQ(Boxes::column_shift(col + 96), shift) << col;
+  }
+}
+
 }  // namespace
 }  // namespace cutegen::conv
