@@ -14,7 +14,7 @@
 // 8-bank groups (tests/nchw_boxes_test.cc: every bank once); rows of 32 would hit each bank 4
 // times. No swizzle. A W stride cannot be TMA's traversal stride: without interleave TMA ignores
 // the innermost dim's, so W stride 1 only. TMA faults on a box whose innermost coordinate is off a
-// 16-byte boundary, so a tap's boxes start at the aligned column at or below its first (ColumnShift:
+// 16-byte boundary, so a tap's boxes start at the aligned column at or below its first (column_shift:
 // the 8 spare columns of a row cover a shift of up to 3), and the consumers read that many columns on.
 #pragma once
 
