@@ -90,7 +90,7 @@ TEST(ConvInstance, TransposedKeepsItsOwnGeometryAndTilesOneOutputPhase) {
   ASSERT_TRUE(r->conv->transposed);
   EXPECT_EQ(conv_tiles(*r->conv).tile_q, 128) << "a phase's row: ceil(638 / 5) pixels";
   EXPECT_EQ(conv_merge_w(*r->conv), 1) << "W stride 5: phase by phase";
-  auto cu = generate_kernel(*r, spec, default_params(*r));
+  auto cu = generate_kernel(*r, spec, implicit_gemm(*r));
   ASSERT_TRUE(cu.ok()) << cu.message();
   // The transposed convolution's own stride, padding and dilation; the kernel splits it into phases.
   EXPECT_TRUE(contains(*cu, ", 1, 5, 5, 0, 1, 1, 1, 2, 2, 1, 0 };")) << cu->substr(cu->find("ConvShape shape"), 200);
@@ -363,16 +363,17 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
 
 TEST(ConvInstance, TransposedConvolutionsOfOneTapPerDimMayGatherEachOutputPixel) {
   // Level 1's 81 (stride 5, 3 taps at dilation 2: each output pixel has at most one tap per dim): all
-  // 25 phases in one pass, 16 output channels a thread; a search point beside the phases' GEMMs.
+  // 25 phases in one pass, 16 output channels a thread; the default, the phases' GEMMs a search point.
   auto spec = fixture("level1/81_conv_transposed_2D_asymmetric_input_square_kernel___dilated____padded____strided__");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_TRUE(conv_gather_serves(*r->conv));
-  EXPECT_EQ(default_params(*r).strategy, Strategy::kConvImplicitGemm);
   auto gather = parse_params("strategy=conv_transposed_gather");
   ASSERT_TRUE(gather.ok()) << gather.message();
+  EXPECT_EQ(default_params(*r), *gather);
   auto space = search_space(*r);
-  EXPECT_NE(std::find(space.begin(), space.end(), *gather), space.end());
+  Params const phases = implicit_gemm(*r);
+  EXPECT_NE(std::find(space.begin(), space.end(), phases), space.end());
   auto cu = generate_kernel(*r, spec, *gather);
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu, "transposed_gather_kernel(")) << "its header inlined";

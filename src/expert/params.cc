@@ -246,21 +246,25 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     if (kind == ConvClass::kImplicitGemm && r.conv && conv_direct_prevails(*r.conv)) kind = ConvClass::kDirect;
     if (kind == ConvClass::kImplicitGemm) p.split_ahead = 1;  // 3xTF32 split in the copies, as measured
     if (kind == ConvClass::kImplicitGemm && r.chain && fused_stage_pays(*r.chain)) p.fuse_stage = 1;
-    // A single tap's GEMM is short beside the input's copy: the input read as it is, in pixel-major
-    // boxes where TMA takes them, else gathered in the kernel (level 1's 87: copied 5.91 ms, gathered
-    // 5.10 on the H200; gathered 5.94, boxes 5.23 on an H100; with more taps the gather was slower:
-    // conv-gather-input). Boxes only where measured: not under a level-2 chain yet.
-    if (kind == ConvClass::kImplicitGemm && r.conv && r.conv->math == GemmMath::kTF32 && !conv_packs_w(*r.conv) &&
-        product(r.conv->kernel) == 1) {
-      if (!r.chain && conv_boxes_unsupported(*r.conv, false).empty())
+    // A short reduction (C / groups x taps <= 256) is brief beside the input's copy: the input read as
+    // it is, in pixel-major boxes where TMA takes them, else, for one tap, gathered in the kernel
+    // (conv-gather-input). On an H100 (2026-12-06b) boxes won on level 1's 87 (64 x 1), 67 (64 x 3)
+    // and 63 (16 x 9) and lost over longer ones (55's 64 x 9 by 14%) and under every level-2 chain.
+    if (kind == ConvClass::kImplicitGemm && r.conv && r.conv->math == GemmMath::kTF32 && !conv_packs_w(*r.conv)) {
+      bool const short_k = r.conv->in_channels / r.conv->groups * product(r.conv->kernel) <= 256;
+      if (short_k && !r.chain && conv_boxes_unsupported(*r.conv, false).empty())
         p.input_boxes = 1;
-      else
+      else if (product(r.conv->kernel) == 1)
         p.gather_input = 1;
     }
     // Direct 3-D convolutions: two columns a thread where they fit (measured on level 1's 54 and level
     // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).
     if (kind == ConvClass::kDirect && r.conv && r.conv->dims == 3 && conv_direct_unsupported(*r.conv, 2).empty())
       p.direct_cols = 2;
+    // A transposed convolution with at most one tap per output pixel gathers each pixel's tap (level
+    // 1's 81 on an H100: 0.94x eager against its phase-by-phase GEMMs' 0.49x; conv-transposed-gather).
+    if (r.conv && conv_gather_serves(*r.conv) && conv_gather_unsupported(*r.conv).empty())
+      return with(Strategy::kConvTransposedGather, Params{});
     return with(kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise
                 : kind == ConvClass::kDirect  ? Strategy::kConvDirect
                                               : Strategy::kConvImplicitGemm,
