@@ -203,24 +203,24 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
                                   "the kernel, or in the copies (two stages per k-tile crossed, or three); all but "
                                   "the split in the kernel also in clusters of two";
   EXPECT_EQ(space[0], default_params(*r));
-  EXPECT_EQ(space[1].tf32x3, 1);
-  EXPECT_EQ(space[1].split_ahead, 0);
-  EXPECT_EQ(space[2].tf32x3, 1);
-  EXPECT_EQ(space[2].split_parts, 2);
-  EXPECT_EQ(space[3].input_boxes, 1);
-  EXPECT_EQ(space[4].gather_input, 1);
-  EXPECT_EQ(space[4].tf32x3, 0);
-  EXPECT_EQ(space[5].tf32x3, 1);
-  EXPECT_EQ(space[5].split_ahead, 1);
-  EXPECT_TRUE(contains(to_string(space[5]),
+  EXPECT_EQ(space[0].cluster_m, 2) << "a level-1 convolution's default: clusters of two";
+  auto in_space = [&](const std::string& changes) {
+    return std::find(space.begin(), space.end(), point(*r, changes)) != space.end();
+  };
+  for (auto changes :
+       {"cluster_m=1", "cluster_m=1,input_boxes=1", "cluster_m=1,gather_input=1", "cluster_m=1,tf32x3=1,split_ahead=0",
+        "cluster_m=1,tf32x3=1,split_parts=2", "tf32x3=1,split_parts=2", "input_boxes=1", "gather_input=1", "tf32x3=1"})
+    EXPECT_TRUE(in_space(changes)) << changes;
+  Params const x3 = point(*r, "cluster_m=1,tf32x3=1");
+  EXPECT_TRUE(contains(to_string(x3),
                        "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,input_boxes=0,"
                        "fuse_stage=0,strategy=conv_implicit_gemm"))
-      << to_string(space[5]);
-  auto back = parse_params(to_string(space[5]));
+      << to_string(x3);
+  auto back = parse_params(to_string(x3));
   ASSERT_TRUE(back.ok()) << back.message();
-  EXPECT_EQ(*back, space[5]);
+  EXPECT_EQ(*back, x3);
   auto tf32 = generate_kernel(*r, spec, space[0]);
-  auto split = generate_kernel(*r, spec, space[5]);
+  auto split = generate_kernel(*r, spec, x3);
   ASSERT_TRUE(tf32.ok() && split.ok());
   EXPECT_FALSE(contains(*tf32, ", Epilogue, true>;"));
   EXPECT_TRUE(contains(*split, ", Epilogue, true>;"));
@@ -299,7 +299,8 @@ TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyin
 
 TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes) {
   // Level 1's 87 (1 x 1, 64 -> 128 channels over 1024 x 1024): no copy of the input; TMA boxes of 32
-  // (40) columns, four per k-tile of its 1 x 128 pixel tiles; the default (measured beside the gather).
+  // (40) columns, four per k-tile of its 1 x 128 pixel tiles, in clusters of two; the default
+  // (measured beside the gather).
   auto spec = fixture("level1/87_conv_pointwise_2D");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok()) << r.message();
@@ -311,7 +312,7 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
   auto cu = generate_kernel(*r, spec, p);
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu,
-                       "ColMajor, 128, 128, 5>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, "
+                       "ColMajor, 128, 128, 5, 2, 1>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, "
                        "Epilogue, false, 1, cutegen::conv::InputRead::kBoxes>;"))
       << *cu;
   // Level 1's 63 (16 -> 128 channels, 3 x 3): two taps of 16 channels a k-tile, a search point; its
@@ -447,7 +448,7 @@ TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoPa
   auto spec55 = fixture("level1/55_conv_standard_2D__asymmetric_input__square_kernel");
   auto tf32 = recognize(spec55);
   ASSERT_TRUE(tf32.ok());
-  Params q = default_params(*tf32);
+  Params q = point(*tf32, "cluster_m=1");
   q.split_ahead = 0;
   EXPECT_EQ(invalid_reason(*tf32, q), "split_ahead=0 applies where the convolution runs 3xTF32");
   q.tf32x3 = 1;

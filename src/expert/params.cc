@@ -246,16 +246,26 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     if (kind == ConvClass::kImplicitGemm && r.conv && conv_direct_prevails(*r.conv)) kind = ConvClass::kDirect;
     if (kind == ConvClass::kImplicitGemm) p.split_ahead = 1;  // 3xTF32 split in the copies, as measured
     if (kind == ConvClass::kImplicitGemm && r.chain && fused_stage_pays(*r.chain)) p.fuse_stage = 1;
-    // A short reduction (C / groups x taps <= 256) is brief beside the input's copy: the input read as
-    // it is, in pixel-major boxes where TMA takes them, else, for one tap, gathered in the kernel
-    // (conv-gather-input). On an H100 (2026-12-06b) boxes won on level 1's 87 (64 x 1), 67 (64 x 3)
-    // and 63 (16 x 9) and lost over longer ones (55's 64 x 9 by 14%) and under every level-2 chain.
+    // Few taps (three or fewer) or 16-channel groups (two taps a k-tile) are brief beside the input's
+    // copy: the input read as it is, in pixel-major boxes where TMA takes them, else, for one tap,
+    // gathered in the kernel (conv-gather-input). On an H100 (2026-12-06b) boxes won on level 1's 87
+    // (1 tap), 67 (3) and 63 (9 of 16 channels), tied on 79 (3), and lost over more taps of 32 or more
+    // channels (74's 5 by 24%, 55's 9 by 14%) and under every level-2 chain measured.
     if (kind == ConvClass::kImplicitGemm && r.conv && r.conv->math == GemmMath::kTF32 && !conv_packs_w(*r.conv)) {
-      bool const short_k = r.conv->in_channels / r.conv->groups * product(r.conv->kernel) <= 256;
-      if (short_k && !r.chain && conv_boxes_unsupported(*r.conv, false).empty())
+      bool const brief = product(r.conv->kernel) <= 3 || r.conv->in_channels / r.conv->groups <= 16;
+      if (brief && !r.chain && conv_boxes_unsupported(*r.conv, false).empty())
         p.input_boxes = 1;
       else if (product(r.conv->kernel) == 1)
         p.gather_input = 1;
+    }
+    // Clusters of two along M sharing the weight tile by multicast (conv-clusters): on an H100 level
+    // 1's 55 3.45 -> 3.39 ms, 67 2.19 -> 1.97, 87 5.54 -> 4.95; under pointwise ops level 2's 1
+    // even, 4 2% slower. So only where the output is the convolution's own.
+    bool const bare = r.conv && r.conv->epilogue && r.conv->epilogue->prim == Prim::kLeaf;
+    if (kind == ConvClass::kImplicitGemm && !r.chain && bare) {
+      Params clustered = with(Strategy::kConvImplicitGemm, p);
+      clustered.cluster_m = 2;
+      if (invalid_reason(r, clustered, hw).empty()) p.cluster_m = 2;
     }
     // Direct 3-D convolutions: two columns a thread where they fit (measured on level 1's 54 and level
     // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).
