@@ -7,3 +7,15 @@ scripts/gpu-pack $(for n in 55 56 57 62 63 65 67 69 78 80; do f=$(ls $L1/${n}_*.
   "$(ls $L1/81_*.py)@strategy=conv_transposed_gather" $L1/87_*.py
 # on the device, carry build/src/cutegen build/src/cutegen-runner .deps/wheels .kb .cache/call:
 EXPERT_TIMEOUT_S=40 KB_S=480 bash scripts/gpu-call
+# call2: packed at 72b3d17 + the gathered transposed convolution's 8 rows a CTA (committed in f634fe9);
+# entries in call2/emitted.tsv; 63, 65, 69 profiled after the evaluations.
+scripts/gpu-pack $L1/74_*.py "$(ls $L1/74_*.py)@input_boxes=0" $L1/79_*.py "$(ls $L1/79_*.py)@input_boxes=0" \
+  $L1/7_*.py "$(ls $L1/7_*.py)@tma_store=3" "$(ls $L1/7_*.py)@tma_store=4" $L1/9_*.py "$(ls $L1/9_*.py)@tma_store=3" \
+  "$(ls $L1/9_*.py)@tma_store=4" $L1/1_*.py "$(ls $L1/1_*.py)@tma_store=4" "$(ls $L1/1_*.py)@split_parts=2" \
+  $L1/3_*.py "$(ls $L1/3_*.py)@split_parts=2" $L1/10_*.py "$(ls $L1/10_*.py)@split_parts=2" \
+  $L2/40_*.py "$(ls $L2/40_*.py)@split_parts=2" $L2/51_*.py $L2/75_*.py \
+  $(for n in 55 67 87; do echo "$(ls $L1/${n}_*.py)@cluster_m=2"; done) $(for n in 1 4; do echo "$(ls $L2/${n}_*.py)@cluster_m=2"; done) \
+  $L1/63_*.py $L1/65_*.py $L1/69_*.py $L1/81_*.py
+c=.cache/call/cu
+PROFILE="$(for n in 63 65 69; do t=$(ls $L1/${n}_*.py); echo "$t:$c/$(basename $t .py).cu"; done)" \
+  EXPERT_TIMEOUT_S=40 KB_S=420 PROFILE_S=60 bash scripts/gpu-call
