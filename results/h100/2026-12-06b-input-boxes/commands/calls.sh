@@ -19,3 +19,10 @@ scripts/gpu-pack $L1/74_*.py "$(ls $L1/74_*.py)@input_boxes=0" $L1/79_*.py "$(ls
 c=.cache/call/cu
 PROFILE="$(for n in 63 65 69; do t=$(ls $L1/${n}_*.py); echo "$t:$c/$(basename $t .py).cu"; done)" \
   EXPERT_TIMEOUT_S=40 KB_S=420 PROFILE_S=60 bash scripts/gpu-call
+# call3 and call4: packed at 9b26750 (the new defaults), one list cut in two to fit the device tool's 64 MiB:
+e=(); for n in 50 55 56 57 58 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 87; do f=$(ls $L1/${n}_*.py)
+  e+=("$f"); case " 50 58 60 61 66 68 70 71 72 73 75 76 77 " in *" $n "*) e+=("$f@cluster_m=1");; esac
+  [ $n = 64 ] && e+=("$f@cluster_m=1,input_boxes=0"); done
+scripts/gpu-pack "${e[@]:0:22}"; EXPERT_TIMEOUT_S=40 KB_S=330 bash scripts/gpu-call   # call3 (KB_S cut 68@cluster_m=1, 69)
+scripts/gpu-pack "${e[@]:22}" "$(ls $L1/68_*.py)@cluster_m=1" $L1/64_*.py $L1/69_*.py
+EXPERT_TIMEOUT_S=40 KB_S=360 bash scripts/gpu-call   # call4
