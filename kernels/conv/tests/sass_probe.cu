@@ -37,10 +37,11 @@ cudaError_t run_gathered(float const* x, float const* w, float* out, ConvShape c
   return Gathered::run(x, w, out, s, f, workspace, nullptr);
 }
 
-// The same in clusters of two CTAs along M, each loading half of the weight tile and multicasting it.
+// Clusters of two CTAs along M, each loading half of the weight tile and multicasting it, over the input
+// read as pixel-major boxes (level 1's default for few taps since 2026-12-06).
 using Clustered = ConvForward<
-    gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 128, 5, 2, 1>, 8,
-    16, BiasRelu, false, 1, InputRead::kGather>;
+    gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 128, 5, 2, 1>, 4,
+    32, BiasRelu, false, 1, InputRead::kBoxes>;
 
 cudaError_t run_clustered(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Clustered::run(x, w, out, s, f, workspace, nullptr);
