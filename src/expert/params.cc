@@ -242,6 +242,10 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
   if (r.kind == TemplateKind::kGemm) return gemm_default(r, hw);
   Params p;
   if (r.kind == TemplateKind::kConv) {  // tiles from the shape (conv_instance.cc)
+    // A transposed convolution with at most one tap per output pixel gathers each pixel's tap (level
+    // 1's 81 on an H100: 1.61x eager against its phase-by-phase GEMMs' 0.49x; conv-transposed-gather).
+    if (r.conv && conv_gather_serves(*r.conv) && conv_gather_unsupported(*r.conv).empty())
+      return with(Strategy::kConvTransposedGather, Params{});
     ConvClass kind = r.conv ? r.conv->kind : ConvClass::kImplicitGemm;
     if (kind == ConvClass::kImplicitGemm && r.conv && conv_direct_prevails(*r.conv)) kind = ConvClass::kDirect;
     if (kind == ConvClass::kImplicitGemm) p.split_ahead = 1;  // 3xTF32 split in the copies, as measured
@@ -271,10 +275,6 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).
     if (kind == ConvClass::kDirect && r.conv && r.conv->dims == 3 && conv_direct_unsupported(*r.conv, 2).empty())
       p.direct_cols = 2;
-    // A transposed convolution with at most one tap per output pixel gathers each pixel's tap (level
-    // 1's 81 on an H100: 0.94x eager against its phase-by-phase GEMMs' 0.49x; conv-transposed-gather).
-    if (r.conv && conv_gather_serves(*r.conv) && conv_gather_unsupported(*r.conv).empty())
-      return with(Strategy::kConvTransposedGather, Params{});
     return with(kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise
                 : kind == ConvClass::kDirect  ? Strategy::kConvDirect
                                               : Strategy::kConvImplicitGemm,
