@@ -35,6 +35,15 @@ EvalResult finish(EvalResult r, Verdict v, std::string summary) {
   return r;
 }
 
+// The same for a run judged in place.
+Status judged(EvalResult& r, Verdict v, std::string summary) {
+  r = finish(std::move(r), v, std::move(summary));
+  return Ok{};
+}
+
+// A rerun's seeds, apart from the first run's (the judge's retries keep 2^32 apart).
+constexpr long kRetrySeedStride = 1L << 40;
+
 std::vector<double> doubles(const nlohmann::json& j) {
   std::vector<double> out;
   for (auto& v : j)
@@ -94,11 +103,29 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
   if (!r.gate.empty()) return finish(r, Verdict::kRejected, r.gate[0].rule + ": " + r.gate[0].detail);
 
   std::string spec_path = CUTEGEN_TRY(write_spec(spec));
+  CUTEGEN_TRY(judge_run(spec, spec_path, build, opt_.seed, r));
+  // A timing-accounting finding on an honest kernel comes from the machine: a GPU or host stall
+  // inside one batch (on H100s, level 1's 78, 64 and 4, each clean when run again). A kernel that
+  // moves time off its calls must do so in most batches to move the median, so in every run. One
+  // more run with fresh inputs decides; the first finding stays in the answer.
+  if (r.verdict == Verdict::kRejected && r.timing && !r.timing->accounting.finding.empty()) {
+    std::string first = r.timing->accounting.finding;
+    EvalResult again = r;
+    again.trials.clear(), again.timing.reset(), again.roofline.reset(), again.roofline_fraction = 0;
+    CUTEGEN_TRY(judge_run(spec, spec_path, build, opt_.seed + kRetrySeedStride, again));
+    r = std::move(again);
+    r.refused_first = first;
+  }
+  return r;
+}
+
+Status Evaluator::judge_run(const TaskSpec& spec, const std::string& spec_path, const BuildResult& build, long seed,
+                            EvalResult& r) const {
   std::vector<std::string> args = {"--mode",         opt_.time ? "full" : "check",
                                    "--task",         spec.path,
                                    "--spec",         spec_path,
                                    "--lib",          build.library_path,
-                                   "--seed",         std::to_string(opt_.seed),
+                                   "--seed",         std::to_string(seed),
                                    "--trials",       std::to_string(opt_.trials),
                                    "--timed-runs",   std::to_string(opt_.timed_runs),
                                    "--warmup",       std::to_string(opt_.warmup_runs),
@@ -113,38 +140,38 @@ Result<EvalResult> Evaluator::evaluate(const TaskSpec& spec, const std::string& 
   std::string out_path = opt_.work_dir + "/answer-" + build.key + ".json";
   auto run = CUTEGEN_TRY(run_worker(opt_.worker, args, out_path));
   r.isolation = run.isolation;
-  r.eval_seconds = run.process.wall_seconds;
+  r.eval_seconds += run.process.wall_seconds;
   r.worker_doc = run.doc;
   if (run.process.timed_out)
-    return finish(r, Verdict::kTimeout,
+    return judged(r, Verdict::kTimeout,
                   "evaluation " + run.process.describe() + " (the kernel hangs or is far too slow)");
   if (run.doc.is_null()) {
     auto lines = split_lines(run.process.err);
-    return finish(r, Verdict::kFault,
+    return judged(r, Verdict::kFault,
                   "the evaluation process died (" + run.process.describe() + ")" +
                       (lines.empty() ? "" : ": " + trim(lines.back())));
   }
   if (run.doc.contains("error")) {
     std::string detail = run.doc.value("detail", "");
-    return finish(r, Verdict::kSetupError, run.doc["error"].get<std::string>() + (detail.empty() ? "" : "\n" + detail));
+    return judged(r, Verdict::kSetupError, run.doc["error"].get<std::string>() + (detail.empty() ? "" : "\n" + detail));
   }
   if (run.doc.contains("isolation")) r.isolation += "; " + run.doc["isolation"].get<std::string>();
   judge_trials(run.doc, r);
   if (run.doc.contains("fault")) {
     std::string kind = run.doc.value("fault_kind", "fault"), what = run.doc["fault"].get<std::string>();
-    if (kind == "timeout") return finish(r, Verdict::kTimeout, what);
-    if (kind == "sandbox" || kind == "setup") return finish(r, Verdict::kSetupError, what);
-    return finish(r, Verdict::kFault, "CUDA error during " + run.doc.value("phase", "?") + ": " + what);
+    if (kind == "timeout") return judged(r, Verdict::kTimeout, what);
+    if (kind == "sandbox" || kind == "setup") return judged(r, Verdict::kSetupError, what);
+    return judged(r, Verdict::kFault, "CUDA error during " + run.doc.value("phase", "?") + ": " + what);
   }
   for (auto& t : r.trials)
     if (!t.pass) {
       bool mutated = contains(t.failures[0], "mutates its input");
-      return finish(r, mutated ? Verdict::kRejected : Verdict::kWrong,
+      return judged(r, mutated ? Verdict::kRejected : Verdict::kWrong,
                     "trial seed " + std::to_string(t.seed) + ": " + t.failures[0]);
     }
-  if (!opt_.time) return finish(r, Verdict::kPass, "correct on " + std::to_string(r.trials.size()) + " trials");
+  if (!opt_.time) return judged(r, Verdict::kPass, "correct on " + std::to_string(r.trials.size()) + " trials");
   judge_timing(spec, run.doc, r);
-  return r;
+  return Ok{};
 }
 
 TrialResult Evaluator::judge_call(const nlohmann::json& t) const {

@@ -60,6 +60,9 @@ struct EvalResult {
   double roofline_fraction = 0;
   std::string isolation;
   double eval_seconds = 0;  // worker wall time, compile excluded
+  // The timing-accounting finding of a first run, where a second run with fresh inputs was judged
+  // in its place (Evaluator::evaluate); "" when one run was judged.
+  std::string refused_first;
   nlohmann::json worker_doc;
 };
 
@@ -96,6 +99,9 @@ class Evaluator {
   std::string compare_library() const;
   // The spec as the worker reads it, in the work dir, named by its hash.
   Result<std::string> write_spec(const TaskSpec& spec) const;
+  // One worker run of the built candidate from `seed`, judged into r (its verdict and summary set).
+  Status judge_run(const TaskSpec& spec, const std::string& spec_path, const BuildResult& build, long seed,
+                   EvalResult& r) const;
   TrialResult judge_call(const nlohmann::json& call) const;
   void judge_trials(const nlohmann::json& doc, EvalResult& r) const;
   void judge_timing(const TaskSpec& spec, const nlohmann::json& doc, EvalResult& r) const;

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "core/strings.h"
+#include "eval/result_json.h"
 #include "sys/fs.h"
 #include "cutegen_paths.h"
 
@@ -264,6 +265,20 @@ TEST_F(EvaluatorTest, TimeMovedIntoTheFlushIsRejected) {
   auto r = evaluate();
   EXPECT_EQ(r.verdict, Verdict::kRejected);
   EXPECT_NE(r.summary.find("a flush before a call"), std::string::npos) << r.summary;
+}
+
+// As on an H100 (2026-12-06, level 1's 4): one flush of 30 took 0.49 ms, ten times the calibrated
+// one, its call unchanged. A second run with fresh inputs is judged in its place, and the answer keeps
+// the first finding; a kernel that moves time in every run is refused by both (the tests above).
+TEST_F(EvaluatorTest, AFirstRunsAccountingFindingIsJudgedAgainOnFreshInputs) {
+  auto doc = answer(0.54);
+  doc["timing"]["batches"][2] = batch(0.488, 0.54);
+  put("full.json", doc.dump());
+  put("full-seed" + std::to_string(1L << 40) + ".json", answer(0.54).dump());  // the rerun's seed only
+  auto r = evaluate();
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.summary;
+  EXPECT_NE(r.refused_first.find("a flush before a call took 0.4880 ms"), std::string::npos) << r.refused_first;
+  EXPECT_EQ(eval_result_json(r).value("refused_first", ""), r.refused_first);
 }
 
 TEST_F(EvaluatorTest, GpuBusyAfterTheCallsIsRejected) {

@@ -54,6 +54,7 @@ nlohmann::json eval_result_json(const EvalResult& r) {
                      {"math_rate", r.roofline->math_rate},   {"fraction", r.roofline_fraction}};
   j["isolation"] = r.isolation;
   j["eval_seconds"] = r.eval_seconds;
+  if (!r.refused_first.empty()) j["refused_first"] = r.refused_first;
   j["worker"] = r.worker_doc;
   return j;
 }

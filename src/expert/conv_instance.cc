@@ -196,6 +196,21 @@ std::string conv_direct_unsupported(const ConvRecipe& c, int cols) {
 }
 
 // The kernel's type: the implicit GEMM with its tiles, or the depthwise template.
+// GemmConfig's arguments past the stages, spelled as far as they leave its defaults: the cluster
+// along M (B multicast), the warpgroups a tile (ping-pong: one), the copies' parts (two: two stages
+// a k-tile, crossed).
+std::string config_tail(const Params& p) {
+  std::vector<int> const args = {p.cluster_m, 1, p.pingpong ? 1 : 2, 1, 0, p.split_parts};
+  std::vector<int> const defaults = {1, 1, 2, 1, 0, 3};
+  size_t n = args.size();
+  while (n > 0 && args[n - 1] == defaults[n - 1])
+    --n;
+  std::string tail;
+  for (size_t i = 0; i < n; ++i)
+    tail += ", " + std::to_string(args[i]);
+  return tail;
+}
+
 std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fused) {
   bool x3 = conv_runs_3xtf32(c, p), in_kernel = x3 && p.split_ahead == 0;
   ConvTiles t = conv_tiles(c, in_kernel, fused, p.input_boxes);
@@ -235,9 +250,7 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
          ", float, "
          "cutegen::gemm::RowMajor,\n"
          "                                         cutegen::gemm::ColMajor, 128, " +
-         std::to_string(t.tile_n) + ", " + std::to_string(t.stages) +
-         (p.split_parts == 2 || p.cluster_m > 1 ? ", " + std::to_string(p.cluster_m) + ", 1" : "") +  // B multicast
-         (p.split_parts == 2 ? ", 2, 1, false, 2" : "") +  // copies' parts: two stages per k-tile, crossed
+         std::to_string(t.tile_n) + ", " + std::to_string(t.stages) + config_tail(p) +
          ">;\nusing Conv = cutegen::conv::ConvForward<Config, " + std::to_string(t.tile_p) + ", " +
          std::to_string(t.tile_q) + ", Epilogue" + split + ">;";
 }

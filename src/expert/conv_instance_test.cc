@@ -199,9 +199,9 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
   auto space = search_space(*r);
-  ASSERT_EQ(space.size(), 11u) << "TF32 (input copied, loaded as pixel-major boxes, or gathered); 3xTF32 split in "
+  ASSERT_EQ(space.size(), 22u) << "TF32 (input copied, loaded as pixel-major boxes, or gathered); 3xTF32 split in "
                                   "the kernel, or in the copies (two stages per k-tile crossed, or three); all but "
-                                  "the split in the kernel also in clusters of two";
+                                  "the split in the kernel also in clusters of two; each cooperative or ping-pong";
   EXPECT_EQ(space[0], default_params(*r));
   EXPECT_EQ(space[0].cluster_m, 2) << "a level-1 convolution's default: clusters of two";
   auto in_space = [&](const std::string& changes) {
@@ -214,7 +214,7 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   Params const x3 = point(*r, "cluster_m=1,tf32x3=1");
   EXPECT_TRUE(contains(to_string(x3),
                        "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,input_boxes=0,"
-                       "fuse_stage=0,strategy=conv_implicit_gemm"))
+                       "fuse_stage=0,pingpong=0,strategy=conv_implicit_gemm"))
       << to_string(x3);
   auto back = parse_params(to_string(x3));
   ASSERT_TRUE(back.ok()) << back.message();
@@ -228,8 +228,9 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   auto few = recognize(fixture("level1/66_conv_standard_3D__asymmetric_input__asymmetric_kernel"));
   ASSERT_TRUE(few.ok()) << few.message();
   EXPECT_EQ(invalid_reason(*few, point(*few, "tf32x3=1")), "tf32x3 applies where the recipe runs TF32");
-  EXPECT_EQ(search_space(*few).size(), 7u) << "split in the copies (the default, or crossed; each also in clusters "
-                                              "of two), or in the kernel; direct, one or two columns a thread";
+  EXPECT_EQ(search_space(*few).size(), 12u) << "split in the copies (the default, or crossed; each also in clusters "
+                                               "of two), or in the kernel; each cooperative or ping-pong; direct, one "
+                                               "or two columns a thread";
 }
 
 TEST(ConvInstance, ThreeXTf32ConvolutionsOverFewChannelsMayRunDirect) {
@@ -312,7 +313,7 @@ TEST(ConvInstance, ATf32ConvolutionMayLoadItsChannelsFirstInputAsPixelMajorBoxes
   auto cu = generate_kernel(*r, spec, p);
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu,
-                       "ColMajor, 128, 128, 5, 2, 1>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, "
+                       "ColMajor, 128, 128, 5, 2>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, "
                        "Epilogue, false, 1, cutegen::conv::InputRead::kBoxes>;"))
       << *cu;
   // Level 1's 63 (16 -> 128 channels, 3 x 3): two taps of 16 channels a k-tile, a search point; its
@@ -401,7 +402,7 @@ TEST(ConvInstance, ClustersOfTwoShareTheWeightTileByMulticast) {
   EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
   auto cu = generate_kernel(*r, spec, p);
   ASSERT_TRUE(cu.ok()) << cu.message();
-  EXPECT_TRUE(contains(*cu, "cutegen::gemm::ColMajor, 128, 128, 6, 2, 1>;")) << *cu;
+  EXPECT_TRUE(contains(*cu, "cutegen::gemm::ColMajor, 128, 128, 6, 2>;")) << *cu;
   // An 8-wide N tile (8 output channels) cannot be halved into whole swizzle atoms; the split in
   // shared memory keeps one CTA.
   auto eight = std::make_shared<ConvRecipe>(*r->conv);
@@ -413,6 +414,28 @@ TEST(ConvInstance, ClustersOfTwoShareTheWeightTileByMulticast) {
             "cluster_m: each CTA's share of the N tile must be whole 8-row swizzle atoms");
   EXPECT_EQ(invalid_reason(*r, point(*r, "cluster_m=2,tf32x3=1,split_ahead=0,gather_input=0,input_boxes=0")),
             "cluster_m applies to convolutions whose k-tiles are not split in shared memory");
+}
+
+TEST(ConvInstance, PingPongGivesEachConsumerWarpgroupTilesOfItsOwn) {
+  auto spec = fixture("level1/87_conv_pointwise_2D");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  Params p = point(*r, "pingpong=1");
+  EXPECT_EQ(invalid_reason(*r, p), "");
+  auto space = search_space(*r);
+  EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
+  auto cu = generate_kernel(*r, spec, p);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, "cutegen::gemm::ColMajor, 128, 128, 5, 2, 1, 1>;")) << *cu;  // one warpgroup a tile
+  auto one = generate_kernel(*r, spec, point(*r, "pingpong=1,cluster_m=1"));
+  ASSERT_TRUE(one.ok()) << one.message();
+  EXPECT_TRUE(contains(*one, "cutegen::gemm::ColMajor, 128, 128, 5, 1, 1, 1>;")) << *one;
+  // A fused stage's epilogue sums a tile's rows over both warpgroups.
+  auto pooled = recognize(fixture("level2/35_Conv2d_Subtract_HardSwish_MaxPool_Mish"));
+  ASSERT_TRUE(pooled.ok()) << pooled.message();
+  EXPECT_EQ(invalid_reason(*pooled, point(*pooled, "fuse_stage=1")), "");
+  EXPECT_EQ(invalid_reason(*pooled, point(*pooled, "fuse_stage=1,pingpong=1")),
+            "pingpong: a fused stage's epilogue reduces a tile over both warpgroups");
 }
 
 TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoParts) {
@@ -437,7 +460,7 @@ TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoPa
   EXPECT_EQ(invalid_reason(*r, paired), "");
   auto crossed = generate_kernel(*r, spec, paired);
   ASSERT_TRUE(crossed.ok()) << crossed.message();
-  EXPECT_TRUE(contains(*crossed, "cutegen::gemm::ColMajor, 128, 16, 8, 1, 1, 2, 1, false, 2>;")) << *crossed;
+  EXPECT_TRUE(contains(*crossed, "cutegen::gemm::ColMajor, 128, 16, 8, 1, 1, 2, 1, 0, 2>;")) << *crossed;
   EXPECT_TRUE(contains(*crossed, ", Epilogue, true>;"));
   p.split_parts = 2;
   EXPECT_EQ(invalid_reason(*r, p), "split_parts applies to a 3xTF32 convolution split in its copies (split_ahead=1)");

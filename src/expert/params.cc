@@ -187,6 +187,7 @@ const std::vector<ParamDef>& param_defs() {
       {"input_boxes", &Params::input_boxes, {0, 1}, true},
       {"direct_cols", &Params::direct_cols, {1, 2}, true},
       {"fuse_stage", &Params::fuse_stage, {0, 1}, true},
+      {"pingpong", &Params::pingpong, {0, 1}, true},
   };
   return defs;
 }

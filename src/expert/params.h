@@ -67,6 +67,10 @@ struct Params {
   // norm's statistics summed there beside the output, so the norm reads it once. The default point
   // takes 1 where it pays (fused_stage_pays in expert/chain_recipe.h).
   int fuse_stage = 0;
+  // Implicit-GEMM convolutions: 1 gives each consumer warpgroup whole 128-row tiles of its own, the two
+  // taking turns on the tensor cores (ping-pong, kernels/gemm/kernel_warp_specialized.cuh), so that
+  // one's output stores run under the other's mainloop; 0 has both share every tile (cooperative).
+  int pingpong = 0;
   bool operator==(const Params&) const = default;
 };
 

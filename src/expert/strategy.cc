@@ -233,6 +233,7 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
     return "cluster_m: each CTA's share of the N tile must be whole 8-row swizzle atoms";
   if (p.cluster_m > 1 && p.split_ahead == 0)
     return "cluster_m applies to convolutions whose k-tiles are not split in shared memory";
+  if (p.pingpong && p.fuse_stage) return "pingpong: a fused stage's epilogue reduces a tile over both warpgroups";
   if (p.fuse_stage) {
     if (!r.chain) return "fuse_stage applies to a level-2 chain's anchor";
     auto fused = fused_first_stage(*r.chain);
@@ -351,7 +352,7 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvImplicitGemm,
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
-       {"tf32x3", "split_ahead", "split_parts", "gather_input", "input_boxes", "cluster_m", "fuse_stage"},
+       {"tf32x3", "split_ahead", "split_parts", "gather_input", "input_boxes", "cluster_m", "fuse_stage", "pingpong"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},
