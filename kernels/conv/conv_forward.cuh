@@ -27,6 +27,7 @@
 #include "conv_shape.cuh"
 #include "epilogue_nchw_reduce.cuh"
 #include "epilogue_nchw_store.cuh"
+#include "epilogue_nchw_tma_store.cuh"
 #include "fused_reduction.cuh"
 #include "gemm/gemm_launch.cuh"
 #include "gemm/kernel_warp_specialized.cuh"
@@ -42,14 +43,17 @@ namespace cutegen::conv {
 // or transposed phase by phase).
 enum class InputRead { kCopy, kGather, kBoxes, kBoxPairs };
 
-template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW, InputRead Input>
+template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW, InputRead Input,
+          bool TmaStore>
 struct ConvParams {
   using Mainloop = cute::conditional_t<Input == InputRead::kBoxes || Input == InputRead::kBoxPairs,
                                        MainloopConvNchw<Config, TileP, TileQ, Input == InputRead::kBoxPairs ? 2 : 1>,
                                        MainloopConvTma<Config, TileP, TileQ, Split3xTf32, Input == InputRead::kGather>>;
+  static_assert(!TmaStore || (MergeW == 1 && !fuses_reduction<Functor>), "the TMA store writes whole output rows");
   using Epilogue =
       cute::conditional_t<fuses_reduction<Functor>, EpilogueNchwReduce<Config, TileP, TileQ, Functor, MergeW>,
-                          EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>>;
+                          cute::conditional_t<TmaStore, EpilogueNchwTmaStore<Config, TileP, TileQ, Functor>,
+                                              EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>>>;
   using Scheduler = gemm::SwizzledTileScheduler<Config::ClusterM, 1>;
 
   typename Mainloop::Params mainloop;
@@ -60,11 +64,12 @@ struct ConvParams {
 
 // MergeW > 1 (a transposed convolution of that W stride, MergedW::applies): its W phases run merged,
 // one launch per (r_z, r_p). Input other than kCopy (TF32, no packing): the kernel reads the input as
-// it is, no channels-last copy of it.
+// it is, no channels-last copy of it. TmaStore: the output staged in shared memory and stored by TMA
+// (epilogue_nchw_tma_store.cuh; run says cudaErrorInvalidValue where its preconditions fail).
 template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = false, int MergeW = 1,
-          InputRead Input = InputRead::kCopy>
+          InputRead Input = InputRead::kCopy, bool TmaStore = false>
 struct ConvForward {
-  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW, Input>;
+  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW, Input, TmaStore>;
   using Mainloop = typename Params::Mainloop;
   static constexpr bool Copied = Input == InputRead::kCopy;  // the kernel reads the input's channels-last copy
   static_assert(Input != InputRead::kBoxPairs || MergeW == 1, "merged W phases' weights hold one tap a row");
@@ -195,7 +200,11 @@ struct ConvForward {
     if (!Mainloop::make_params(g, reinterpret_cast<ElementA const*>(x_read), reinterpret_cast<ElementA const*>(w_cl),
                                params.mainloop))
       return cudaErrorInvalidValue;
-    params.epilogue = {out, g, functor, o};
+    if constexpr (TmaStore) {
+      if (!Params::Epilogue::make_params(out, g, functor, o, params.epilogue)) return cudaErrorInvalidValue;
+    } else {
+      params.epilogue = {out, g, functor, o};
+    }
     params.scheduler =
         Params::Scheduler::make_params(PixelTiling<TileP, TileQ>::m_tiles(g) * Config::TileM, g.k_group(), g.groups,
                                        Config::TileM, Config::TileN, 8, Mainloop::k_tile_count(g), /*splits=*/1);

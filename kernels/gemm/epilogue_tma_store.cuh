@@ -23,6 +23,7 @@
 
 #include "epilogue_direct_store.cuh"
 #include "gemm_config.cuh"
+#include "staging_rounds.cuh"
 #include "tile_scheduler.cuh"
 
 namespace cutegen::gemm {
@@ -45,6 +46,7 @@ struct EpilogueTmaStore {
   // A warpgroup's sub-tiles per tile; where Buffers divides it, every tile starts on buffer 0.
   static constexpr int SubTiles = Config::TileM / (BlockRows * Config::MmaWarpgroups) * (Config::TileN / SubN);
   static constexpr bool WholeRounds = SubTiles % Buffers == 0;
+  using Rounds = StagingRounds<Buffers, WholeRounds>;
 
   using SmemLayout = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW128_Atom<ElementC>{},
                                                   cute::Shape<cute::Int<BlockRows>, cute::Int<SubN>>{}));
@@ -122,17 +124,7 @@ struct EpilogueTmaStore {
       CUTE_UNROLL
       for (int sub = 0; sub < Config::TileN / SubN; ++sub, ++sub_index) {
         ElementC* buffer = staging + (sub_index % Buffers) * BufferElements;
-        // The buffer's last store must have read it: wait<Buffers - 1> leaves only the other buffers'
-        // in flight; unless every tile starts on buffer 0 (WholeRounds), a tile's first sub-tile may
-        // find its buffer's store among the newest, so waits for all.
-        if (wg_thread == 0) {
-          if (!WholeRounds && sub_index == 0) {
-            tma_store_wait<0>();
-          } else {
-            tma_store_wait<Buffers - 1>();
-          }
-        }
-        cutlass::arch::NamedBarrier::sync(cutlass::NumThreadsPerWarpGroup, barrier);
+        Rounds::acquire(sub_index, wg_thread, barrier);
         CUTE_UNROLL
         for (int group = 0; group < GroupsPerSub; ++group) {
           CUTE_UNROLL
@@ -149,15 +141,12 @@ struct EpilogueTmaStore {
                                                 : ElementC(0)};
           }
         }
-        tma_store_fence();  // the generic-proxy writes, visible to the TMA (async proxy)
-        cutlass::arch::NamedBarrier::sync(cutlass::NumThreadsPerWarpGroup, barrier);
-        if (wg_thread == 0) {
+        Rounds::release(wg_thread, barrier, [&] {
           Tensor sC = make_tensor(make_smem_ptr(buffer), SmemLayout{});  // (64,SubN)
           Tensor gC = local_tile(mC, Shape<Int<BlockRows>, Int<SubN>>{},
                                  make_coord(block_m, tile.n * (Config::TileN / SubN) + sub, tile.batch));  // (64,SubN)
           copy(p.tma, tma.partition_S(sC), tma.partition_D(gC));
-          tma_store_arrive();
-        }
+        });
       }
     }
   }

@@ -105,7 +105,7 @@ int conv_merge_w(const ConvRecipe& c) {
   return (s == 2 || s == 4) && s % d == 0 ? int(s) : 1;
 }
 
-ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused, bool boxes) {
+ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused, bool boxes, bool tma_store) {
   ConvTiles t;
   int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
   // Pixel-major boxes: whole 32-column runs, one box each whatever the stride (kernels/conv/nchw_boxes.cuh).
@@ -121,7 +121,7 @@ ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage
     t.tile_n *= 2;
   if (n > 64) t.tile_n = 128;
   int stage_bytes = ((boxes ? 128 * 40 / 32 : 128) + t.tile_n) * 32 * 4;  // boxes: rows of 40 floats
-  t.stages = std::min(8, (192 << 10) / stage_bytes - (split_in_kernel ? 2 : 0));
+  t.stages = std::min(8, ((192 - (tma_store ? 32 : 0)) << 10) / stage_bytes - (split_in_kernel ? 2 : 0));
   return t;
 }
 
@@ -169,6 +169,17 @@ std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3) {
   return "";
 }
 
+std::string conv_tma_store_unsupported(const ConvRecipe& c, const ConvTiles& t) {
+  if (conv_merge_w(c) > 1) return "tma_store: merged W phases interleave their columns";
+  bool const unit_stride = std::all_of(c.stride.begin(), c.stride.end(), [](int64_t v) { return v == 1; });
+  if (c.transposed && !unit_stride) return "tma_store writes the output in place (a transposed stride of 1)";
+  if (c.out_size.back() % 4 != 0) return "tma_store needs the output's W a multiple of 4 (TMA's 16-byte strides)";
+  if (t.tile_q % 32 != 0) return "tma_store takes pixel tiles of whole 32-column runs";
+  if (t.tile_n % 32 != 0) return "tma_store takes N tiles of whole 32-channel sub-tiles";
+  if (c.groups > 1 && c.gemm_n() % t.tile_n != 0) return "tma_store: a group's channels must fill whole N tiles";
+  return "";
+}
+
 std::string conv_gather_unsupported(const ConvRecipe& c) {
   if (auto why = conv_shared_unsupported(c); !why.empty()) return why;
   if (c.out_channels / c.groups % 4 != 0) return "the gathering template takes output channels in fours per group";
@@ -213,7 +224,7 @@ std::string config_tail(const Params& p) {
 
 std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fused) {
   bool x3 = conv_runs_3xtf32(c, p), in_kernel = x3 && p.split_ahead == 0;
-  ConvTiles t = conv_tiles(c, in_kernel, fused, p.input_boxes);
+  ConvTiles t = conv_tiles(c, in_kernel, fused, p.input_boxes, p.tma_store);
   bool const two_d = c.kernel.size() >= 2;
   std::string const rs = std::to_string(two_d ? c.kernel[c.kernel.size() - 2] : 1) + ", " +
                          std::to_string(c.kernel.back());  // R, S: the tap loops of a row plane unroll
@@ -239,11 +250,13 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
                       : !p.input_boxes ? ""
                       : pairs          ? "cutegen::conv::InputRead::kBoxPairs"
                                        : "cutegen::conv::InputRead::kBoxes";
-  std::string split = !input.empty() ? ", false, " + std::to_string(conv_merge_w(c)) + ", " + input
-                      : conv_merge_w(c) > 1
-                          ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c))
-                      : x3 ? ", true"
-                           : "";
+  if (p.tma_store && input.empty()) input = "cutegen::conv::InputRead::kCopy";
+  if (p.tma_store) input += ", true";  // the output stored by TMA
+  std::string split =
+      !input.empty() ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c)) + ", " + input
+      : conv_merge_w(c) > 1 ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c))
+      : x3                  ? ", true"
+                            : "";
   // An fp32 Config splits 3xTF32 in the kernel; a tf32 one reads the copies' split parts (or runs TF32).
   std::string element = in_kernel ? "float" : "cute::tfloat32_t";
   return "using Config = cutegen::gemm::GemmConfig<" + element + ", " + element +

@@ -213,8 +213,8 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
     EXPECT_TRUE(in_space(changes)) << changes;
   Params const x3 = point(*r, "cluster_m=1,tf32x3=1");
   EXPECT_TRUE(contains(to_string(x3),
-                       "split_ahead=1,split_parts=3,tf32x3=1,gather_input=0,input_boxes=0,"
-                       "fuse_stage=0,pingpong=0,strategy=conv_implicit_gemm"))
+                       "split_ahead=1,split_parts=3,tf32x3=1,tma_store=0,gather_input=0,input_boxes=0,"
+                       "fuse_stage=0,pingpong=1,strategy=conv_implicit_gemm"))
       << to_string(x3);
   auto back = parse_params(to_string(x3));
   ASSERT_TRUE(back.ok()) << back.message();
@@ -430,12 +430,52 @@ TEST(ConvInstance, PingPongGivesEachConsumerWarpgroupTilesOfItsOwn) {
   auto one = generate_kernel(*r, spec, point(*r, "pingpong=1,cluster_m=1"));
   ASSERT_TRUE(one.ok()) << one.message();
   EXPECT_TRUE(contains(*one, "cutegen::gemm::ColMajor, 128, 128, 5, 1, 1, 1>;")) << *one;
+  // The default over a level-1 convolution's copied input; not over boxes (87), nor under a chain.
+  EXPECT_EQ(default_params(*r).pingpong, 0);
+  auto copied = recognize(fixture("level1/55_conv_standard_2D__asymmetric_input__square_kernel"));
+  ASSERT_TRUE(copied.ok()) << copied.message();
+  EXPECT_EQ(default_params(*copied).pingpong, 1);
+  auto chained = recognize(fixture("level2/1_Conv2D_ReLU_BiasAdd"));
+  ASSERT_TRUE(chained.ok()) << chained.message();
+  EXPECT_EQ(default_params(*chained).pingpong, 0);
+  auto one_d = recognize(fixture("level1/76_conv_standard_1D_dilated_strided__"));
+  ASSERT_TRUE(one_d.ok()) << one_d.message();
+  EXPECT_EQ(default_params(*one_d).pingpong, 0) << "1-D: measured slower";
   // A fused stage's epilogue sums a tile's rows over both warpgroups.
   auto pooled = recognize(fixture("level2/35_Conv2d_Subtract_HardSwish_MaxPool_Mish"));
   ASSERT_TRUE(pooled.ok()) << pooled.message();
   EXPECT_EQ(invalid_reason(*pooled, point(*pooled, "fuse_stage=1")), "");
   EXPECT_EQ(invalid_reason(*pooled, point(*pooled, "fuse_stage=1,pingpong=1")),
             "pingpong: a fused stage's epilogue reduces a tile over both warpgroups");
+}
+
+TEST(ConvInstance, TheOutputMayBeStoredByTmaInWholeRowsOfPixels) {
+  auto spec = fixture("level1/87_conv_pointwise_2D");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(default_params(*r).tma_store, 0) << "measured even (2026-12-06c call5)";
+  Params p = point(*r, "tma_store=2");
+  EXPECT_EQ(invalid_reason(*r, p), "");
+  auto space = search_space(*r);
+  EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
+  auto cu = generate_kernel(*r, spec, p);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  // 32 KB of staging off the stages: 4 of 40 KB boxes instead of 5.
+  EXPECT_TRUE(contains(*cu,
+                       "ColMajor, 128, 128, 4, 2>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, Epilogue, "
+                       "false, 1, cutegen::conv::InputRead::kBoxes, true>;"))
+      << *cu;
+  EXPECT_EQ(invalid_reason(*r, point(*r, "tma_store=3")),
+            "a convolution's TMA store takes two staging buffers a warpgroup (tma_store=2)");
+  // 55's output rows, 1022 wide, are not 16-byte strides.
+  auto odd = recognize(fixture("level1/55_conv_standard_2D__asymmetric_input__square_kernel"));
+  ASSERT_TRUE(odd.ok()) << odd.message();
+  EXPECT_EQ(invalid_reason(*odd, point(*odd, "tma_store=2")),
+            "tma_store needs the output's W a multiple of 4 (TMA's 16-byte strides)");
+  auto pooled = recognize(fixture("level2/35_Conv2d_Subtract_HardSwish_MaxPool_Mish"));
+  ASSERT_TRUE(pooled.ok()) << pooled.message();
+  EXPECT_EQ(invalid_reason(*pooled, point(*pooled, "fuse_stage=1,tma_store=2")),
+            "tma_store: a fused stage's epilogue writes reduced values");
 }
 
 TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoParts) {
@@ -471,7 +511,7 @@ TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoPa
   auto spec55 = fixture("level1/55_conv_standard_2D__asymmetric_input__square_kernel");
   auto tf32 = recognize(spec55);
   ASSERT_TRUE(tf32.ok());
-  Params q = point(*tf32, "cluster_m=1");
+  Params q = point(*tf32, "cluster_m=1,pingpong=0");
   q.split_ahead = 0;
   EXPECT_EQ(invalid_reason(*tf32, q), "split_ahead=0 applies where the convolution runs 3xTF32");
   q.tf32x3 = 1;

@@ -94,8 +94,12 @@ struct FusedStage {
 // for windows of 2 and 4 for windows of 4 (kernels/conv/epilogue_nchw_reduce.cuh). The input read as
 // pixel-major boxes (`boxes`, Params::input_boxes) takes TileQ of 32 or more (whole 32-column boxes),
 // whatever the stride, and stages of 40-float box rows (kernels/conv/nchw_boxes.cuh).
+// With tma_store the output's staging (32 KB) comes off the stages' 192 KB.
 ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel = false, const FusedStage* fused = nullptr,
-                     bool boxes = false);
+                     bool boxes = false, bool tma_store = false);
+// Why the implicit GEMM cannot store its output by TMA from shared memory in whole rows of pixels
+// (Params::tma_store, kernels/conv/epilogue_nchw_tma_store.cuh), "" when it can.
+std::string conv_tma_store_unsupported(const ConvRecipe& c, const ConvTiles& t);
 // Why the implicit GEMM cannot read the recipe's input as it is, in pixel-major TMA boxes
 // (Params::input_boxes, kernels/conv/mainloop_conv_nchw.cuh), "" when it can; x3: it runs 3xTF32.
 std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3);

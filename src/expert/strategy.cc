@@ -234,6 +234,13 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
   if (p.cluster_m > 1 && p.split_ahead == 0)
     return "cluster_m applies to convolutions whose k-tiles are not split in shared memory";
   if (p.pingpong && p.fuse_stage) return "pingpong: a fused stage's epilogue reduces a tile over both warpgroups";
+  if (p.tma_store) {
+    if (p.tma_store != 2) return "a convolution's TMA store takes two staging buffers a warpgroup (tma_store=2)";
+    if (p.fuse_stage) return "tma_store: a fused stage's epilogue writes reduced values";
+    if (auto why = conv_tma_store_unsupported(*r.conv, conv_tiles(*r.conv, false, nullptr, p.input_boxes, true));
+        !why.empty())
+      return why;
+  }
   if (p.fuse_stage) {
     if (!r.chain) return "fuse_stage applies to a level-2 chain's anchor";
     auto fused = fused_first_stage(*r.chain);
@@ -352,7 +359,8 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvImplicitGemm,
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
-       {"tf32x3", "split_ahead", "split_parts", "gather_input", "input_boxes", "cluster_m", "fuse_stage", "pingpong"},
+       {"tf32x3", "split_ahead", "split_parts", "gather_input", "input_boxes", "cluster_m", "fuse_stage", "pingpong",
+        "tma_store"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},

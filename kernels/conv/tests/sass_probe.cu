@@ -47,6 +47,26 @@ cudaError_t run_clustered(float const* x, float const* w, float* out, ConvShape 
   return Clustered::run(x, w, out, s, f, workspace, nullptr);
 }
 
+// Ping-pong: each consumer warpgroup a 128 x 128 tile of its own, in clusters of two, over the input's
+// channels-last copy (level 1's default where the input is copied, since 2026-12-06).
+using PingPong = ConvForward<
+    gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 128, 6, 2, 1, 1>,
+    1, 128, BiasRelu>;
+
+cudaError_t run_pingpong(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
+  return PingPong::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// The same storing its output from shared memory by TMA, whole rows of pixels.
+using TmaStored = ConvForward<
+    gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 128, 5, 2, 1, 1>,
+    1, 128, BiasRelu, false, 1, InputRead::kCopy, true>;
+
+cudaError_t run_tma_stored(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f,
+                           char* workspace) {
+  return TmaStored::run(x, w, out, s, f, workspace, nullptr);
+}
+
 // The same loading the input as it is by TMA, pixel-major, and transposing it into registers (wgmma RS):
 // 4 x 32 pixel tiles, one box each.
 using Boxes = ConvForward<Tf32, 4, 32, BiasRelu, false, 1, InputRead::kBoxes>;
