@@ -56,8 +56,7 @@ struct EpilogueNchwTmaStore {
   };
 
   // Host side: false where the preconditions above fail or the driver refuses the descriptor.
-  static bool make_params(ElementC* out, ConvShape const& s, Functor const& functor, OutputPhase const& o,
-                          Params& p) {
+  static bool make_params(ElementC* out, ConvShape const& s, Functor const& functor, OutputPhase const& o, Params& p) {
     bool const in_place = o.step_z == 1 && o.step_p == 1 && o.step_q == 1;
     bool const whole_tiles = s.groups == 1 || s.k_group() % Config::TileN == 0;
     if (!in_place || !whole_tiles || o.q % 4 != 0 || reinterpret_cast<uintptr_t>(out) % 16 != 0) return false;
@@ -94,15 +93,15 @@ struct EpilogueNchwTmaStore {
     for (int atom = 0; atom < Atoms; ++atom) {
       int const row0 = get<0>(tCcC(make_coord(make_coord(0, 0, 0), atom, 0)));  // in the tile
       int const col0 = get<1>(tCcC(make_coord(make_coord(0, 0, 0), atom, 0)));  // < 8
-      int const block = row0 / BlockRows * BlockRows;                            // the atom's first row
+      int const block = row0 / BlockRows * BlockRows;                           // the atom's first row
       CUTE_UNROLL
       for (int sub = 0; sub < Config::TileN / SubC; ++sub, ++sub_index) {
         ElementC* buffer = staging + (sub_index % Buffers) * SubElements;
         Rounds::acquire(sub_index, wg_thread, barrier);
         CUTE_UNROLL
-        for (int group = 0; group < GroupsPerSub; ++group)
+        for (int group = 0; group < GroupsPerSub; ++group) {
           CUTE_UNROLL
-          for (int half = 0; half < 2; ++half)
+          for (int half = 0; half < 2; ++half) {
             CUTE_UNROLL
             for (int c = 0; c < 2; ++c) {
               int const row = row0 + 8 * half, col = col0 + 8 * (sub * GroupsPerSub + group) + c;
@@ -110,12 +109,14 @@ struct EpilogueNchwTmaStore {
               buffer[NchwStaging::offset(row - block, col % SubC)] =
                   t.inside(row, col) ? ElementC(t.apply(p.functor, accum(at), row, col)) : ElementC(0);
             }
+          }
+        }
         Rounds::release(wg_thread, barrier, [&] {
           CUTE_UNROLL
           for (int run = 0; run < BlockRows / Run; ++run) {
             int const row = block + run * Run;
-            SM90_TMA_STORE_5D::copy(&p.tma, buffer + run * BoxElements, t.q_first + row % TileQ,
-                                    t.k_first + sub * SubC, t.p_first + row / TileQ, t.z, t.pixels.n);
+            SM90_TMA_STORE_5D::copy(&p.tma, buffer + run * BoxElements, t.q_first + row % TileQ, t.k_first + sub * SubC,
+                                    t.p_first + row / TileQ, t.z, t.pixels.n);
           }
         });
       }
