@@ -125,7 +125,7 @@ struct EpilogueNchwTmaStore {
 
   // Before the CTA exits: every store has read its staging buffer.
   CUTE_DEVICE static void finish(int consumer_thread) {
-    if (consumer_thread % cutlass::NumThreadsPerWarpGroup == 0) cute::tma_store_wait<0>();
+    Rounds::drain(consumer_thread % cutlass::NumThreadsPerWarpGroup);
   }
 };
 

@@ -38,6 +38,10 @@ struct StagingRounds {
       cute::tma_store_arrive();
     }
   }
+  // Before the CTA exits: every store has read its staging buffer.
+  CUTE_DEVICE static void drain(int wg_thread) {
+    if (wg_thread == 0) cute::tma_store_wait<0>();
+  }
 };
 
 }  // namespace cutegen::gemm

@@ -252,11 +252,8 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
                                        : "cutegen::conv::InputRead::kBoxes";
   if (p.tma_store && input.empty()) input = "cutegen::conv::InputRead::kCopy";
   if (p.tma_store) input += ", true";  // the output stored by TMA
-  std::string split =
-      !input.empty() ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c)) + ", " + input
-      : conv_merge_w(c) > 1 ? std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c))
-      : x3                  ? ", true"
-                            : "";
+  std::string const merged = std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c));
+  std::string split = !input.empty() ? merged + ", " + input : conv_merge_w(c) > 1 ? merged : x3 ? ", true" : "";
   // An fp32 Config splits 3xTF32 in the kernel; a tf32 one reads the copies' split parts (or runs TF32).
   std::string element = in_kernel ? "float" : "cute::tfloat32_t";
   return "using Config = cutegen::gemm::GemmConfig<" + element + ", " + element +
