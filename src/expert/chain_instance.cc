@@ -272,6 +272,7 @@ Result<FusedStage> fused_norm(const ConvRecipe& conv, const ChainStage& s) {
 Result<FusedStage> fused_first_stage(const ChainRecipe& c) {
   if (c.anchor != AnchorKind::kConv || !c.conv || c.conv->kind != ConvClass::kImplicitGemm)
     return error("the anchor is not an implicit-GEMM convolution");
+  if (c.stages.empty()) return error("no stage after the anchor");
   const ConvRecipe& conv = *c.conv;
   const ChainStage& s = c.stages.front();
   const bool pool = s.kind == StageKind::kMaxPool || s.kind == StageKind::kAvgPool;
@@ -313,6 +314,7 @@ bool fused_stage_pays(const ChainRecipe& c) {
 
 std::string chain_unsupported(const ChainRecipe& c) {
   if (c.out_dtype != DType::kFloat32) return "the chain's output is not float32";
+  if (c.prologue && c.prologue->out_dtype != DType::kFloat32) return "the depthwise prologue's value is not float32";
   for (auto& s : c.stages) {
     for (auto* o : {s.weight ? &*s.weight : nullptr, s.bias ? &*s.bias : nullptr})
       if (o && o->dtype != DType::kFloat32) return s.op + "'s parameter " + o->name + " is not float32";
@@ -334,17 +336,28 @@ Result<std::string> chain_instance(const Recipe& r, const TaskSpec& spec, const 
     decls.push_back(a.c_decl);
     args.push_back(a.c_name + ", ");
   }
-  std::string signature =
-      "static void cutegen_anchor(" + join(decls, ", ") + ", float* chain_out, cudaStream_t stream)";
+  std::string signature = "static void cutegen_anchor(" + join(decls, ", ") +
+                          ", float const* chain_in, float* chain_out, cudaStream_t stream)";
   // With the first stage fused the anchor writes its reduced value (Params::fuse_stage).
   std::optional<FusedStage> fused;
   if (p.fuse_stage) fused = CUTEGEN_TRY(fused_first_stage(c));
   std::string anchor =
       CUTEGEN_TRY(r.gemm ? gemm_instance(r, p, signature) : conv_instance(r, p, signature, fused ? &*fused : nullptr));
+  // A depthwise prologue writes the anchor's input (chain_in) at its own default point.
+  std::string prologue, prologue_call;
+  if (c.prologue) {
+    Recipe first{.kind = TemplateKind::kConv, .conv = std::make_shared<const ConvRecipe>(*c.prologue)};
+    prologue = CUTEGEN_TRY(
+        conv_instance(first, default_params(first),
+                      "static void cutegen_prologue(" + join(decls, ", ") + ", float* chain_in, cudaStream_t stream)",
+                      nullptr, "cg_prologue"));
+    prologue_call = "  cg_prologue::cutegen_prologue(" + join(args, "") + "chain_in, stream);\n";
+  }
   std::string types, calls;
   const bool stats = fused && fused->over == FusedStage::Over::kStats;
-  int64_t buffer = stats ? fused->stats_offset + 4 * c.conv->batch * c.conv->out_channels  // (N, K, 2) doubles
-                         : product(p.fuse_stage ? c.stages.front().out_shape : c.stages.front().in_shape);
+  int64_t buffer = c.stages.empty() ? 0
+                   : stats ? fused->stats_offset + 4 * c.conv->batch * c.conv->out_channels  // (N, K, 2) doubles
+                           : product(p.fuse_stage ? c.stages.front().out_shape : c.stages.front().in_shape);
   for (size_t i = 0; i < c.stages.size(); ++i) {
     bool last = i + 1 == c.stages.size();
     if (!last) buffer = std::max(buffer, product(c.stages[i].after_shape));
@@ -358,7 +371,11 @@ Result<std::string> chain_instance(const Recipe& r, const TaskSpec& spec, const 
     types += t + "\n";
     calls += call;
   }
-  return render_instance("instances/chain.cu.in", {{"anchor", anchor},
+  int64_t const chain_in = c.prologue ? product(c.prologue->out_shape) : 0;
+  return render_instance("instances/chain.cu.in", {{"prologue", prologue},
+                                                   {"anchor", anchor},
+                                                   {"chain_in_bytes", n((chain_in * 4 + 255) / 256 * 256)},
+                                                   {"prologue_call", prologue_call},
                                                    {"stage_types", types},
                                                    {"signature", entry_signature(spec)},
                                                    {"buffer_bytes", n((buffer * 4 + 255) / 256 * 256)},

@@ -76,6 +76,27 @@ TEST(ChainInstance, ALastStageBroadcastOverMoreElementsAppliesItsOpsInABroadcast
   EXPECT_EQ(count(bias, "cutegen::chain::broadcast_stage<"), 1u);
 }
 
+// Level 1's 86: the depthwise convolution's instance in a namespace of its own, writing chain_in,
+// which the pointwise convolution after it reads.
+TEST(ChainInstance, ADepthwisePrologueWritesTheAnchorsInput) {
+  auto spec = testing_support::recorded_spec("kernelbench/level1/86_conv_depthwise_separable_2D");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok() && r->chain) << r.message();
+  auto src = generate_kernel(*r, spec, default_params(*r));
+  ASSERT_TRUE(src.ok()) << src.message();
+  EXPECT_TRUE(contains(*src, "namespace cg_prologue {"));
+  EXPECT_TRUE(contains(*src, "using Conv = cutegen::conv::DepthwiseConv<"));
+  EXPECT_TRUE(contains(*src, "Conv::run(x, depthwise_weight, chain_in, shape"));
+  EXPECT_TRUE(contains(*src, "Conv::run(chain_in, pointwise_weight, out, shape"));
+  size_t prologue =
+      src->find("  cg_prologue::cutegen_prologue(x, depthwise_weight, pointwise_weight, out, chain_in, stream);");
+  size_t anchor =
+      src->find("  cutegen_anchor(x, depthwise_weight, pointwise_weight, out, chain_in, buffer[0], stream);");
+  ASSERT_NE(prologue, std::string::npos);
+  EXPECT_LT(prologue, anchor) << "the prologue runs first, on the same stream";
+  EXPECT_TRUE(contains(*src, "constexpr size_t kChainIn = 1073741824, kBuffer = 0;")) << "16 x 64 x 512 x 512 floats";
+}
+
 TEST(ChainInstance, GroupNormRowsAreOneSamplesGroups) {
   // [1024, 8192] in 16 groups: rows (group, sample) of 512 contiguous values.
   std::string k = emit("30_Gemm_GroupNorm_Hardtanh");
@@ -170,7 +191,8 @@ TEST(ChainInstance, AFusedFirstReductionLeavesItsOpsAsAPointwisePass) {
   // 67: the mean over each channel's 254 x 254 pixels of GELU(conv): per-tile sums added by atomics.
   std::string mean = emit_fused("67_Conv2d_GELU_GlobalAvgPool");
   EXPECT_TRUE(contains(mean, reduction("kPixels", "kSum, 64516")));
-  EXPECT_TRUE(contains(mean, "constexpr size_t kBuffer = 32768;")) << "128 x 64 means, not the 2 GB output";
+  EXPECT_TRUE(contains(mean, "constexpr size_t kChainIn = 0, kBuffer = 32768;"))
+      << "128 x 64 means, not the 2 GB output";
   EXPECT_TRUE(contains(mean, "broadcast_stage<Source0>(buffer[0], out, 8192, Stage0{}, stream)"));
   EXPECT_EQ(count(mean, "cutegen::chain::row_stage<"), 0u);
   // 25: the min over each pixel's 64 channels (one N tile), then tanh twice in the pass after it.
@@ -204,8 +226,8 @@ TEST(ChainInstance, AFusedNormTakesItsStatisticsFromTheEpilogue) {
   EXPECT_TRUE(contains(group, "  double* stats;"));
   const std::string output = "545292288";  // 128 x 64 x 258 x 258 floats, then the (128, 64, 2) doubles
   EXPECT_TRUE(contains(group, "reinterpret_cast<double*>(chain_out + " + output + ")"));
-  EXPECT_TRUE(
-      contains(group, "constexpr size_t kBuffer = " + std::to_string((545292288 + 4 * 128 * 64) * int64_t(4)) + ";"));
+  EXPECT_TRUE(contains(group, "constexpr size_t kChainIn = 0, kBuffer = " +
+                                  std::to_string((545292288 + 4 * 128 * 64) * int64_t(4)) + ";"));
   EXPECT_TRUE(
       contains(group, "using StatRows0 = cute::Layout<cute::Shape<cute::Int<1024>>, cute::Stride<cute::Int<8>>>;"))
       << "row (image, group) starts at its first channel's pair";

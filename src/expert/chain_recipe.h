@@ -77,6 +77,9 @@ struct ChainRecipe {
   AnchorKind anchor = AnchorKind::kConv;
   std::optional<GemmRecipe> gemm;  // the anchor with its epilogue; its "output" is the value the
   std::optional<ConvRecipe> conv;  // first stage reads
+  // A depthwise convolution in front of a convolution anchor (depthwise separable: level 1's 86),
+  // its pointwise epilogue fused; it writes the anchor's input, which the anchor reads as `chain_in`.
+  std::optional<ConvRecipe> prologue;
   std::vector<ChainStage> stages;  // in execution order; empty when the anchor's epilogue is all
   std::string out_name, out_c_name;
   DType out_dtype = DType::kFloat32;
@@ -112,6 +115,7 @@ bool fused_stage_pays(const ChainRecipe& c);
 // float32, pools over more than 3 dims.
 std::string chain_unsupported(const ChainRecipe& c);
 
+inline constexpr const char* kChainIn = "chain_in";  // the prologue's value, the anchor's input
 inline constexpr const char* kChainRecognized = "chain recognized: ";
 inline constexpr const char* kChainNoKernel = " (kernel not yet available";
 

@@ -278,7 +278,7 @@ std::string FusedStage::declaration() const {
 }
 
 Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::string& signature,
-                                  const FusedStage* fused) {
+                                  const FusedStage* fused, const std::string& ns) {
   if (!r.conv) return error("a conv instance without its ConvRecipe");
   const ConvRecipe& c = *r.conv;
   if (auto why = conv_unsupported(c); !why.empty()) return error(why);
@@ -324,20 +324,23 @@ Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::s
   std::vector<std::string> shape_text;
   for (auto v : shape)
     shape_text.push_back(std::to_string(v));
-  return render_instance("instances/conv.cu.in", {{"title", kernel_title(r, p)},
-                                                  {"members", join(members, "")},
-                                                  {"reduction", fused ? "  " + fused->declaration() + "\n" : ""},
-                                                  {"bias", bias},
-                                                  {"loads", join(loads, "")},
-                                                  {"expr", to_cuda(c.epilogue, leaves)},
-                                                  {"header", strategy_def(p.strategy).header},
-                                                  {"conv_type", conv_type(c, p, fused)},
-                                                  {"signature", signature},
-                                                  {"shape", join(shape_text, ", ")},
-                                                  {"input", c.input.c_name},
-                                                  {"weight", c.weight.c_name},
-                                                  {"out", c.out_c_name},
-                                                  {"member_values", join(values, ", ")}});
+  return render_instance("instances/conv.cu.in",
+                         {{"title", kernel_title(r, p)},
+                          {"members", join(members, "")},
+                          {"reduction", fused ? "  " + fused->declaration() + "\n" : ""},
+                          {"bias", bias},
+                          {"loads", join(loads, "")},
+                          {"expr", to_cuda(c.epilogue, leaves)},
+                          {"header", strategy_def(p.strategy).header},
+                          {"conv_type", conv_type(c, p, fused)},
+                          {"signature", signature},
+                          {"shape", join(shape_text, ", ")},
+                          {"input", c.input.c_name},
+                          {"weight", c.weight.c_name},
+                          {"out", c.out_c_name},
+                          {"member_values", join(values, ", ")},
+                          {"namespace_open", ns.empty() ? "" : "namespace " + ns + " {\n"},
+                          {"namespace_close", ns.empty() ? "" : "}  // namespace " + ns + "\n"}});
 }
 
 }  // namespace cutegen

@@ -135,10 +135,11 @@ int conv_gather_channels(const ConvRecipe& c);
 std::string conv_direct_unsupported(const ConvRecipe& c, int cols);
 // Its instance (kernels/instances/conv.cu.in) for a kConv recipe, before inlining.
 Result<std::string> conv_instance(const Recipe& r, const TaskSpec& spec, const Params& p);
-// A chain's anchor: the instance with `signature` in place of the entry point's, its epilogue reducing
-// the chain's first stage where `fused` is given.
+// A chain's anchor or prologue: the instance with `signature` in place of the entry point's, its
+// epilogue reducing the chain's first stage where `fused` is given, its types and function in
+// namespace `ns` where one is given (a second instance in the same file).
 Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::string& signature,
-                                  const FusedStage* fused = nullptr);
+                                  const FusedStage* fused = nullptr, const std::string& ns = "");
 
 // The convolution a task computes, or why it is not one (errors name the op or argument in the way).
 Result<ConvRecipe> recognize_conv(const TaskSpec& spec);

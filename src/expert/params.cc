@@ -256,9 +256,11 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     // gathered in the kernel (conv-gather-input). On an H100 (2026-12-06b) boxes won on level 1's 87
     // (1 tap), 67 (3) and 63 (9 of 16 channels), tied on 79 (3), and lost over more taps of 32 or more
     // channels (74's 5 by 24%, 55's 9 by 14%) and under every level-2 chain measured.
+    // No stage after the convolution (a depthwise prologue before it at most): it writes the output.
+    bool const writes_output = !r.chain || r.chain->stages.empty();
     if (kind == ConvClass::kImplicitGemm && r.conv && r.conv->math == GemmMath::kTF32 && !conv_packs_w(*r.conv)) {
       bool const brief = product(r.conv->kernel) <= 3 || r.conv->in_channels / r.conv->groups <= 16;
-      if (brief && !r.chain && conv_boxes_unsupported(*r.conv, false).empty())
+      if (brief && writes_output && conv_boxes_unsupported(*r.conv, false).empty())
         p.input_boxes = 1;
       else if (product(r.conv->kernel) == 1)
         p.gather_input = 1;
@@ -267,7 +269,7 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     // 1's 55 3.45 -> 3.39 ms, 67 2.19 -> 1.97, 87 5.54 -> 4.95; under pointwise ops level 2's 1
     // even, 4 2% slower. So only where the output is the convolution's own.
     bool const bare = r.conv && r.conv->epilogue && r.conv->epilogue->prim == Prim::kLeaf;
-    if (kind == ConvClass::kImplicitGemm && !r.chain && bare) {
+    if (kind == ConvClass::kImplicitGemm && writes_output && bare) {
       Params clustered = with(Strategy::kConvImplicitGemm, p);
       clustered.cluster_m = 2;
       if (invalid_reason(r, clustered, hw).empty()) p.cluster_m = 2;

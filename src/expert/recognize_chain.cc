@@ -17,6 +17,8 @@
 namespace cutegen {
 namespace {
 
+constexpr const char* kConvOp = "aten.convolution.default";
+
 bool is_anchor(const std::string& op) {
   static const std::set<std::string> ops = {"aten.convolution.default", "aten.mm.default",      "aten.addmm.default",
                                             "aten.bmm.default",         "aten.baddbmm.default", "aten.mv.default",
@@ -117,9 +119,11 @@ class ChainBuilder {
   Result<ChainRecipe> build() {
     for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i)
       if (is_anchor(g_.nodes[i].op)) {
-        if (anchor_ >= 0)
+        bool two_convs = g_.nodes[i].op == kConvOp && anchor_ >= 0 && g_.nodes[anchor_].op == kConvOp;
+        if (anchor_ >= 0 && (prologue_ >= 0 || !two_convs))
           return error("two anchors (" + g_.nodes[anchor_].op + ", " + g_.nodes[i].op +
-                       "): one GEMM or convolution per chain");
+                       "): one GEMM or convolution per chain, or a depthwise convolution and one after it");
+        if (anchor_ >= 0) prologue_ = anchor_;
         anchor_ = i;
       }
     if (anchor_ < 0) return error("no GEMM or convolution to anchor a chain");
@@ -169,12 +173,54 @@ class ChainBuilder {
       prefix.outputs[0].strides = contiguous_strides(v->shape);
       prefix.outputs[0].dtype = v->dtype;
     }
+    if (prologue_ >= 0) {
+      CUTEGEN_TRY(read_prologue());
+      cut = after_prologue();
+      prefix.inputs.push_back(prologue_value());
+    }
     if (r_.anchor == AnchorKind::kConv) {
       r_.conv = CUTEGEN_TRY(recognize_conv(prefix, cut));
+      if (r_.prologue) r_.conv->input.c_name = kChainIn;
     } else {
       r_.gemm = CUTEGEN_TRY(recognize_gemm(prefix, cut));
     }
     return Ok{};
+  }
+
+  // The anchor's input as the task input the prologue writes: contiguous, named `chain_in`.
+  TaskArg prologue_value() const {
+    auto* v = g_.value(g_.nodes[anchor_].args.at(0));
+    return TaskArg{.name = kChainIn, .dtype = v->dtype, .shape = v->shape, .strides = contiguous_strides(v->shape)};
+  }
+
+  // The convolution before the anchor and its epilogue: the graph up to the anchor, its output the
+  // anchor's input.
+  Status read_prologue() {
+    const GraphArg& in = g_.nodes[anchor_].args.at(0);
+    auto* v = g_.value(in);
+    if (!v) return error("the graph records no shape for the value the second convolution reads");
+    OpGraph before = g_;
+    before.nodes.resize(anchor_);
+    before.outputs = {in};
+    TaskSpec spec = spec_;
+    spec.outputs[0].shape = v->shape;
+    spec.outputs[0].strides = contiguous_strides(v->shape);
+    spec.outputs[0].dtype = v->dtype;
+    r_.prologue = CUTEGEN_TRY(recognize_conv(spec, before));
+    if (r_.prologue->kind != ConvClass::kDepthwise)
+      return error("a " + std::string(to_string(r_.prologue->kind)) +
+                   " convolution before another: only a depthwise one runs ahead of the anchor");
+    r_.prologue->out_name = r_.prologue->out_c_name = kChainIn;
+    return Ok{};
+  }
+
+  // The graph from the anchor on: the ops before it inert, the anchor reading `chain_in`.
+  OpGraph after_prologue() const {
+    OpGraph g = g_;
+    for (int i = 0; i < anchor_; ++i)
+      g.nodes[i] = GraphNode{.op = "cutegen.prologue"};
+    g.nodes[anchor_].args[0] = GraphArg{.kind = GraphArg::kInput, .name = kChainIn};
+    return g;
   }
 
   // A stage's per-channel parameter (a norm's weight or bias) read over its input.
@@ -282,7 +328,7 @@ class ChainBuilder {
 
   const TaskSpec& spec_;
   const OpGraph& g_;
-  int anchor_ = -1;
+  int anchor_ = -1, prologue_ = -1;
   ChainRecipe r_;
 };
 
@@ -318,6 +364,7 @@ const char* to_string(StageKind k) {
 
 std::string ChainRecipe::summary() const {
   std::string s = gemm ? gemm->summary() : conv ? conv->summary() : "?";
+  if (prologue) s = prologue->summary() + " -> " + s;
   for (auto& st : stages)
     s += " -> " + stage_text(st);
   return s;
@@ -330,6 +377,7 @@ Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g) {
   if (!chain.ok()) return error(chain.message());
   if (!chain->conv && chain->stages.empty()) return error("a GEMM with a pointwise epilogue: the GEMM recognizer's");
   std::string why = chain->conv ? conv_unsupported(*chain->conv) : gemm_unsupported(*chain->gemm);
+  if (why.empty() && chain->prologue) why = conv_unsupported(*chain->prologue);
   if (why.empty()) why = chain_unsupported(*chain);
   if (!why.empty()) return error(std::string(kChainRecognized) + chain->summary() + kChainNoKernel + ": " + why + ")");
   Recipe r{.summary = chain->summary(),
@@ -337,15 +385,15 @@ Result<Recipe> recognize_chain_kernel(const TaskSpec& spec, const OpGraph& g) {
            .out_type = dtype_info(chain->out_dtype).c_type,
            .out_numel = spec.outputs.at(0).numel(),
            .out_shape = chain->out_shape};
-  if (chain->stages.empty()) {  // a convolution and its epilogue: the convolution's own kernel
+  if (chain->stages.empty() && !chain->prologue) {  // a convolution and its epilogue: its own kernel
     r.kind = TemplateKind::kConv;
     r.summary = chain->conv->summary();
     r.conv = std::make_shared<const ConvRecipe>(*chain->conv);
     return r;
   }
   // Stages follow: the anchor writes its value into the chain's first buffer.
-  auto anchor = [](auto recipe) {
-    recipe.out_c_name = "chain_out";
+  auto anchor = [&chain](auto recipe) {
+    if (!chain->stages.empty()) recipe.out_c_name = "chain_out";
     return std::make_shared<const decltype(recipe)>(std::move(recipe));
   };
   r.kind = chain->gemm ? TemplateKind::kGemm : TemplateKind::kConv;

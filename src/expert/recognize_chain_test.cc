@@ -274,6 +274,34 @@ TEST(RecognizeChain, KernelBenchLevel2) {
   EXPECT_EQ(recognized, 95);
 }
 
+// Depthwise separable (level 1's 86): the depthwise convolution writes the pointwise one's input.
+TEST(RecognizeChain, ADepthwiseConvolutionRunsAheadOfTheConvolutionAfterIt) {
+  auto spec = fixture("level1/86_conv_depthwise_separable_2D");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_TRUE(r->chain && r->chain->prologue);
+  EXPECT_TRUE(r->chain->stages.empty());
+  const ConvRecipe& first = *r->chain->prologue;
+  EXPECT_EQ(first.kind, ConvClass::kDepthwise);
+  EXPECT_EQ(first.input.c_name, "x");
+  EXPECT_EQ(first.out_c_name, kChainIn);
+  EXPECT_EQ(first.out_shape, (V{16, 64, 512, 512}));
+  ASSERT_TRUE(r->conv);
+  EXPECT_EQ(r->conv->kind, ConvClass::kImplicitGemm);
+  EXPECT_EQ((V{r->conv->in_channels, r->conv->out_channels}), (V{64, 128}));
+  EXPECT_EQ(r->conv->kernel, (V{1, 1}));
+  EXPECT_EQ(r->conv->input.c_name, kChainIn);
+  EXPECT_EQ(r->conv->out_c_name, "out") << "no stage after it: the anchor writes the output";
+  // Only a depthwise convolution runs ahead: the same graph with a full first convolution is declined.
+  auto g = import_graph(spec);
+  ASSERT_TRUE(g.ok());
+  g->nodes[0].args[8] = GraphArg{.kind = GraphArg::kConst, .number = 1};  // groups
+  auto full = recognize_chain(spec, *g);
+  ASSERT_FALSE(full.ok());
+  EXPECT_TRUE(contains(full.message(), "convolution before another: only a depthwise one runs ahead"))
+      << full.message();
+}
+
 TEST(RecognizeChain, ConstantTensorsMadeInForwardAreNumbers) {
   // torch.min(x, torch.tensor(0.5)): the bridge records lift_fresh's argument as the constant.
   auto r = recognize(fixture("level2/31_Conv2d_Min_Add_Multiply"));

@@ -51,6 +51,10 @@ POINTS = [
     ("tasks/conv2d_group_norm.py", "fuse_stage=1",
      {"GemmWarpSpecialized": (["HGMMA.64x64x8.F32.TF32", "UTMALDG", "REDG.E.ADD.F64", "STG.E"], []),
       "norm_stats_stage_kernel": ([], ["HGMMA"])}),
+    # Depthwise separable: the depthwise convolution (fp32 multiply-adds) ahead of the pointwise
+    # implicit GEMM that reads its buffer (TF32, the input read as pixel-major boxes).
+    ("tasks/conv2d_depthwise_separable.py", "",
+     {"depthwise_conv_kernel": ([], ["HGMMA"]), "GemmWarpSpecialized": (["HGMMA.64x128x8.F32.TF32", "UTMALDG"], [])}),
 ]
 
 
