@@ -40,6 +40,10 @@ struct GemmConfig {
   // write ahead and to load, the three products crossing each pair of stages
   // (mainloop_paired_parts.cuh; it promotes every PromoteEvery pairs).
   static constexpr bool PairedParts = AheadParts_ == 2;
+  // 1 with the register split: plain TF32, one product of the operands rounded to nearest tf32 (wgmma
+  // would truncate fp32 bits, a bias that does not average out). For long sums of K, where the
+  // rounding errors average out below the accuracy rule's bound (level 1's 6: K = 524288).
+  static constexpr bool OneProduct = AheadParts_ == 1;
   using MmaElementA = cute::conditional_t<Fp32Via3xTf32, cute::tfloat32_t, ElementA>;
   using MmaElementB = cute::conditional_t<Fp32Via3xTf32, cute::tfloat32_t, ElementB>;
 
@@ -69,7 +73,8 @@ struct GemmConfig {
   static_assert(PromoteEvery >= 1, "a partial spans at least one k-tile");
   static_assert(ClusterM * ClusterN <= 4, "TMA multicast masks here cover clusters of up to 4 CTAs");
   static_assert(cute::is_same_v<ElementA, float> == cute::is_same_v<ElementB, float>, "fp32 operands come in pairs");
-  static_assert(AheadParts_ == 3 || (AheadParts_ == 2 && PromoteSpan > 0), "2 or 3 parts of tf32 operands split ahead");
+  static_assert(AheadParts_ == 3 || (AheadParts_ == 2 && PromoteSpan > 0) || (AheadParts_ == 1 && RegisterSplit),
+                "2 or 3 parts of tf32 operands split ahead, or 1 with the register split");
   static_assert(!RegisterSplit || (Fp32Via3xTf32 && ClusterM * ClusterN == 1),
                 "the register split is for fp32 operands, without clusters");
   static_assert(!cute::is_same_v<MmaElementA, cute::tfloat32_t> ||

@@ -17,7 +17,8 @@
 //     posted for A and both parts, so the stage is full once A landed and every share is written;
 //   consumers: per 8-wide k-block, A's fragment from shared memory into registers (the wgmma
 //     RS form, which takes A from registers), split there into hi and lo, then
-//     hi * lo(B), lo * hi(B), hi * hi(B) as one wgmma batch into the partial.
+//     hi * lo(B), lo * hi(B), hi * hi(B) as one wgmma batch into the partial (Config::OneProduct:
+//     hi * hi(B) alone, plain TF32 over operands rounded to nearest).
 // Batches go out per k-block with at most two in flight (wait<2>), so a k-block's registers are
 // rewritten only after the batch that read them, four k-blocks back, retired; a stage is released
 // once k-tile i-1's last batch retired (in k-block 1 of k-tile i). As in mainloop_promoting.cuh
@@ -149,9 +150,13 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
       for (int kb = 0; kb < KBlocks; ++kb) {
         CUTE_UNROLL
         for (int j = 0; j < size(raw(_, _, kb)); ++j) {
-          Tf32Pair p = split_tf32(float_from_bits(raw(_, _, kb)(j)));
-          hi(_, _, kb)(j) = Tf32::bitcast(float_bits(p.hi));
-          lo(_, _, kb)(j) = Tf32::bitcast(float_bits(p.lo));
+          if constexpr (Config::OneProduct) {
+            hi(_, _, kb)(j) = Tf32::bitcast(float_bits(round_to_tf32(float_from_bits(raw(_, _, kb)(j)))));
+          } else {
+            Tf32Pair p = split_tf32(float_from_bits(raw(_, _, kb)(j)));
+            hi(_, _, kb)(j) = Tf32::bitcast(float_bits(p.hi));
+            lo(_, _, kb)(j) = Tf32::bitcast(float_bits(p.lo));
+          }
         }
         if (kb + 1 < KBlocks) load(kb + 1, stage);  // in flight while this k-block's wgmmas issue
         warpgroup_fence_operand(hi);
@@ -159,9 +164,11 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
         warpgroup_fence_operand(partial);
         warpgroup_arrive();
         tiled_mma.accumulate_ = opens && kb == 0 ? GMMA::ScaleOut::Zero : GMMA::ScaleOut::One;
-        cute::gemm(tiled_mma, hi(_, _, kb), tCrB(_, _, kb, 2 * stage), partial);  // small terms first
-        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
-        cute::gemm(tiled_mma, lo(_, _, kb), tCrB(_, _, kb, 2 * stage + 1), partial);
+        if constexpr (!Config::OneProduct) {
+          cute::gemm(tiled_mma, hi(_, _, kb), tCrB(_, _, kb, 2 * stage), partial);  // small terms first
+          tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+          cute::gemm(tiled_mma, lo(_, _, kb), tCrB(_, _, kb, 2 * stage + 1), partial);
+        }
         cute::gemm(tiled_mma, hi(_, _, kb), tCrB(_, _, kb, 2 * stage + 1), partial);
         warpgroup_commit_batch();
         warpgroup_wait<2>();

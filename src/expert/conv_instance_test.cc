@@ -504,6 +504,8 @@ TEST(ConvInstance, ThreeXTf32SplitInTheKernelTakesAnFp32ConfigWithRoomForItsLoPa
   EXPECT_TRUE(contains(*crossed, ", Epilogue, true>;"));
   p.split_parts = 2;
   EXPECT_EQ(invalid_reason(*r, p), "split_parts applies to a 3xTF32 convolution split in its copies (split_ahead=1)");
+  p.split_parts = 1;
+  EXPECT_EQ(invalid_reason(*r, p), "split_parts=1 (one product) applies to GEMMs with the register split");
   p.split_parts = 3;
   p.split_ahead = 2;
   EXPECT_EQ(invalid_reason(*r, p), "a convolution's 3xTF32 splits in the kernel (split_ahead=0) or in its copies (1)");

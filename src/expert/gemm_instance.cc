@@ -230,7 +230,9 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                                               : registers ? 2
                                                           : 1)},
                           {"register_split", n(registers ? p.register_split : 0)},
-                          {"split_parts", ahead && p.split_parts == 2 ? ", 2" : ""},
+                          {"split_parts", ahead && p.split_parts == 2       ? ", 2"
+                                          : registers && p.split_parts == 1 ? ", 1"
+                                                                            : ""},
                           {"transposed_c", swap ? "true" : "false"},
                           {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
                           {"kernel_params", p.tma_store ? ", cg::GemmParams<Config, Epilogue, "

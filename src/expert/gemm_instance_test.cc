@@ -171,6 +171,21 @@ TEST(GemmInstance, Fp32SplitAheadFeedsATf32KernelItsPartsFromScratch) {
             "split_parts applies to fp32 operands split ahead");
 }
 
+// Plain TF32 with the register split (split_parts=1): one product of operands rounded to tf32, for
+// long sums of K (level 1's 6, K = 524288), where the evaluator's accuracy rule judges it.
+TEST(GemmInstance, OnePartIsPlainTf32WithTheRegisterSplitOnly) {
+  auto r = gemm_recipe("kernelbench/level1/6_Matmul_with_large_K_dimension_");
+  std::string one =
+      emit("kernelbench/level1/6_Matmul_with_large_K_dimension_", "split_parts=1,register_split=2,stages=3");
+  EXPECT_TRUE(contains(one, "cg::GemmConfig<float, float, float, cg::RowMajor, cg::RowMajor, 128,"))
+      << one.substr(0, 2000);
+  EXPECT_TRUE(contains(one, " 2, 2, 1>;")) << "PromoteEvery 2, B split in the kernel, one part";
+  EXPECT_EQ(invalid_reason(r, *parse_params("split_parts=1,register_split=0,split_ahead=2", default_params(r))),
+            "split_parts=1 (one product, plain TF32) applies to the register split");
+  EXPECT_EQ(invalid_reason(r, *parse_params("split_parts=1", default_params(r))), "");
+  EXPECT_EQ(default_params(r).split_parts, 3) << "3xTF32 unless the measured search picks one product";
+}
+
 TEST(GemmInstance, Fp32SmallBesideLargeSplitsTheLargeOneInRegistersOperandsSwapped) {
   // x (128 x 32768) @ W^T (32768 x 32768): the kernel computes C^T = W x^T, W read in place as its
   // A (split in registers), x split ahead into two tf32 parts per k-tile as its B.

@@ -179,7 +179,7 @@ const std::vector<ParamDef>& param_defs() {
       {"swizzle", &Params::swizzle, {1, 4, 8, 16}, true},
       {"split_k", &Params::split_k, {1, 2, 4, 8, 16, 32, 64}, true},
       {"split_ahead", &Params::split_ahead, {0, 1, 2, 4}, true},
-      {"split_parts", &Params::split_parts, {2, 3}, true},
+      {"split_parts", &Params::split_parts, {1, 2, 3}, true},
       {"register_split", &Params::register_split, {0, 1, 2}, true},
       {"tf32x3", &Params::tf32x3, {0, 1}, true},
       {"tma_store", &Params::tma_store, {0, 2, 3, 4}, true},

@@ -34,7 +34,9 @@ struct Params {
   // fp32 split ahead (split_ahead > 0) for the warp-specialized kernels: 3 parts per k-tile (hi, lo,
   // hi against lo, hi, hi: a plain tf32 GEMM over them), or 2 (hi, lo and lo, hi: a third less to
   // write and load, the products crossing each pair of stages; kernels/gemm/mainloop_paired_parts.cuh).
-  // A 3xTF32 convolution split in its copies: 3 stages per (tap, channel tile), or 2 crossed.
+  // A 3xTF32 convolution split in its copies: 3 stages per (tap, channel tile), or 2 crossed. With
+  // the register split, 1 is plain TF32: one product of operands rounded to tf32, for long sums of K
+  // where the evaluator's accuracy rule admits it (kernels/gemm/gemm_config.cuh OneProduct).
   int split_parts = 3;
   // 1: 3xTF32 with the larger operand split in the consumers' registers and the other split ahead
   // into two parts (kernels/gemm/mainloop_register_split.cuh), the kernel's operands swapped

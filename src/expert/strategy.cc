@@ -150,7 +150,9 @@ std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& 
     return "a consumer thread would hold more than " + std::to_string(most) + " accumulators" +
            (fp32 ? " and their 3xTF32 partial" : "");
   if (p.split_ahead && !fp32) return "split_ahead applies to fp32 operands only";
-  if (p.split_parts != 3 && !p.split_ahead) return "split_parts applies to fp32 operands split ahead";
+  if (p.split_parts == 1 && !(fp32 && p.register_split))
+    return "split_parts=1 (one product, plain TF32) applies to the register split";
+  if (p.split_parts == 2 && !p.split_ahead) return "split_parts applies to fp32 operands split ahead";
   if (p.split_ahead && fp32_split_ahead_bytes(*r.gemm) > kMaxGemmScratchBytes)
     return "the fp32 operands split ahead take over the " + std::to_string(kMaxGemmScratchBytes >> 20) + " MB scratch";
   if (p.register_split) {
@@ -222,6 +224,7 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
   if (p.split_ahead == 0 && !conv_runs_3xtf32(*r.conv, p))
     return "split_ahead=0 applies where the convolution runs 3xTF32";
   if (p.gather_input && conv_runs_3xtf32(*r.conv, p)) return "gather_input applies where the convolution runs TF32";
+  if (p.split_parts == 1) return "split_parts=1 (one product) applies to GEMMs with the register split";
   if (p.split_parts != 3 && !(conv_runs_3xtf32(*r.conv, p) && p.split_ahead == 1))
     return "split_parts applies to a 3xTF32 convolution split in its copies (split_ahead=1)";
   if (p.gather_input && conv_packs_w(*r.conv)) return "gather_input excludes the row packing (a copy of its own)";
