@@ -62,13 +62,13 @@ void define_expert(CLI::App& sub, Context& ctx) {
     ArchLimits hw = target->limits();
     auto params = parse_params(args->params, default_params(*recipe, hw));
     if (!params) fail(params.message());
-    auto space = search_space(*recipe, hw);
     if (args->emit) {
       auto src = generate_kernel(*recipe, *spec, *params, hw);
       if (!src) fail(src.message(), kExitNegative);
       std::printf("%s", src->c_str());
       return;
     }
+    auto space = search_space(*recipe, hw);  // thousands of points checked: seconds for a GEMM
     if (!args->out_dir.empty()) {
       if (args->count > 0 && args->count < static_cast<int>(space.size())) space.resize(args->count);
       write_points(*recipe, *spec, space, hw, args->out_dir);

@@ -136,7 +136,10 @@ Params gemm_default(const Recipe& r, const ArchLimits& hw) {
     // flops at ~100 TFLOP/s ahead and ~40 in the mainloop, so ahead pays where m n / (m + n) > ~133
     // (256 x 256 x 524288 ran 27.7 TFLOP/s ahead, 35.0 in the mainloop).
     const int64_t m = r.gemm->m;
-    p.split_ahead = m * n > 160 * (m + n) && fp32_split_ahead_bytes(*r.gemm) <= kMaxGemmScratchBytes ? 2 : 0;
+    // Promoting every k-tile: as fast as every 2 and nearer eager's error (on an H100, 2026-12-06d:
+    // level 1's 1, 7, 11 within 1%, error against float64 4.0e-7 -> 1.3-1.9e-7, eager's 1.2-8.4e-7;
+    // within a partial of two k-tiles the tensor cores' truncating sums grow the error).
+    p.split_ahead = m * n > 160 * (m + n) && fp32_split_ahead_bytes(*r.gemm) <= kMaxGemmScratchBytes ? 1 : 0;
     // Split ahead, 128 x 192 ran 1.1x 128 x 128's TFLOP/s at 4096^3: the columns each computes,
     // padding included.
     const bool wide = p.split_ahead && ceil_div(n, 192) * 192 * 10 < ceil_div(n, 128) * 128 * 11;
@@ -282,10 +285,18 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).
     if (kind == ConvClass::kDirect && r.conv && r.conv->dims == 3 && conv_direct_unsupported(*r.conv, 2).empty())
       p.direct_cols = 2;
-    return with(kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise
-                : kind == ConvClass::kDirect  ? Strategy::kConvDirect
-                                              : Strategy::kConvImplicitGemm,
-                p);
+    p = with(kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise
+             : kind == ConvClass::kDirect  ? Strategy::kConvDirect
+                                           : Strategy::kConvImplicitGemm,
+             p);
+    // A 3xTF32 convolution split in its copies: in two parts, crossed, where the kernel takes them (on
+    // an H100, 2026-12-06d: level 1's 50 0.65 -> 0.84x eager, 60 1.65 -> 2.25x).
+    Params paired = p;
+    paired.split_parts = 2;
+    if (kind == ConvClass::kImplicitGemm && r.conv && conv_runs_3xtf32(*r.conv, p) &&
+        invalid_reason(r, paired, hw).empty())
+      p = paired;
+    return p;
   }
   if (r.kind == TemplateKind::kElementwise) {
     // One 128-bit access per operand per thread and one block per tile (elementwise-tiles).
