@@ -158,14 +158,14 @@ TEST(GemmInstance, Fp32SplitAheadFeedsATf32KernelItsPartsFromScratch) {
       << k.substr(0, 2000);
   EXPECT_TRUE(
       contains(k, "cg::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, cg::RowMajor, cg::ColMajor, 128,"));
-  EXPECT_TRUE(contains(k, " 2, 0>;")) << "PromoteEvery, no register split";
+  EXPECT_TRUE(contains(k, " 1, 0>;")) << "PromoteEvery, no register split";
   EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ A + launch * 0, 2949, 1, 0 }"));
   // In two parts per k-tile (the products crossing a pair of stages): two thirds of the scratch.
   std::string two = emit("kernelbench/level1/8_Matmul_with_irregular_shapes_", "split_parts=2");
   EXPECT_TRUE(contains(two, "kCopyA = " + std::to_string(scratch(8205LL * 2 * 2976 * 4)) +
                                 ", kCopyB = " + std::to_string(scratch(5921LL * 2 * 2976 * 4)) + ", kWorkspace = 0;"))
       << two.substr(0, 2000);
-  EXPECT_TRUE(contains(two, " 2, 0, 2>;")) << "PromoteEvery 2 pairs, no register split, two parts";
+  EXPECT_TRUE(contains(two, " 1, 0, 2>;")) << "PromoteEvery 1 pair, no register split, two parts";
   auto r = gemm_recipe("kernelbench/level1/8_Matmul_with_irregular_shapes_");
   EXPECT_EQ(invalid_reason(r, *parse_params("split_ahead=0,split_parts=2,tile_n=128", default_params(r))),
             "split_parts applies to fp32 operands split ahead");
@@ -255,7 +255,7 @@ TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
   auto r = gemm_recipe("kernelbench/level1/1_Square_matrix_multiplication_");
   Params p = default_params(r);
   EXPECT_EQ(to_string(p),
-            "tile_m=128,tile_n=192,stages=4,cluster_m=2,cluster_n=1,swizzle=8,split_k=1,split_ahead=2,split_parts=3,"
+            "tile_m=128,tile_n=192,stages=4,cluster_m=2,cluster_n=1,swizzle=8,split_k=1,split_ahead=1,split_parts=3,"
             "register_split=0,tma_store=2,strategy=gemm_warp_specialized");
   auto back = parse_params(to_string(p));
   ASSERT_TRUE(back.ok()) << back.message();

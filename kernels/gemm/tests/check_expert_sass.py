@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 
 # (task file, --params over the default, {kernel-name part: (required opcodes, forbidden opcodes)})
 POINTS = [
-    # 3xTF32 split ahead (the default): the tf32 GEMM promoting every 6 k-tiles, C stored by TMA.
+    # 3xTF32 split ahead (the default): the tf32 GEMM promoting every 3 k-tiles (one k-tile's parts), C stored by TMA.
     ("tasks/matmul_fp32.py", "",
      {"GemmWarpSpecialized": (["HGMMA.64x192x8.F32.TF32", "UTMALDG", "USETMAXREG", "UTMASTG"], ["STG"]),
       "split_tf32_operand": ([], ["HGMMA"])}),
