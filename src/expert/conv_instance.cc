@@ -119,7 +119,8 @@ ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage
   t.tile_n = 8;
   while (t.tile_n < 64 && t.tile_n < n)
     t.tile_n *= 2;
-  if (n > 64) t.tile_n = 128;
+  // Up to 96 columns take a 96-wide wgmma (level 1's 50: 96 channels, a quarter of a 128 tile padding).
+  if (n > 64) t.tile_n = n <= 96 ? 96 : 128;
   int stage_bytes = ((boxes ? 128 * 40 / 32 : 128) + t.tile_n) * 32 * 4;  // boxes: rows of 40 floats
   t.stages = std::min(8, ((192 - (tma_store ? 32 : 0)) << 10) / stage_bytes - (split_in_kernel ? 2 : 0));
   return t;

@@ -73,7 +73,7 @@ struct ConvRecipe {
 
 // The forward kernel's tiles for a recipe (kernels/conv): M = TileP x TileQ = 128 output pixels,
 // TileQ the smallest power of two covering a row (at most 128, and TileQ x stride within a TMA
-// box), TileN the smallest of 8, 16, 32, 64 covering the group's output channels, else 128, as
+// box), TileN the smallest of 8, 16, 32, 64, 96 covering the group's output channels, else 128, as
 // many stages as fit 192 KB (with two stages' worth of lo parts where 3xTF32 splits in the kernel).
 struct ConvTiles {
   int tile_p = 1, tile_q = 1, tile_n = 128, stages = 4;

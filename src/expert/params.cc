@@ -279,7 +279,10 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
       // Ping-pong over the input's copy (conv-pingpong): on an H100 level 1's 2-D and 3-D convolutions
       // up to 13% faster (73; 57, 62, 69, 71, 78, 80 3-5%), none more than 0.5% slower; the 1-D 74 9%
       // and 76 1% slower; over pixel-major boxes 63 8% slower, 87 even.
-      if (!p.input_boxes && !p.gather_input && r.conv->dims > 1) p.pingpong = 1;
+      Params pingpong = with(Strategy::kConvImplicitGemm, p);
+      pingpong.pingpong = 1;
+      if (!p.input_boxes && !p.gather_input && r.conv->dims > 1 && invalid_reason(r, pingpong, hw).empty())
+        p.pingpong = 1;
     }
     // Direct 3-D convolutions: two columns a thread where they fit (measured on level 1's 54 and level
     // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).

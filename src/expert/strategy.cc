@@ -237,6 +237,10 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
   if (p.cluster_m > 1 && p.split_ahead == 0)
     return "cluster_m applies to convolutions whose k-tiles are not split in shared memory";
   if (p.pingpong && p.fuse_stage) return "pingpong: a fused stage's epilogue reduces a tile over both warpgroups";
+  // One warpgroup holds a 128 x N tile's accumulators and, in 3xTF32, their partial: past 64
+  // channels (level 1's 50 at 96) ptxas spills them.
+  if (p.pingpong && conv_runs_3xtf32(*r.conv, p) && conv_tiles(*r.conv).tile_n > 64)
+    return "pingpong: a 3xTF32 tile over more than 64 channels holds more than one warpgroup's registers";
   if (p.tma_store) {
     if (p.tma_store != 2) return "a convolution's TMA store takes two staging buffers a warpgroup (tma_store=2)";
     if (p.fuse_stage) return "tma_store: a fused stage's epilogue writes reduced values";
