@@ -61,6 +61,8 @@ EXPECTATIONS = [
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
     ("its two stages per k-tile, crossed", r"GemmWarpSpecialized<.*tfloat32_t.*, 0, 2>, 4, 32, .*BiasRelu, true, 1, " + COPY + ", false>", 1,
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
+    ("its ping-pong form in clusters of two", r"GemmWarpSpecialized<.*tfloat32_t.*128, 64, 6, 2, 1, 1, 1, 0, 2>, 8, 16, .*BiasRelu, true, 1, " + COPY + ", false>", 1,
+     ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D.MULTICAST", "BAR.ARV", "FADD"], []),
     ("implicit-GEMM conv, 3xTF32 split in the kernel", r"GemmWarpSpecialized<.*ConvParams<.*, 2, 64, .*BiasRelu, true, 1, " + COPY + ", false>", 1,
      ["HGMMA.64x16x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
     ("channels-last copy", r"to_channels_last_kernel<float>", 1, [], ["HGMMA"]),

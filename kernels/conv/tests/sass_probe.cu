@@ -115,6 +115,17 @@ cudaError_t run_split_paired(float const* x, float const* w, float* out, ConvSha
   return SplitPaired::run(x, w, out, s, f, workspace, nullptr);
 }
 
+// Its ping-pong form in clusters of two (level 1's 60 by default): one warpgroup holds a whole 128 x 64
+// tile's accumulators and their partial (over more channels they spill: the expert refuses that).
+using SplitPairedPingPong = ConvForward<gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor,
+                                                         gemm::ColMajor, 128, 64, 6, 2, 1, 1, 1, false, 2>,
+                                        8, 16, BiasRelu, true>;
+
+cudaError_t run_split_paired_pingpong(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f,
+                                      char* workspace) {
+  return SplitPairedPingPong::run(x, w, out, s, f, workspace, nullptr);
+}
+
 // 3xTF32 split in the kernel (fp32 copies, each stage split in shared memory), on a 16-wide N tile.
 using SplitInKernel = ConvForward<gemm::GemmConfig<float, float, float, gemm::RowMajor, gemm::ColMajor, 128, 16, 8>, 2,
                                   64, BiasRelu, true>;
