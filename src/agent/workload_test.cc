@@ -32,6 +32,7 @@ const std::map<std::string, std::string> kTaskClasses = {
     {"conv2d_group_norm", "conv"},
     {"conv2d_min_tanh", "conv"},
     {"depthwise_conv", "conv"},
+    {"conv2d_depthwise_separable", "conv"},
     {"conv_transpose2d_strided", "conv"},
     {"log_softmax_classes", "reduction"},
     {"matmul_bf16", "gemm"},

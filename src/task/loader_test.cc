@@ -96,6 +96,7 @@ TEST(LoaderTest, DescribesEveryExampleTask) {
       {"conv2d_min_tanh", {{16, 16, 128, 128}}, "float32", {16, 1, 126, 126}, "aten.convolution", -1, 2},
       {"conv2d_group_norm", {{16, 32, 128, 128}}, "float32", {16, 64, 126, 126}, "aten.convolution", -1, 4},
       {"depthwise_conv", {{16, 64, 256, 256}}, "float32", {16, 64, 254, 254}, "aten.convolution", -1, 1},
+      {"conv2d_depthwise_separable", {{8, 64, 128, 128}}, "float32", {8, 128, 128, 128}, "aten.convolution", -1, 2},
       {"conv_transpose2d_strided", {{4, 32, 48, 96}}, "float32", {4, 32, 238, 478}, "aten.convolution", -1, 1},
   };
   size_t seen = 0;
