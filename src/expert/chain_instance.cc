@@ -371,16 +371,17 @@ Result<std::string> chain_instance(const Recipe& r, const TaskSpec& spec, const 
     types += t + "\n";
     calls += call;
   }
-  int64_t const chain_in = c.prologue ? product(c.prologue->out_shape) : 0;
-  return render_instance("instances/chain.cu.in", {{"prologue", prologue},
-                                                   {"anchor", anchor},
-                                                   {"chain_in_bytes", n((chain_in * 4 + 255) / 256 * 256)},
-                                                   {"prologue_call", prologue_call},
-                                                   {"stage_types", types},
-                                                   {"signature", entry_signature(spec)},
-                                                   {"buffer_bytes", n((buffer * 4 + 255) / 256 * 256)},
-                                                   {"anchor_args", join(args, "")},
-                                                   {"stage_calls", calls}});
+  auto bytes = [](int64_t floats) { return n((floats * 4 + 255) / 256 * 256); };  // whole 256-byte blocks
+  return render_instance("instances/chain.cu.in",
+                         {{"prologue", prologue},
+                          {"anchor", anchor},
+                          {"chain_in_bytes", bytes(c.prologue ? product(c.prologue->out_shape) : 0)},
+                          {"prologue_call", prologue_call},
+                          {"stage_types", types},
+                          {"signature", entry_signature(spec)},
+                          {"buffer_bytes", bytes(buffer)},
+                          {"anchor_args", join(args, "")},
+                          {"stage_calls", calls}});
 }
 
 }  // namespace cutegen

@@ -31,6 +31,13 @@ Params with(Strategy s, Params p) {
   return canonical(p);
 }
 
+// A convolution's implicit-GEMM default with one more parameter set, where that point is valid.
+void set_where_valid(const Recipe& r, const ArchLimits& hw, Params& p, int Params::*field, int value) {
+  Params q = with(Strategy::kConvImplicitGemm, p);
+  q.*field = value;
+  if (invalid_reason(r, q, hw).empty()) p.*field = value;
+}
+
 // `p` cut into chunks of at most `max_bytes` (norm_split, or norm_split_ticket for one launch): the
 // group doubled while the chunks are larger and the point stays valid; `p` itself when none is.
 Params in_chunks(const Recipe& r, Params p, int64_t max_bytes, Strategy chunks, const ArchLimits& hw) {
@@ -273,33 +280,24 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     // even, 4 2% slower. So only where the output is the convolution's own.
     bool const bare = r.conv && r.conv->epilogue && r.conv->epilogue->prim == Prim::kLeaf;
     if (kind == ConvClass::kImplicitGemm && writes_output && bare) {
-      Params clustered = with(Strategy::kConvImplicitGemm, p);
-      clustered.cluster_m = 2;
-      if (invalid_reason(r, clustered, hw).empty()) p.cluster_m = 2;
+      set_where_valid(r, hw, p, &Params::cluster_m, 2);
       // Ping-pong over the input's copy (conv-pingpong): on an H100 level 1's 2-D and 3-D convolutions
       // up to 13% faster (73; 57, 62, 69, 71, 78, 80 3-5%), none more than 0.5% slower; the 1-D 74 9%
       // and 76 1% slower; over pixel-major boxes 63 8% slower, 87 even.
-      Params pingpong = with(Strategy::kConvImplicitGemm, p);
-      pingpong.pingpong = 1;
-      if (!p.input_boxes && !p.gather_input && r.conv->dims > 1 && invalid_reason(r, pingpong, hw).empty())
-        p.pingpong = 1;
+      if (!p.input_boxes && !p.gather_input && r.conv->dims > 1) set_where_valid(r, hw, p, &Params::pingpong, 1);
     }
     // Direct 3-D convolutions: two columns a thread where they fit (measured on level 1's 54 and level
     // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).
     if (kind == ConvClass::kDirect && r.conv && r.conv->dims == 3 && conv_direct_unsupported(*r.conv, 2).empty())
       p.direct_cols = 2;
-    p = with(kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise
-             : kind == ConvClass::kDirect  ? Strategy::kConvDirect
-                                           : Strategy::kConvImplicitGemm,
-             p);
     // A 3xTF32 convolution split in its copies: in two parts, crossed, where the kernel takes them (on
     // an H100, 2026-12-06d: level 1's 50 0.65 -> 0.84x eager, 60 1.65 -> 2.25x).
-    Params paired = p;
-    paired.split_parts = 2;
-    if (kind == ConvClass::kImplicitGemm && r.conv && conv_runs_3xtf32(*r.conv, p) &&
-        invalid_reason(r, paired, hw).empty())
-      p = paired;
-    return p;
+    if (kind == ConvClass::kImplicitGemm && r.conv && conv_runs_3xtf32(*r.conv, p))
+      set_where_valid(r, hw, p, &Params::split_parts, 2);
+    return with(kind == ConvClass::kDepthwise ? Strategy::kConvDepthwise
+                : kind == ConvClass::kDirect  ? Strategy::kConvDirect
+                                              : Strategy::kConvImplicitGemm,
+                p);
   }
   if (r.kind == TemplateKind::kElementwise) {
     // One 128-bit access per operand per thread and one block per tile (elementwise-tiles).

@@ -17,12 +17,10 @@
 namespace cutegen {
 namespace {
 
-constexpr const char* kConvOp = "aten.convolution.default";
-
 bool is_anchor(const std::string& op) {
-  static const std::set<std::string> ops = {"aten.convolution.default", "aten.mm.default",      "aten.addmm.default",
-                                            "aten.bmm.default",         "aten.baddbmm.default", "aten.mv.default",
-                                            "aten.addmv.default"};
+  static const std::set<std::string> ops = {
+      kConvOp,           "aten.mm.default",   "aten.addmm.default", "aten.bmm.default", "aten.baddbmm.default",
+      "aten.mv.default", "aten.addmv.default"};
   return ops.count(op) > 0;
 }
 
@@ -169,9 +167,7 @@ class ChainBuilder {
     if (!r_.stages.empty()) {
       auto* v = g_.value(top);
       if (!v) return error("the graph records no shape for the value the first stage reads");
-      prefix.outputs[0].shape = v->shape;
-      prefix.outputs[0].strides = contiguous_strides(v->shape);
-      prefix.outputs[0].dtype = v->dtype;
+      prefix = returning(*v);
     }
     if (prologue_ >= 0) {
       CUTEGEN_TRY(read_prologue());
@@ -185,6 +181,15 @@ class ChainBuilder {
       r_.gemm = CUTEGEN_TRY(recognize_gemm(prefix, cut));
     }
     return Ok{};
+  }
+
+  // The task as if its output were `v`, a value inside the graph, written contiguous.
+  TaskSpec returning(const GraphValue& v) const {
+    TaskSpec spec = spec_;
+    spec.outputs[0].shape = v.shape;
+    spec.outputs[0].strides = contiguous_strides(v.shape);
+    spec.outputs[0].dtype = v.dtype;
+    return spec;
   }
 
   // The anchor's input as the task input the prologue writes: contiguous, named `chain_in`.
@@ -202,11 +207,7 @@ class ChainBuilder {
     OpGraph before = g_;
     before.nodes.resize(anchor_);
     before.outputs = {in};
-    TaskSpec spec = spec_;
-    spec.outputs[0].shape = v->shape;
-    spec.outputs[0].strides = contiguous_strides(v->shape);
-    spec.outputs[0].dtype = v->dtype;
-    r_.prologue = CUTEGEN_TRY(recognize_conv(spec, before));
+    r_.prologue = CUTEGEN_TRY(recognize_conv(returning(*v), before));
     if (r_.prologue->kind != ConvClass::kDepthwise)
       return error("a " + std::string(to_string(r_.prologue->kind)) +
                    " convolution before another: only a depthwise one runs ahead of the anchor");

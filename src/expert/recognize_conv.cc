@@ -11,8 +11,6 @@
 namespace cutegen {
 namespace {
 
-constexpr const char* kConvOp = "aten.convolution.default";
-
 // A list argument of `count` numbers (a single number repeats, as torch expands it).
 Result<std::vector<int64_t>> int_list(const GraphNode& n, size_t i, const char* name, size_t count) {
   auto* a = n.arg(i, name);

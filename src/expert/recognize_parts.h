@@ -14,6 +14,8 @@
 
 namespace cutegen {
 
+inline constexpr const char* kConvOp = "aten.convolution.default";  // every conv1d/2d/3d, forward or transposed
+
 // The ABI parameter carrying input or parameter `ref`; errors for other references.
 Result<const TaskArg*> referenced_arg(const TaskSpec& spec, const GraphArg& ref);
 std::string abi_name(const TaskSpec& spec, const TaskArg* arg);
