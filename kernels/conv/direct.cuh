@@ -20,6 +20,7 @@
 
 #include "channels_last.cuh"
 #include "conv_shape.cuh"
+#include "input_patch.cuh"
 #include "transposed_launch.cuh"
 
 namespace cutegen::conv {
@@ -97,8 +98,8 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB, Cols>::Th
   int const k_first = g * k_group + k_block * KB, k_valid = k_group - k_block * KB;
   int const patch_h = Tiling::patch_h(s), patch_w = Tiling::patch_w(s);
 
-  // Both fills are cp.async copies (zero-filling where `inside` is false), all in flight at once:
-  // loaded row by row they were latency-bound. x stands in as the source of a zero fill.
+  // The taps' fill is a cp.async copy (zero-filling where `inside` is false), as the patch's is
+  // (stage_patch); x stands in as the source of a zero fill.
   using Fill = SM80_CP_ASYNC_CACHEALWAYS_ZFILL<float>;
   // The taps, (C/G, taps, KB) with the KB channels innermost; zeros past the group's channels.
   Tensor tap = make_tensor(make_smem_ptr(shared), make_layout(make_shape(KB, taps, c_group)));
@@ -119,22 +120,9 @@ __global__ void __launch_bounds__(DirectTiling<TileH, TileW, Rows, KB, Cols>::Th
   };
   int const h0 = p0 * s.stride_h - s.pad_h, w0 = q0 * s.stride_w - s.pad_w, d0 = z * s.stride_d - s.pad_d;
   float const* image = x + (int64_t(n) * s.c + g * c_group) * s.d * s.h * s.w;
-  // Channels [c0, c0 + chunk) into buffer b: a warp per patch row (its coordinates divided out
-  // once), the lanes along it.
-  int const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // Channels [c0, c0 + chunk) into buffer b.
   auto fill_patch = [&](int c0, int b) {
-    auto patch = patch_buffer(b);
-    for (int row = warp; row < channels_from(c0) * s.t * patch_h; row += Tiling::Threads / 32) {
-      int const ph = row % patch_h, kt = row / patch_h % s.t, c = row / (patch_h * s.t);
-      int const d = d0 + kt * s.dil_d, hh = h0 + ph;
-      bool const inside = d >= 0 && d < s.d && hh >= 0 && hh < s.h;
-      float const* line = image + ((int64_t(c0 + c) * s.d + d) * s.h + hh) * s.w;
-      for (int pw = lane; pw < patch_w; pw += 32) {
-        bool const at = inside && w0 + pw >= 0 && w0 + pw < s.w;
-        Fill::copy(at ? line[w0 + pw] : *x, patch(c, kt, ph, pw), at);
-      }
-    }
-    cp_async_fence();
+    stage_patch<Tiling::Threads>(patch_buffer(b), image, s, c0, channels_from(c0), d0, h0, w0, x);
   };
 
   int const col = threadIdx.x % Tiling::ThreadsW, row0 = threadIdx.x / Tiling::ThreadsW * Rows;

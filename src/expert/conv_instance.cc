@@ -24,6 +24,8 @@ bool conv_direct_serves(const ConvRecipe& c) {
                                           c.in_size.size() >= 2 && c.in_channels / c.groups * c.kernel.back() <= 32);
 }
 
+bool conv_direct_mma_serves(const ConvRecipe& c) { return conv_direct_serves(c) && !c.transposed; }
+
 bool conv_gather_serves(const ConvRecipe& c) {
   if (!c.transposed) return false;
   for (size_t d = 0; d < c.kernel.size(); ++d)
@@ -144,7 +146,40 @@ std::string conv_shared_unsupported(const ConvRecipe& c) {
   return "";
 }
 
+// The tensor-core direct template's tiles (kernels/conv/direct_mma.cuh): `pixels` output pixels a CTA
+// as rows of 32 columns (16 or 8 for narrower outputs); the group's output channels in blocks of at
+// most 64, as even as multiples of 8 allow; K = the group's channels x taps in k-blocks of 8.
+struct DirectMmaTiles {
+  int tile_h, tile_w, tile_n, k_blocks;
+  int64_t n_blocks;
+};
+DirectMmaTiles direct_mma_tiles(const ConvRecipe& c, int pixels) {
+  int64_t const q = c.out_size.back(), k_group = c.out_channels / c.groups;
+  int const tile_w = q >= 24 ? 32 : q >= 12 ? 16 : 8;
+  int64_t const n_blocks = (k_group + 63) / 64, per_block = (k_group + n_blocks - 1) / n_blocks;
+  int64_t const k = c.in_channels / c.groups * c.kernel_volume();
+  return {pixels / tile_w, tile_w, int((per_block + 7) / 8 * 8), int((k + 7) / 8), n_blocks};
+}
+
 }  // namespace
+
+std::string conv_direct_mma_unsupported(const ConvRecipe& c, int pixels) {
+  if (auto why = conv_shared_unsupported(c); !why.empty()) return why;
+  DirectMmaTiles const t = direct_mma_tiles(c, pixels);
+  // Its K unrolls whole (two register sets of A a k-block): past 256 the weights crowd out the patch.
+  if (t.k_blocks > 32) return "the tensor-core direct convolution takes at most 256 (channel, tap) pairs a group";
+  auto dim = [&](size_t from_back, int tile) {
+    if (c.kernel.size() < from_back) return int64_t(1);
+    size_t const i = c.kernel.size() - from_back;
+    return (tile - 1) * c.stride[i] + (c.kernel[i] - 1) * c.dilation[i] + 1;
+  };
+  int64_t const depth = c.kernel.size() == 3 ? c.kernel[0] : 1;
+  int64_t const patch = c.in_channels / c.groups * depth * dim(2, t.tile_h) * dim(1, t.tile_w);
+  int64_t const bytes = 4 * (2 * int64_t(t.tile_n) * 8 * t.k_blocks + 8 * t.k_blocks + 2 * patch);
+  if (bytes > (227 << 10)) return "the tensor-core direct convolution's weights and patches exceed shared memory";
+  if (c.groups * t.n_blocks > 65535) return "more than 65535 (group, channel block) pairs (the grid's y)";
+  return "";
+}
 
 std::string conv_unsupported(const ConvRecipe& c) {
   if (c.kind == ConvClass::kDirect) return conv_direct_unsupported(c, 1);  // the default point's tiles
@@ -235,6 +270,11 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
   if (p.strategy == Strategy::kConvTransposedGather)  // 128 columns a CTA
     return "using Conv = cutegen::conv::TransposedGatherConv<128, " + std::to_string(conv_gather_channels(c)) +
            ", Epilogue>;";
+  if (p.strategy == Strategy::kConvDirectMma) {
+    DirectMmaTiles const d = direct_mma_tiles(c, p.mma_pixels);
+    return "using Conv = cutegen::conv::DirectMmaConv<" + std::to_string(d.tile_h) + ", " + std::to_string(d.tile_w) +
+           ", " + std::to_string(d.tile_n) + ", " + std::to_string(d.k_blocks) + ", Epilogue>;";
+  }
   if (p.strategy == Strategy::kConvDirect) {
     DirectTiles d = direct_tiles(c, p.direct_cols);
     // A forward convolution's R and S as constants (a transposed one's phases differ in their taps).

@@ -264,6 +264,44 @@ TEST(ConvInstance, ThreeXTf32ConvolutionsOverFewChannelsMayRunDirect) {
     EXPECT_NE(p.strategy, Strategy::kConvDirect);
 }
 
+TEST(ConvInstance, DirectConvolutionsMayRunOnTheTensorCores) {
+  // The forward convolutions the direct template serves are points of the tensor-core direct one too:
+  // K = the group's channels x taps in k-blocks of 8 (3 x 27 = 81 of 88; 8 x 27 = 216), output
+  // channels in blocks of at most 64 (24 -> 24; 64 -> 64), 128 output pixels a CTA as rows of 32.
+  struct Case {
+    const char* name;
+    const char* type;
+  };
+  for (auto c :
+       {Case{"level1/54_conv_standard_3D__square_input__square_kernel", "DirectMmaConv<4, 32, 64, 11, Epilogue>"},
+        Case{"level2/24_Conv3d_Min_Softmax", "DirectMmaConv<4, 32, 24, 11, Epilogue>"},
+        Case{"level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum", "DirectMmaConv<4, 32, 16, 27, Epilogue>"}}) {
+    auto spec = fixture(c.name);
+    auto r = recognize(spec);
+    ASSERT_TRUE(r.ok()) << c.name << ": " << r.message();
+    Params mma = point(*r, "strategy=conv_direct_mma");
+    EXPECT_EQ(invalid_reason(*r, mma), "") << c.name;
+    auto space = search_space(*r);
+    EXPECT_NE(std::find(space.begin(), space.end(), mma), space.end()) << c.name;
+    auto cu = generate_kernel(*r, spec, mma);
+    ASSERT_TRUE(cu.ok()) << c.name << ": " << cu.message();
+    EXPECT_TRUE(contains(*cu, std::string("using Conv = cutegen::conv::") + c.type + ";")) << c.name;
+    EXPECT_TRUE(contains(*cu, "direct_mma_kernel")) << c.name << ": the template is inlined";
+  }
+  // 256 pixels a CTA: rows of 32, eight of them.
+  auto spec = fixture("level1/54_conv_standard_3D__square_input__square_kernel");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok());
+  auto cu = generate_kernel(*r, spec, point(*r, "strategy=conv_direct_mma,mma_pixels=256"));
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectMmaConv<8, 32, 64, 11, Epilogue>;"));
+  // Transposed convolutions run phase by phase on the other templates only.
+  auto transposed = recognize(fixture("level2/58_ConvTranspose3d_LogSumExp_HardSwish_Subtract_Clamp"));
+  ASSERT_TRUE(transposed.ok()) << transposed.message();
+  for (auto& p : search_space(*transposed))
+    EXPECT_NE(p.strategy, Strategy::kConvDirectMma);
+}
+
 TEST(ConvInstance, ATf32ConvolutionMayGatherItsChannelsFirstInputInsteadOfCopyingIt) {
   auto spec = fixture("level1/87_conv_pointwise_2D");
   auto r = recognize(spec);

@@ -130,6 +130,12 @@ bool conv_gather_serves(const ConvRecipe& c);
 // Why it has no kernel for a recipe it serves ("" when it has); its output channels a thread (16, 8 or 4).
 std::string conv_gather_unsupported(const ConvRecipe& c);
 int conv_gather_channels(const ConvRecipe& c);
+// The direct template on the tensor cores (kernels/conv/direct_mma.cuh) serves the forward ones the
+// direct template serves: K is every (channel, tap) pair of a group, padded to 8.
+bool conv_direct_mma_serves(const ConvRecipe& c);
+// Why it has no kernel for one it serves at `pixels` output pixels a CTA (Params::mma_pixels), "" when
+// it has.
+std::string conv_direct_mma_unsupported(const ConvRecipe& c, int pixels);
 // Why a direct convolution with `cols` output columns a thread (Params::direct_cols) has no kernel
 // (conv_unsupported asks it for a recipe classified direct, at one column).
 std::string conv_direct_unsupported(const ConvRecipe& c, int cols);

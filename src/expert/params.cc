@@ -196,6 +196,7 @@ const std::vector<ParamDef>& param_defs() {
       {"gather_input", &Params::gather_input, {0, 1}, true},
       {"input_boxes", &Params::input_boxes, {0, 1}, true},
       {"direct_cols", &Params::direct_cols, {1, 2}, true},
+      {"mma_pixels", &Params::mma_pixels, {128, 256}, true},
       {"fuse_stage", &Params::fuse_stage, {0, 1}, true},
       {"pingpong", &Params::pingpong, {0, 1}, true},
   };

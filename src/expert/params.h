@@ -62,6 +62,9 @@ struct Params {
   // Direct convolutions: output columns a thread computes (kernels/conv/direct.cuh), each tap read from
   // shared memory once for Rows x direct_cols pixels; 2 doubles the accumulators on half the threads.
   int direct_cols = 1;
+  // Direct convolutions on the tensor cores (kernels/conv/direct_mma.cuh): output pixels a CTA (one
+  // warpgroup), 128 or 256 (twice the accumulators, half the patch's halo).
+  int mma_pixels = 128;
   // Level-2 chains on an implicit-GEMM convolution: 1 reduces the first stage (a sum or mean over each
   // channel's pixels; a sum, mean, max, min or logsumexp over each pixel's channels; a 2-D pool) in the
   // convolution's epilogue (kernels/conv/epilogue_nchw_reduce.cuh), so the anchor writes the reduced

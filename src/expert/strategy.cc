@@ -218,6 +218,12 @@ std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { re
 std::string conv_direct_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
   return conv_direct_unsupported(*r.conv, p.direct_cols);
 }
+bool conv_direct_mma(const Recipe& r) {
+  return r.kind == TemplateKind::kConv && r.conv && conv_direct_mma_serves(*r.conv);
+}
+std::string conv_direct_mma_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
+  return conv_direct_mma_unsupported(*r.conv, p.mma_pixels);
+}
 std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
   if (p.tf32x3 && r.conv->math != GemmMath::kTF32) return "tf32x3 applies where the recipe runs TF32";
   if (p.split_ahead > 1) return "a convolution's 3xTF32 splits in the kernel (split_ahead=0) or in its copies (1)";
@@ -385,6 +391,13 @@ const std::vector<StrategyDef>& strategy_table() {
        conv_direct,
        conv_direct_invalid,
        "conv-direct"},
+      {Strategy::kConvDirectMma,
+       "conv_direct_mma",
+       "conv/direct_mma.cuh",
+       {"mma_pixels"},
+       conv_direct_mma,
+       conv_direct_mma_invalid,
+       "conv-direct-mma"},
       {Strategy::kConvTransposedGather,
        "conv_transposed_gather",
        "conv/transposed_gather.cuh",

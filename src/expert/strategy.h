@@ -32,6 +32,7 @@ enum class Strategy {
   kConvImplicitGemm,      // a forward convolution as an implicit GEMM on the Hopper GEMM's kernel (kernels/conv)
   kConvDepthwise,         // a depthwise convolution: an output tile per CTA from an input patch in shared memory
   kConvDirect,            // few input channels per group: fp32 multiply-adds over a patch in shared memory
+  kConvDirectMma,         // the same on the tensor cores: 3xTF32 over every (channel, tap) pair at once
   kConvTransposedGather,  // a transposed convolution of at most one tap per dim an output: gathered per output pixel
 };
 

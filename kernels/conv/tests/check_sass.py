@@ -7,7 +7,8 @@ its shared loads into registers) and register reallocation (USETMAXREG); the dep
 and shared loads without tensor cores; the direct kernel's FFMA with its taps read as float4 and its
 fills as cp.async (LDGSTS), its tap loops unrolled where R and S are constants (nine times the FFMA
 of the looped form), whole or chunked patches, one or two columns a thread; the gathering transposed
-kernel's FFMA over float4 weights; and that ptxas did not serialize the wgmmas. The GEMM's checker
+kernel's FFMA over float4 weights; the direct kernel on the tensor cores' HGMMA over A gathered by
+shared loads (not generic ones) from its cp.async patch; and that ptxas did not serialize the wgmmas. The GEMM's checker
 (kernels/gemm/tests/check_sass.py) lends its build and checks. Needs nvcc and cuobjdump, no GPU."""
 
 import argparse
@@ -97,6 +98,9 @@ EXPECTATIONS = [
      ["HGMMA"]),
     ("direct, two columns a thread (patch whole, chunked)", DIRECT_TWO_COLUMNS, 2, ["FFMA", "LDS.128", "LDGSTS"],
      ["HGMMA"]),
+    ("direct on the tensor cores: A gathered from the patch, 3xTF32 in wgmma RS",
+     r"direct_mma_kernel<4, 32, 64, 11, .*BiasRelu>", 1, ["HGMMA.64x64x8.F32.TF32", "LDS", "LDGSTS", "STG.E"],
+     ["LD.E", "LDL", "STL"]),
 ]
 
 

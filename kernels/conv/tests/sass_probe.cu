@@ -4,13 +4,14 @@
 // weight's tile by multicast) or loading it pixel-major by TMA, a transposed one with its W phases
 // merged, its 3xTF32 form (128 x 64 tiles; three stages per k-tile, or two crossed) and the form
 // that splits in the kernel (128 x 16), the depthwise template and the direct one for few input
-// channels, and level-2 chains' first reductions fused into the implicit GEMM's epilogue (a mean
-// over the pixels; a min over the channels; a logsumexp over them, its W phases merged; 2 x 2 and
-// 4 x 4 pools), and a transposed one gathered per output pixel, compiled for sm_90a by the CI
-// test (check_sass.py beside it), which reads their SASS and ptxas's resource report. Nothing here runs.
+// channels (fp32 multiply-adds, or 3xTF32 on the tensor cores), and level-2 chains' first reductions fused into the
+// implicit GEMM's epilogue (a mean over the pixels; a min over the channels; a logsumexp over them, its W phases
+// merged; 2 x 2 and 4 x 4 pools), and a transposed one gathered per output pixel, compiled for sm_90a by the CI test
+// (check_sass.py beside it), which reads their SASS and ptxas's resource report. Nothing here runs.
 #include "conv/conv_forward.cuh"
 #include "conv/depthwise.cuh"
 #include "conv/direct.cuh"
+#include "conv/direct_mma.cuh"
 #include "conv/transposed_gather.cuh"
 
 namespace cutegen::conv::probe {
@@ -156,6 +157,12 @@ cudaError_t run_direct_3x3(float const* x, float const* w, float* out, ConvShape
 // 4 x 2 pixels.
 cudaError_t run_direct_3x3_two_columns(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f) {
   return DirectConv<16, 64, 4, 16, BiasRelu, 3, 3, 2>::run(x, w, out, s, f, nullptr, nullptr);
+}
+
+// The direct template on the tensor cores: 4 x 32 output pixels a CTA, 64 output channels, K of 11
+// k-blocks (three channels x 3 x 3 x 3 taps: 81 of 88).
+cudaError_t run_direct_mma(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f) {
+  return DirectMmaConv<4, 32, 64, 11, BiasRelu>::run(x, w, out, s, f, nullptr, nullptr);
 }
 
 // Level-2 chains' first stage fused into the epilogue (fused_reduction.cuh): the mean over each

@@ -1,0 +1,237 @@
+// Direct convolution on the tensor cores, for few input channels per group (forward, 2-D and 3-D,
+// stride, padding, dilation, groups): fp32 accuracy by 3xTF32 where the fp32 multiply-adds of
+// direct.cuh ran at a fifth of the chip's fp32 rate.
+//
+// The implicit GEMM packs a k-tile per tap and channel chunk, so three channels fill 3 of its 32
+// columns; here K is every (channel, tap) pair of the group at once, C/G x T x R x S (81 for three
+// channels and 3 x 3 x 3 taps) padded to a multiple of 8, so at most 7 columns are padding:
+//   - the weights of TileN output channels stay in shared memory for the whole (persistent) CTA,
+//     split into their tf32 hi and lo parts once, K-major as wgmma reads B;
+//   - per tile of TileH x TileW output pixels the CTA stages the input patch the tile reads
+//     (input_patch.cuh; the next tile's in flight while this one computes), and each thread gathers
+//     its wgmma A fragment from the patch (element (pixel m, k) at the pixel's offset plus the k's,
+//     a table in shared memory), splits it into hi and lo in registers and issues
+//     hi * lo(B), lo * hi(B), hi * hi(B) (the wgmma RS form, A from registers);
+//   - the accumulators go through the epilogue functor to the channels-first output; a wgmma
+//     fragment's values of one column and eight neighbouring rows are eight neighbouring pixels of
+//     one channel, so a warp's stores fill whole 32-byte sectors.
+// K is short (at most a few hundred), so the tensor cores' truncating accumulation stays within fp32
+// accuracy without promotion (kernels/gemm/tests/tf32_accumulation_test.cc). One warpgroup a CTA,
+// several CTAs an SM. Same interface as ConvForward (workspace_bytes, run) and the same epilogue
+// functor contract.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include <cute/tensor.hpp>  // first: the sm90 atom header below needs what it declares
+#include <cute/atom/mma_traits_sm90_gmma.hpp>
+#include <cutlass/arch/barrier.h>
+
+#include "conv_shape.cuh"
+#include "fused_reduction.cuh"
+#include "input_patch.cuh"
+
+namespace cutegen::conv {
+
+// KBlocks: K / 8, K the group's channels x taps padded to 8 (the instance knows the shape's).
+template <int TileH, int TileW, int TileN, int KBlocks>
+struct DirectMmaTiling {
+  static constexpr int TileM = TileH * TileW, KPad = 8 * KBlocks, Threads = 128;
+  static_assert(TileM % 64 == 0 && TileW % 8 == 0, "64-pixel wgmma blocks whose rows of 8 are one output row's");
+  static_assert(TileN % 8 == 0 && TileN <= 256, "a tf32 wgmma's N");
+  using Tf32 = cute::tfloat32_t;
+  // One part of the weights, (TileN, KPad) K-major: 8 x 8 swizzle atoms (K a multiple of 8).
+  using WeightLayout = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW32_Atom<Tf32>{},
+                                                    cute::Shape<cute::Int<TileN>, cute::Int<KPad>>{}));
+  static constexpr int WeightFloats = cute::cosize_v<WeightLayout>;
+  using TiledMma = decltype(cute::make_tiled_mma(
+      cute::GMMA::rs_op_selector<Tf32, Tf32, float, cute::Shape<cute::Int<64>, cute::Int<TileN>, cute::_8>,
+                                 cute::GMMA::Major::K, cute::GMMA::Major::K>()));
+
+  CUTE_HOST_DEVICE static int patch_h(ConvShape const& s) { return (TileH - 1) * s.stride_h + (s.r - 1) * s.dil_h + 1; }
+  CUTE_HOST_DEVICE static int patch_w(ConvShape const& s) { return (TileW - 1) * s.stride_w + (s.s - 1) * s.dil_w + 1; }
+  // One patch buffer: (C/G, T, patch_h, patch_w), rows contiguous.
+  CUTE_HOST_DEVICE static int patch_floats(ConvShape const& s) { return s.c_group() * s.t * patch_h(s) * patch_w(s); }
+  // Shared bytes: the weights' hi and lo parts, the k offsets, two patch buffers.
+  static size_t shared_bytes(ConvShape const& s) {
+    return sizeof(float) * (2 * size_t(WeightFloats) + KPad + 2 * size_t(patch_floats(s)));
+  }
+  CUTE_HOST_DEVICE static int n_blocks(ConvShape const& s) { return (s.k_group() + TileN - 1) / TileN; }
+  CUTE_HOST_DEVICE static int tiles_p(ConvShape const& s) { return (s.p + TileH - 1) / TileH; }
+  CUTE_HOST_DEVICE static int tiles_q(ConvShape const& s) { return (s.q + TileW - 1) / TileW; }
+  CUTE_HOST_DEVICE static int64_t tiles(ConvShape const& s) { return int64_t(s.n) * s.z * tiles_p(s) * tiles_q(s); }
+  // Whether the instance's K holds the shape's channels x taps.
+  CUTE_HOST_DEVICE static bool fits(ConvShape const& s) {
+    int const k = s.c_group() * s.taps();
+    return k <= KPad && k > KPad - 8;
+  }
+};
+
+// x rounded to nearest tf32 (ties away), as wgmma reads it; the low 13 bits cleared, so that the
+// bits are also that value as an fp32 (PTX leaves them unspecified).
+CUTE_DEVICE uint32_t tf32_nearest(float x) {
+  uint32_t bits;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+  return bits & ~0x1fffu;
+}
+
+// Grid: x over the pixel tiles (persistent: a CTA takes every gridDim.x-th), y over (group, block
+// of TileN output channels).
+template <int TileH, int TileW, int TileN, int KBlocks, class Functor>
+__global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict__ x, float const* __restrict__ w,
+                                                         float* __restrict__ out, ConvShape s, Functor functor) {
+  using namespace cute;
+  using Tiling = DirectMmaTiling<TileH, TileW, TileN, KBlocks>;
+  using Tf32 = typename Tiling::Tf32;
+  constexpr int TileM = Tiling::TileM, KPad = Tiling::KPad;
+  // Aligned as the weights' swizzle repeats (no static shared memory: the dynamic one starts there).
+  extern __shared__ __align__(1024) char mma_shared_memory[];
+  auto* weights = reinterpret_cast<Tf32*>(mma_shared_memory);
+  Tensor hi_b = make_tensor(make_smem_ptr(weights), typename Tiling::WeightLayout{});  // (TileN, KPad)
+  Tensor lo_b = make_tensor(make_smem_ptr(weights + Tiling::WeightFloats), typename Tiling::WeightLayout{});
+  int* const k_offset = reinterpret_cast<int*>(weights + 2 * Tiling::WeightFloats);
+  float* const patches = reinterpret_cast<float*>(k_offset + KPad);
+
+  int const c_group = s.c_group(), taps = s.taps(), k_taps = c_group * taps, n_blocks = Tiling::n_blocks(s);
+  int const g = blockIdx.y / n_blocks, k_first = g * s.k_group() + blockIdx.y % n_blocks * TileN;
+  int const k_valid = min(TileN, s.k_group() - blockIdx.y % n_blocks * TileN);
+  int const patch_h = Tiling::patch_h(s), patch_w = Tiling::patch_w(s);
+
+  // The weights, split once: B(n, k) = w[k_first + n][k], the (c, t, r, s) order of K; zeros past
+  // the block's channels and K. Consecutive threads read consecutive k: coalesced.
+  for (int i = threadIdx.x; i < TileN * KPad; i += Tiling::Threads) {
+    int const n = i / KPad, k = i % KPad;
+    float const v = n < k_valid && k < k_taps ? w[int64_t(k_first + n) * k_taps + k] : 0.f;
+    uint32_t const hi = tf32_nearest(v);
+    hi_b(n, k) = Tf32::bitcast(hi);
+    lo_b(n, k) = Tf32::bitcast(tf32_nearest(v - __uint_as_float(hi)));
+  }
+  // Where k's value sits in the patch from a pixel's first: (channel, depth tap) plane, row, column.
+  // Padding k reads the pixel's first value, against zero weights.
+  for (int k = threadIdx.x; k < KPad; k += Tiling::Threads) {
+    int const ks = k % s.s, kr = k / s.s % s.r, kt = k / (s.s * s.r) % s.t, c = k / taps;
+    k_offset[k] = k < k_taps ? ((c * s.t + kt) * patch_h + kr * s.dil_h) * patch_w + ks * s.dil_w : 0;
+  }
+  cutlass::arch::fence_view_async_shared();  // the weights' generic stores, visible to wgmma
+
+  int const tiles_q = Tiling::tiles_q(s), tiles_p = Tiling::tiles_p(s);
+  int64_t const tiles = Tiling::tiles(s);
+  auto patch_buffer = [&](int b) {
+    return make_tensor(make_smem_ptr(patches + b * Tiling::patch_floats(s)),
+                       make_layout(make_shape(c_group, s.t, patch_h, patch_w),
+                                   make_stride(s.t * patch_h * patch_w, patch_h * patch_w, patch_w, 1)));
+  };
+  struct Tile {
+    int n, z, p0, q0;
+  };
+  auto tile_of = [&](int64_t t) {
+    int const q0 = int(t % tiles_q) * TileW, p0 = int(t / tiles_q % tiles_p) * TileH;
+    int64_t const rest = t / (int64_t(tiles_q) * tiles_p);
+    return Tile{int(rest / s.z), int(rest % s.z), p0, q0};
+  };
+  auto fill = [&](int64_t t, int b) {
+    Tile const at = tile_of(t);
+    float const* image = x + (int64_t(at.n) * s.c + g * c_group) * s.d * s.h * s.w;
+    stage_patch<Tiling::Threads>(patch_buffer(b), image, s, 0, c_group, at.z * s.stride_d - s.pad_d,
+                                 at.p0 * s.stride_h - s.pad_h, at.q0 * s.stride_w - s.pad_w, x);
+  };
+
+  typename Tiling::TiledMma tiled_mma;
+  auto thread_mma = tiled_mma.get_thread_slice(threadIdx.x);
+  Tensor coord_a = thread_mma.partition_A(make_identity_tensor(Shape<Int<TileM>, Int<KPad>>{}));  // (MMA,MMA_M,MMA_K)
+  Tensor coord_c = thread_mma.partition_C(make_identity_tensor(Shape<Int<TileM>, Int<TileN>>{}));
+  Tensor frag_b_hi = thread_mma.partition_fragment_B(hi_b);  // (MMA,MMA_N,MMA_K) descriptors
+  Tensor frag_b_lo = thread_mma.partition_fragment_B(lo_b);
+  Tensor accum = thread_mma.partition_fragment_C(make_identity_tensor(Shape<Int<TileM>, Int<TileN>>{}));
+  // Two register sets of A's hi and lo, alternating over the k-blocks: one is gathered while the
+  // other's products run.
+  Tensor hi_a = make_tensor<Tf32>(make_shape(size<0>(coord_a), size<1>(coord_a), _2{}));  // (MMA,MMA_M,SET)
+  Tensor lo_a = make_fragment_like(hi_a);
+  auto gather = [&](float const* patch, int kb, int set) {
+    CUTE_UNROLL
+    for (int j = 0; j < size(hi_a(_, _, set)); ++j) {
+      auto const mk = coord_a(_, _, kb)(j);
+      int const m = get<0>(mk);
+      float const v = patch[(m / TileW) * s.stride_h * patch_w + (m % TileW) * s.stride_w + k_offset[get<1>(mk)]];
+      uint32_t const hi = tf32_nearest(v);
+      hi_a(_, _, set)(j) = Tf32::bitcast(hi);
+      lo_a(_, _, set)(j) = Tf32::bitcast(tf32_nearest(v - __uint_as_float(hi)));
+    }
+  };
+  auto products = [&](int kb, int set) {  // one batch: the small terms first
+    warpgroup_fence_operand(hi_a);
+    warpgroup_fence_operand(lo_a);
+    warpgroup_fence_operand(accum);
+    warpgroup_arrive();
+    cute::gemm(tiled_mma, hi_a(_, _, set), frag_b_lo(_, _, kb), accum);
+    tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+    cute::gemm(tiled_mma, lo_a(_, _, set), frag_b_hi(_, _, kb), accum);
+    cute::gemm(tiled_mma, hi_a(_, _, set), frag_b_hi(_, _, kb), accum);
+    warpgroup_commit_batch();
+  };
+
+  int64_t t = blockIdx.x;
+  if (t < tiles) fill(t, 0);
+  for (int b = 0; t < tiles; t += gridDim.x, b ^= 1) {
+    cp_async_wait<0>();
+    __syncthreads();  // this tile's patch landed for all; every thread is done with the other buffer
+    if (t + gridDim.x < tiles) fill(t + gridDim.x, b ^ 1);
+    float const* patch = patches + b * Tiling::patch_floats(s);
+    tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
+    gather(patch, 0, 0);
+    CUTE_UNROLL
+    for (int kb = 0; kb < KBlocks; ++kb) {
+      products(kb, kb % 2);
+      // The next k-block's set was read by batch kb - 1: retired once at most this one is in flight.
+      warpgroup_wait<1>();
+      if (kb + 1 < KBlocks) gather(patch, kb + 1, (kb + 1) % 2);
+    }
+    warpgroup_wait<0>();
+    warpgroup_fence_operand(accum);
+
+    Tile const at = tile_of(t);
+    int const plane = s.p * s.q;
+    float* const first = out + (int64_t(at.n) * s.k + k_first) * s.z * plane + int64_t(at.z) * plane;
+    CUTE_UNROLL
+    for (int i = 0; i < size(accum); ++i) {
+      int const m = get<0>(coord_c(i)), n = get<1>(coord_c(i));
+      int const p = at.p0 + m / TileW, q = at.q0 + m % TileW;
+      if (p < s.p && q < s.q && n < k_valid)
+        first[int64_t(n) * s.z * plane + p * s.q + q] = functor.apply(accum(i), at.n, k_first + n, at.z, p, q);
+    }
+  }
+}
+
+template <int TileH, int TileW, int TileN, int KBlocks, class Functor>
+struct DirectMmaConv {
+  static_assert(!fuses_reduction<Functor>, "a fused reduction runs on the implicit GEMM's epilogue only");
+  using Tiling = DirectMmaTiling<TileH, TileW, TileN, KBlocks>;
+
+  static size_t workspace_bytes(ConvShape const&) { return 0; }
+
+  // x: (N, C, D, H, W), w: (K, C/G, T, R, S), out: (N, K, Z, P, Q); a forward convolution whose
+  // channels x taps the instance's K holds (else cudaErrorInvalidValue).
+  static cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, Functor functor, char*,
+                         cudaStream_t stream) {
+    if (s.transposed || s.pack_w || !Tiling::fits(s)) return cudaErrorInvalidValue;
+    auto* kernel = &direct_mma_kernel<TileH, TileW, TileN, KBlocks, Functor>;
+    size_t const smem = Tiling::shared_bytes(s);
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    int device = 0, sms = 0, per_sm = 0;
+    if (err == cudaSuccess) err = cudaGetDevice(&device);
+    if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err == cudaSuccess) err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Tiling::Threads, smem);
+    if (err != cudaSuccess) return err;
+    if (per_sm == 0) return cudaErrorInvalidConfiguration;
+    // As many CTAs as fit at once over the channel blocks, each taking pixel tiles in turn.
+    int const blocks = s.groups * Tiling::n_blocks(s);
+    int64_t const resident = (int64_t(sms) * per_sm + blocks - 1) / blocks;
+    dim3 const grid(unsigned(resident < Tiling::tiles(s) ? resident : Tiling::tiles(s)), unsigned(blocks));
+    kernel<<<grid, Tiling::Threads, smem, stream>>>(x, w, out, s, functor);
+    return cudaGetLastError();
+  }
+};
+
+}  // namespace cutegen::conv
