@@ -25,49 +25,15 @@
 
 #include <cuda_runtime.h>
 
-#include <cute/tensor.hpp>  // first: the sm90 atom header below needs what it declares
-#include <cute/atom/mma_traits_sm90_gmma.hpp>
+#include <cute/tensor.hpp>
 #include <cutlass/arch/barrier.h>
 
 #include "conv_shape.cuh"
+#include "direct_mma_tiling.cuh"
 #include "fused_reduction.cuh"
 #include "input_patch.cuh"
 
 namespace cutegen::conv {
-
-// KBlocks: K / 8, K the group's channels x taps padded to 8 (the instance knows the shape's).
-template <int TileH, int TileW, int TileN, int KBlocks>
-struct DirectMmaTiling {
-  static constexpr int TileM = TileH * TileW, KPad = 8 * KBlocks, Threads = 128;
-  static_assert(TileM % 64 == 0 && TileW % 8 == 0, "64-pixel wgmma blocks whose rows of 8 are one output row's");
-  static_assert(TileN % 8 == 0 && TileN <= 256, "a tf32 wgmma's N");
-  using Tf32 = cute::tfloat32_t;
-  // One part of the weights, (TileN, KPad) K-major: 8 x 8 swizzle atoms (K a multiple of 8).
-  using WeightLayout = decltype(cute::tile_to_shape(cute::GMMA::Layout_K_SW32_Atom<Tf32>{},
-                                                    cute::Shape<cute::Int<TileN>, cute::Int<KPad>>{}));
-  static constexpr int WeightFloats = cute::cosize_v<WeightLayout>;
-  using TiledMma = decltype(cute::make_tiled_mma(
-      cute::GMMA::rs_op_selector<Tf32, Tf32, float, cute::Shape<cute::Int<64>, cute::Int<TileN>, cute::_8>,
-                                 cute::GMMA::Major::K, cute::GMMA::Major::K>()));
-
-  CUTE_HOST_DEVICE static int patch_h(ConvShape const& s) { return (TileH - 1) * s.stride_h + (s.r - 1) * s.dil_h + 1; }
-  CUTE_HOST_DEVICE static int patch_w(ConvShape const& s) { return (TileW - 1) * s.stride_w + (s.s - 1) * s.dil_w + 1; }
-  // One patch buffer: (C/G, T, patch_h, patch_w), rows contiguous.
-  CUTE_HOST_DEVICE static int patch_floats(ConvShape const& s) { return s.c_group() * s.t * patch_h(s) * patch_w(s); }
-  // Shared bytes: the weights' hi and lo parts, the k offsets, two patch buffers.
-  static size_t shared_bytes(ConvShape const& s) {
-    return sizeof(float) * (2 * size_t(WeightFloats) + KPad + 2 * size_t(patch_floats(s)));
-  }
-  CUTE_HOST_DEVICE static int n_blocks(ConvShape const& s) { return (s.k_group() + TileN - 1) / TileN; }
-  CUTE_HOST_DEVICE static int tiles_p(ConvShape const& s) { return (s.p + TileH - 1) / TileH; }
-  CUTE_HOST_DEVICE static int tiles_q(ConvShape const& s) { return (s.q + TileW - 1) / TileW; }
-  CUTE_HOST_DEVICE static int64_t tiles(ConvShape const& s) { return int64_t(s.n) * s.z * tiles_p(s) * tiles_q(s); }
-  // Whether the instance's K holds the shape's channels x taps.
-  CUTE_HOST_DEVICE static bool fits(ConvShape const& s) {
-    int const k = s.c_group() * s.taps();
-    return k <= KPad && k > KPad - 8;
-  }
-};
 
 // x rounded to nearest tf32 (ties away), as wgmma reads it; the low 13 bits cleared, so that the
 // bits are also that value as an fp32 (PTX leaves them unspecified).
@@ -94,7 +60,7 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
   int* const k_offset = reinterpret_cast<int*>(weights + 2 * Tiling::WeightFloats);
   float* const patches = reinterpret_cast<float*>(k_offset + KPad);
 
-  int const c_group = s.c_group(), taps = s.taps(), k_taps = c_group * taps, n_blocks = Tiling::n_blocks(s);
+  int const c_group = s.c_group(), k_taps = c_group * s.taps(), n_blocks = Tiling::n_blocks(s);
   int const g = blockIdx.y / n_blocks, k_first = g * s.k_group() + blockIdx.y % n_blocks * TileN;
   int const k_valid = min(TileN, s.k_group() - blockIdx.y % n_blocks * TileN);
   int const patch_h = Tiling::patch_h(s), patch_w = Tiling::patch_w(s);
@@ -108,12 +74,8 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
     hi_b(n, k) = Tf32::bitcast(hi);
     lo_b(n, k) = Tf32::bitcast(tf32_nearest(v - __uint_as_float(hi)));
   }
-  // Where k's value sits in the patch from a pixel's first: (channel, depth tap) plane, row, column.
-  // Padding k reads the pixel's first value, against zero weights.
-  for (int k = threadIdx.x; k < KPad; k += Tiling::Threads) {
-    int const ks = k % s.s, kr = k / s.s % s.r, kt = k / (s.s * s.r) % s.t, c = k / taps;
-    k_offset[k] = k < k_taps ? ((c * s.t + kt) * patch_h + kr * s.dil_h) * patch_w + ks * s.dil_w : 0;
-  }
+  for (int k = threadIdx.x; k < KPad; k += Tiling::Threads)
+    k_offset[k] = Tiling::k_offset(s, k);
   cutlass::arch::fence_view_async_shared();  // the weights' generic stores, visible to wgmma
 
   int const tiles_q = Tiling::tiles_q(s), tiles_p = Tiling::tiles_p(s);
@@ -153,8 +115,7 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
     CUTE_UNROLL
     for (int j = 0; j < size(hi_a(_, _, set)); ++j) {
       auto const mk = coord_a(_, _, kb)(j);
-      int const m = get<0>(mk);
-      float const v = patch[(m / TileW) * s.stride_h * patch_w + (m % TileW) * s.stride_w + k_offset[get<1>(mk)]];
+      float const v = patch[Tiling::pixel_offset(s, get<0>(mk)) + k_offset[get<1>(mk)]];
       uint32_t const hi = tf32_nearest(v);
       hi_a(_, _, set)(j) = Tf32::bitcast(hi);
       lo_a(_, _, set)(j) = Tf32::bitcast(tf32_nearest(v - __uint_as_float(hi)));
