@@ -15,6 +15,8 @@
 //   - the accumulators go through the epilogue functor to the channels-first output; a wgmma
 //     fragment's values of one column and eight neighbouring rows are eight neighbouring pixels of
 //     one channel, so a warp's stores fill whole 32-byte sectors.
+// A chain's first stage may be fused into the epilogue: a sum or mean over each channel's pixels, or a
+// norm's statistics beside the output (reduce_tile).
 // K is short (at most a few hundred), so the tensor cores' truncating accumulation stays within fp32
 // accuracy without promotion (kernels/gemm/tests/tf32_accumulation_test.cc). One warpgroup a CTA,
 // several CTAs an SM. Same interface as ConvForward (workspace_bytes, run) and the same epilogue
@@ -32,6 +34,7 @@
 #include "direct_mma_tiling.cuh"
 #include "fused_reduction.cuh"
 #include "input_patch.cuh"
+#include "reduce_lanes.cuh"
 
 namespace cutegen::conv {
 
@@ -41,6 +44,62 @@ CUTE_DEVICE uint32_t tf32_nearest(float x) {
   uint32_t bits;
   asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
   return bits & ~0x1fffu;
+}
+
+// A chain's first stage fused (fused_reduction.cuh; kPixels and kStats only): each element through
+// the functor as it would be stored (kStats stores it too), then per column the thread's rows summed,
+// the warp's eight lanes of equal columns by shuffles (ReduceLanes), and one atomic add per warp and
+// column into (image, channel): a sum or mean over the pixels into `out`, or a norm's sum and sum of
+// squares in double into the functor's `stats`. Atomics per warp (four a tile), not per warpgroup:
+// no barrier between a tile's epilogue and the next tile's products.
+template <int TileW, int TileN, class Accumulator, class Coordinates, class Functor>
+CUTE_DEVICE void reduce_tile(Accumulator const& accum, Coordinates const& coord_c, Functor const& functor,
+                             ConvShape const& s, int n_image, int z, int p0, int q0, int k_first, int k_valid,
+                             float* first, float* out) {
+  using namespace cute;
+  using Reduction = typename ReductionOf<Functor>::type;
+  constexpr bool Stats = Reduction::Dims == ReduceDims::kStats;
+  static_assert(Stats || Reduction::Dims == ReduceDims::kPixels, "sums over the pixels, or a norm's statistics");
+  constexpr int Sums = Stats ? 2 : 1, Groups = TileN / 8, Atoms = decltype(size<1>(accum))::value;
+  static_assert(decltype(size<0, 2>(accum))::value == Groups && decltype(size<2>(accum))::value == 1);
+  int const plane = s.p * s.q, col0 = get<1>(coord_c(make_coord(make_coord(0, 0, 0), 0, 0)));  // lane % 4 x 2
+  CUTE_UNROLL
+  for (int group = 0; group < Groups; ++group) {
+    CUTE_UNROLL
+    for (int c = 0; c < 2; ++c) {
+      float sum[Sums] = {};
+      int const n = col0 + 8 * group + c;
+      CUTE_UNROLL
+      for (int atom = 0; atom < Atoms; ++atom) {
+        CUTE_UNROLL
+        for (int half = 0; half < 2; ++half) {
+          auto const e = make_coord(make_coord(c, half, group), atom, 0);
+          int const m = get<0>(coord_c(e)), p = p0 + m / TileW, q = q0 + m % TileW;
+          if (p >= s.p || q >= s.q || n >= k_valid) continue;
+          float const v = functor.apply(accum(e), n_image, k_first + n, z, p, q);
+          sum[0] += v;
+          if constexpr (Stats) {
+            sum[1] += v * v;
+            first[int64_t(n) * s.z * plane + p * s.q + q] = v;
+          }
+        }
+      }
+      CUTE_UNROLL
+      for (int i = 0; i < Sums; ++i) {
+        CUTE_UNROLL
+        for (int mask = 1; mask < 32; mask *= 2)
+          if (ReduceLanes::kPixelMasks & mask) sum[i] += __shfl_xor_sync(0xffffffffu, sum[i], mask);
+      }
+      if (threadIdx.x % 32 >= 4 || n >= k_valid) continue;
+      int64_t const channel = int64_t(n_image) * s.k + k_first + n;  // (image, channel)
+      if constexpr (Stats) {
+        atomicAdd(functor.stats + 2 * channel, double(sum[0]));
+        atomicAdd(functor.stats + 2 * channel + 1, double(sum[1]));
+      } else {
+        atomicAdd(out + channel, sum[0] * Reduction::Scale);
+      }
+    }
+  }
 }
 
 // Grid: x over the pixel tiles (persistent: a CTA takes every gridDim.x-th), y over (group, block
@@ -155,28 +214,39 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
     Tile const at = tile_of(t);
     int const plane = s.p * s.q;
     float* const first = out + (int64_t(at.n) * s.k + k_first) * s.z * plane + int64_t(at.z) * plane;
-    CUTE_UNROLL
-    for (int i = 0; i < size(accum); ++i) {
-      int const m = get<0>(coord_c(i)), n = get<1>(coord_c(i));
-      int const p = at.p0 + m / TileW, q = at.q0 + m % TileW;
-      if (p < s.p && q < s.q && n < k_valid)
-        first[int64_t(n) * s.z * plane + p * s.q + q] = functor.apply(accum(i), at.n, k_first + n, at.z, p, q);
+    if constexpr (fuses_reduction<Functor>) {
+      reduce_tile<TileW, TileN>(accum, coord_c, functor, s, at.n, at.z, at.p0, at.q0, k_first, k_valid, first, out);
+    } else {
+      CUTE_UNROLL
+      for (int i = 0; i < size(accum); ++i) {
+        int const m = get<0>(coord_c(i)), n = get<1>(coord_c(i));
+        int const p = at.p0 + m / TileW, q = at.q0 + m % TileW;
+        if (p < s.p && q < s.q && n < k_valid)
+          first[int64_t(n) * s.z * plane + p * s.q + q] = functor.apply(accum(i), at.n, k_first + n, at.z, p, q);
+      }
     }
   }
 }
 
 template <int TileH, int TileW, int TileN, int KBlocks, class Functor>
 struct DirectMmaConv {
-  static_assert(!fuses_reduction<Functor>, "a fused reduction runs on the implicit GEMM's epilogue only");
   using Tiling = DirectMmaTiling<TileH, TileW, TileN, KBlocks>;
 
   static size_t workspace_bytes(ConvShape const&) { return 0; }
 
-  // x: (N, C, D, H, W), w: (K, C/G, T, R, S), out: (N, K, Z, P, Q); a forward convolution whose
-  // channels x taps the instance's K holds (else cudaErrorInvalidValue).
+  // x: (N, C, D, H, W), w: (K, C/G, T, R, S), out: (N, K, Z, P, Q) (a sum over the pixels: (N, K)); a forward
+  // convolution whose channels x taps the instance's K holds (else cudaErrorInvalidValue).
   static cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, Functor functor, char*,
                          cudaStream_t stream) {
     if (s.transposed || s.pack_w || !Tiling::fits(s)) return cudaErrorInvalidValue;
+    if constexpr (fuses_reduction<Functor>) {  // the atomics' zeros: the statistics, or the sums over the pixels
+      cudaError_t err;
+      if constexpr (ReductionOf<Functor>::type::Dims == ReduceDims::kStats)
+        err = cudaMemsetAsync(functor.stats, 0, 2 * sizeof(double) * size_t(s.n) * s.k, stream);
+      else
+        err = cudaMemsetAsync(out, 0, sizeof(float) * size_t(s.n) * s.k, stream);
+      if (err != cudaSuccess) return err;
+    }
     auto* kernel = &direct_mma_kernel<TileH, TileW, TileN, KBlocks, Functor>;
     size_t const smem = Tiling::shared_bytes(s);
     cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));

@@ -270,8 +270,10 @@ Result<FusedStage> fused_norm(const ConvRecipe& conv, const ChainStage& s) {
 }  // namespace
 
 Result<FusedStage> fused_first_stage(const ChainRecipe& c) {
-  if (c.anchor != AnchorKind::kConv || !c.conv || c.conv->kind != ConvClass::kImplicitGemm)
-    return error("the anchor is not an implicit-GEMM convolution");
+  // The implicit GEMM's epilogue fuses them, and the tensor-core direct template's the sums over the
+  // pixels and the norms' statistics (its strategy's rule).
+  if (c.anchor != AnchorKind::kConv || !c.conv || c.conv->kind == ConvClass::kDepthwise)
+    return error("the anchor is not an implicit-GEMM or direct convolution");
   if (c.stages.empty()) return error("no stage after the anchor");
   const ConvRecipe& conv = *c.conv;
   const ChainStage& s = c.stages.front();

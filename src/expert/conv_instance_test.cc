@@ -295,6 +295,21 @@ TEST(ConvInstance, DirectConvolutionsMayRunOnTheTensorCores) {
   auto cu = generate_kernel(*r, spec, point(*r, "strategy=conv_direct_mma,mma_pixels=256"));
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectMmaConv<8, 32, 64, 11, Epilogue>;"));
+  // A chain's first stage fused into its epilogue: a group norm's statistics (level 2's 23), not a min
+  // over part of the pixels (24).
+  auto norm_spec = fixture("level2/23_Conv3d_GroupNorm_Mean");
+  auto norm = recognize(norm_spec);
+  ASSERT_TRUE(norm.ok()) << norm.message();
+  Params fused = point(*norm, "strategy=conv_direct_mma,fuse_stage=1");
+  EXPECT_EQ(invalid_reason(*norm, fused), "");
+  auto norm_cu = generate_kernel(*norm, norm_spec, fused);
+  ASSERT_TRUE(norm_cu.ok()) << norm_cu.message();
+  EXPECT_TRUE(contains(*norm_cu, "FusedReduction<cutegen::conv::ReduceDims::kStats"));
+  EXPECT_TRUE(contains(*norm_cu, "norm_stats_stage<"));
+  auto min = recognize(fixture("level2/24_Conv3d_Min_Softmax"));
+  ASSERT_TRUE(min.ok()) << min.message();
+  EXPECT_EQ(invalid_reason(*min, point(*min, "strategy=conv_direct_mma,fuse_stage=1")),
+            "fuse_stage: the first stage reduces neither all the pixels nor all the channels");
   // Transposed convolutions run phase by phase on the other templates only.
   auto transposed = recognize(fixture("level2/58_ConvTranspose3d_LogSumExp_HardSwish_Subtract_Clamp"));
   ASSERT_TRUE(transposed.ok()) << transposed.message();

@@ -221,7 +221,20 @@ std::string conv_direct_invalid(const Recipe& r, const Params& p, const ArchLimi
 bool conv_direct_mma(const Recipe& r) {
   return r.kind == TemplateKind::kConv && r.conv && conv_direct_mma_serves(*r.conv);
 }
+// The first stage a point's fuse_stage=1 fuses into the convolution's epilogue, or why there is none.
+Result<FusedStage> fused_stage_of(const Recipe& r) {
+  if (!r.chain) return error("fuse_stage applies to a level-2 chain's anchor");
+  auto fused = fused_first_stage(*r.chain);
+  if (!fused.ok()) return error("fuse_stage: " + fused.message());
+  return fused;
+}
 std::string conv_direct_mma_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
+  if (p.fuse_stage) {
+    auto fused = fused_stage_of(r);
+    if (!fused.ok()) return fused.message();
+    if (fused->over != FusedStage::Over::kPixels && fused->over != FusedStage::Over::kStats)
+      return "fuse_stage: conv_direct_mma fuses sums over the pixels and norms' statistics only";
+  }
   return conv_direct_mma_unsupported(*r.conv, p.mma_pixels);
 }
 std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
@@ -255,9 +268,8 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
       return why;
   }
   if (p.fuse_stage) {
-    if (!r.chain) return "fuse_stage applies to a level-2 chain's anchor";
-    auto fused = fused_first_stage(*r.chain);
-    if (!fused.ok()) return "fuse_stage: " + fused.message();
+    auto fused = fused_stage_of(r);
+    if (!fused.ok()) return fused.message();
     if (p.input_boxes && fused->over == FusedStage::Over::kPool)
       return "input_boxes takes 32-column pixel tiles, a fused pool narrower ones";
   }
@@ -394,7 +406,7 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvDirectMma,
        "conv_direct_mma",
        "conv/direct_mma.cuh",
-       {"mma_pixels"},
+       {"mma_pixels", "fuse_stage"},
        conv_direct_mma,
        conv_direct_mma_invalid,
        "conv-direct-mma"},

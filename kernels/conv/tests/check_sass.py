@@ -101,6 +101,12 @@ EXPECTATIONS = [
     ("direct on the tensor cores: A gathered from the patch, 3xTF32 in wgmma RS",
      r"direct_mma_kernel<4, 32, 64, 11, .*BiasRelu>", 1, ["HGMMA.64x64x8.F32.TF32", "LDS", "LDGSTS", "STG.E"],
      ["LD.E", "LDL", "STL"]),
+    ("the same with a norm's statistics fused: stores, shuffles, atomics in double",
+     r"direct_mma_kernel<4, 32, 24, 11, .*BiasNormStatistics>", 1,
+     ["HGMMA.64x24x8.F32.TF32", "SHFL.BFLY", "STG.E", "REDG.E.ADD.F64"], ["LD.E", "LDL", "STL"]),
+    ("and a mean over the pixels: atomics, no stores of the output",
+     r"direct_mma_kernel<4, 32, 64, 11, .*BiasMeanOverPixels>", 1,
+     ["HGMMA.64x64x8.F32.TF32", "SHFL.BFLY", "REDG.E.ADD.F32"], ["STG.E ", "LD.E", "LDL", "STL"]),
 ]
 
 

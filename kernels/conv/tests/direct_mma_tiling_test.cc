@@ -35,8 +35,8 @@ void check_gather(ConvShape const& s, int p0, int q0, int z) {
   typename Tiling::TiledMma mma;
   int checked = 0;
   for (int thread = 0; thread < Tiling::Threads; ++thread) {
-    Tensor coord = mma.get_thread_slice(thread).partition_A(
-        make_identity_tensor(Shape<Int<Tiling::TileM>, Int<Tiling::KPad>>{}));
+    Tensor coord =
+        mma.get_thread_slice(thread).partition_A(make_identity_tensor(Shape<Int<Tiling::TileM>, Int<Tiling::KPad>>{}));
     for (int i = 0; i < size(coord); ++i) {
       int const m = get<0>(coord(i)), k = get<1>(coord(i));
       if (k >= s.c_group() * s.taps()) continue;  // padding: any value, against zero weights
@@ -56,8 +56,8 @@ void check_gather(ConvShape const& s, int p0, int q0, int z) {
 ConvShape shape3d(int c, int stride, int pad, int dil) {
   // n, c, k, groups; d, h, w; z, p, q; t, r, s; strides; padding; dilation; transposed; pack_w
   auto out = [&](int in) { return (in + 2 * pad - dil * 2 - 1) / stride + 1; };
-  return {2, c, 24, 1, 9, 20, 40, out(9), out(20), out(40), 3, 3, 3, stride, stride, stride,
-          pad, pad, pad, dil, dil, dil, 0, 0};
+  return {2, c,      24,     1,      9,   20,  40,  out(9), out(20), out(40), 3, 3,
+          3, stride, stride, stride, pad, pad, pad, dil,    dil,     dil,     0, 0};
 }
 
 TEST(DirectMmaTiling, EachFragmentValueIsTheInputItsPixelAndTapMultiply) {
