@@ -104,7 +104,7 @@ CUTE_DEVICE void reduce_tile(Accumulator const& accum, Coordinates const& coord_
 
 // Grid: x over the pixel tiles (persistent: a CTA takes every gridDim.x-th), y over (group, block
 // of TileN output channels).
-template <int TileH, int TileW, int TileN, int KBlocks, class Functor>
+template <int TileH, int TileW, int TileN, int KBlocks, int Promote, class Functor>
 __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict__ x, float const* __restrict__ w,
                                                          float* __restrict__ out, ConvShape s, Functor functor) {
   using namespace cute;
@@ -180,15 +180,25 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
       lo_a(_, _, set)(j) = Tf32::bitcast(tf32_nearest(v - __uint_as_float(hi)));
     }
   };
+  // Promote > 0: the products of a span of Promote k-blocks go to `partial`, added to the accumulators by
+  // FADDs at its end, so that the tensor cores' truncating sums stay short; 0: straight into accum.
+  Tensor partial = make_fragment_like(accum);
+  auto& sums = [&]() -> auto& {
+    if constexpr (Promote > 0)
+      return partial;
+    else
+      return accum;
+  }
+  ();
   auto products = [&](int kb, int set) {  // one batch: the small terms first
     warpgroup_fence_operand(hi_a);
     warpgroup_fence_operand(lo_a);
-    warpgroup_fence_operand(accum);
+    warpgroup_fence_operand(sums);
     warpgroup_arrive();
-    cute::gemm(tiled_mma, hi_a(_, _, set), frag_b_lo(_, _, kb), accum);
+    cute::gemm(tiled_mma, hi_a(_, _, set), frag_b_lo(_, _, kb), sums);
     tiled_mma.accumulate_ = GMMA::ScaleOut::One;
-    cute::gemm(tiled_mma, lo_a(_, _, set), frag_b_hi(_, _, kb), accum);
-    cute::gemm(tiled_mma, hi_a(_, _, set), frag_b_hi(_, _, kb), accum);
+    cute::gemm(tiled_mma, lo_a(_, _, set), frag_b_hi(_, _, kb), sums);
+    cute::gemm(tiled_mma, hi_a(_, _, set), frag_b_hi(_, _, kb), sums);
     warpgroup_commit_batch();
   };
 
@@ -200,6 +210,7 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
     if (t + gridDim.x < tiles) fill(t + gridDim.x, b ^ 1);
     float const* patch = patches + b * Tiling::patch_floats(s);
     tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
+    if constexpr (Promote > 0) clear(accum);
     gather(patch, 0, 0);
     CUTE_UNROLL
     for (int kb = 0; kb < KBlocks; ++kb) {
@@ -207,6 +218,16 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
       // The next k-block's set was read by batch kb - 1: retired once at most this one is in flight.
       warpgroup_wait<1>();
       if (kb + 1 < KBlocks) gather(patch, kb + 1, (kb + 1) % 2);
+      if constexpr (Promote > 0) {
+        if ((kb + 1) % Promote == 0 || kb + 1 == KBlocks) {  // the span ends
+          warpgroup_wait<0>();
+          warpgroup_fence_operand(partial);
+          CUTE_UNROLL
+          for (int i = 0; i < size(accum); ++i)
+            accum(i) += partial(i);
+          tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
+        }
+      }
     }
     warpgroup_wait<0>();
     warpgroup_fence_operand(accum);
@@ -228,7 +249,8 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
   }
 }
 
-template <int TileH, int TileW, int TileN, int KBlocks, class Functor>
+// Promote: k-blocks a partial sum spans before it is added to the fp32 accumulators (0: the whole K).
+template <int TileH, int TileW, int TileN, int KBlocks, class Functor, int Promote = 4>
 struct DirectMmaConv {
   using Tiling = DirectMmaTiling<TileH, TileW, TileN, KBlocks>;
 
@@ -247,7 +269,7 @@ struct DirectMmaConv {
         err = cudaMemsetAsync(out, 0, sizeof(float) * size_t(s.n) * s.k, stream);
       if (err != cudaSuccess) return err;
     }
-    auto* kernel = &direct_mma_kernel<TileH, TileW, TileN, KBlocks, Functor>;
+    auto* kernel = &direct_mma_kernel<TileH, TileW, TileN, KBlocks, Promote, Functor>;
     size_t const smem = Tiling::shared_bytes(s);
     cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
     int device = 0, sms = 0, per_sm = 0;

@@ -163,6 +163,11 @@ DirectMmaTiles direct_mma_tiles(const ConvRecipe& c, int pixels) {
 
 }  // namespace
 
+bool conv_direct_mma_prevails(const ConvRecipe& c) {
+  int64_t const pairs = c.in_channels / c.groups * c.kernel_volume();
+  return conv_direct_mma_serves(c) && pairs > 32 && pairs <= 192 && conv_direct_mma_unsupported(c, 128).empty();
+}
+
 std::string conv_direct_mma_unsupported(const ConvRecipe& c, int pixels) {
   if (auto why = conv_shared_unsupported(c); !why.empty()) return why;
   DirectMmaTiles const t = direct_mma_tiles(c, pixels);
@@ -273,7 +278,8 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
   if (p.strategy == Strategy::kConvDirectMma) {
     DirectMmaTiles const d = direct_mma_tiles(c, p.mma_pixels);
     return "using Conv = cutegen::conv::DirectMmaConv<" + std::to_string(d.tile_h) + ", " + std::to_string(d.tile_w) +
-           ", " + std::to_string(d.tile_n) + ", " + std::to_string(d.k_blocks) + ", Epilogue>;";
+           ", " + std::to_string(d.tile_n) + ", " + std::to_string(d.k_blocks) + ", Epilogue" +
+           (p.mma_promote != Params{}.mma_promote ? ", " + std::to_string(p.mma_promote) : "") + ">;";
   }
   if (p.strategy == Strategy::kConvDirect) {
     DirectTiles d = direct_tiles(c, p.direct_cols);

@@ -133,6 +133,8 @@ int conv_gather_channels(const ConvRecipe& c);
 // The direct template on the tensor cores (kernels/conv/direct_mma.cuh) serves the forward ones the
 // direct template serves: K is every (channel, tap) pair of a group, padded to 8.
 bool conv_direct_mma_serves(const ConvRecipe& c);
+// Whether the default point takes it: 33 to 192 (channel, tap) pairs a group, where it has a kernel.
+bool conv_direct_mma_prevails(const ConvRecipe& c);
 // Why it has no kernel for one it serves at `pixels` output pixels a CTA (Params::mma_pixels), "" when
 // it has.
 std::string conv_direct_mma_unsupported(const ConvRecipe& c, int pixels);

@@ -197,6 +197,7 @@ const std::vector<ParamDef>& param_defs() {
       {"input_boxes", &Params::input_boxes, {0, 1}, true},
       {"direct_cols", &Params::direct_cols, {1, 2}, true},
       {"mma_pixels", &Params::mma_pixels, {128, 256}, true},
+      {"mma_promote", &Params::mma_promote, {4, 0}, true},
       {"fuse_stage", &Params::fuse_stage, {0, 1}, true},
       {"pingpong", &Params::pingpong, {0, 1}, true},
   };
@@ -258,6 +259,17 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     // 1's 81 on an H100: 1.61x eager against its phase-by-phase GEMMs' 0.49x; conv-transposed-gather).
     if (r.conv && conv_gather_serves(*r.conv) && conv_gather_unsupported(*r.conv).empty())
       return with(Strategy::kConvTransposedGather, Params{});
+    // The tensor-core direct template over 33 to 192 (channel, tap) pairs a group, its chain's first stage
+    // fused where it takes it (conv-direct-mma; on an H100, 2026-12-06e: level 1's 54 0.71 -> 1.24x
+    // eager, level 2's 24 0.88 -> 1.23x, 23 0.73 -> 1.01x; 216 pairs (7, 8, 90) and 27 (59) slower).
+    if (r.conv && conv_direct_mma_prevails(*r.conv)) {
+      Params m = with(Strategy::kConvDirectMma, Params{}), fused = m;
+      fused.fuse_stage = 1;
+      if (invalid_reason(r, fused, hw).empty()) return fused;
+      // Not where the implicit GEMM would fuse a first stage this template does not (a pool, a
+      // reduction over the channels: level 2's 65, 82).
+      if (!r.chain || r.conv->kind != ConvClass::kImplicitGemm || !fused_stage_pays(*r.chain)) return m;
+    }
     ConvClass kind = r.conv ? r.conv->kind : ConvClass::kImplicitGemm;
     if (kind == ConvClass::kImplicitGemm && r.conv && conv_direct_prevails(*r.conv)) kind = ConvClass::kDirect;
     if (kind == ConvClass::kImplicitGemm) p.split_ahead = 1;  // 3xTF32 split in the copies, as measured

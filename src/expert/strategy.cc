@@ -406,7 +406,7 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvDirectMma,
        "conv_direct_mma",
        "conv/direct_mma.cuh",
-       {"mma_pixels", "fuse_stage"},
+       {"mma_pixels", "mma_promote", "fuse_stage"},
        conv_direct_mma,
        conv_direct_mma_invalid,
        "conv-direct-mma"},

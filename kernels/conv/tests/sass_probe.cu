@@ -224,13 +224,14 @@ cudaError_t run_norm_statistics(float const* x, float const* w, float* out, Conv
 }
 
 // The tensor-core direct template with the same two fused: 24 output channels (level 2's 23 and 27,
-// group norms after a 3-D convolution over three channels), and a mean over the pixels.
+// group norms after a 3-D convolution over three channels), and a mean over the pixels (its products
+// summed over the whole K by the tensor cores, no promotion).
 cudaError_t run_direct_mma_statistics(float const* x, float const* w, float* out, ConvShape const& s,
                                       BiasNormStatistics f) {
   return DirectMmaConv<4, 32, 24, 11, BiasNormStatistics>::run(x, w, out, s, f, nullptr, nullptr);
 }
 cudaError_t run_direct_mma_mean(float const* x, float const* w, float* out, ConvShape const& s, BiasMeanOverPixels f) {
-  return DirectMmaConv<4, 32, 64, 11, BiasMeanOverPixels>::run(x, w, out, s, f, nullptr, nullptr);
+  return DirectMmaConv<4, 32, 64, 11, BiasMeanOverPixels, 0>::run(x, w, out, s, f, nullptr, nullptr);
 }
 
 }  // namespace cutegen::conv::probe
