@@ -250,7 +250,7 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
 }
 
 // Promote: k-blocks a partial sum spans before it is added to the fp32 accumulators (0: the whole K).
-template <int TileH, int TileW, int TileN, int KBlocks, class Functor, int Promote = 4>
+template <int TileH, int TileW, int TileN, int KBlocks, class Functor, int Promote = 0>
 struct DirectMmaConv {
   using Tiling = DirectMmaTiling<TileH, TileW, TileN, KBlocks>;
 

@@ -122,7 +122,8 @@ TEST(ConvInstance, FewInputChannelsRun3xTf32WithTheirRowTapsPacked) {
     ASSERT_TRUE(r.ok()) << name << ": " << r.message();
     const ConvRecipe& conv = *r->conv;
     EXPECT_EQ(conv.math, GemmMath::k3xTF32) << name;
-    auto cu = generate_kernel(*r, spec, default_params(*r));
+    // (21's 72 channel-tap pairs run the tensor-core direct template by default: its implicit GEMM.)
+    auto cu = generate_kernel(*r, spec, point(*r, "strategy=conv_implicit_gemm,split_ahead=1"));
     ASSERT_TRUE(cu.ok()) << cu.message();
     EXPECT_TRUE(contains(*cu, ", Epilogue, true>;")) << name << ": the split instance";
     EXPECT_TRUE(conv_packs_w(conv)) << name;
@@ -144,7 +145,9 @@ TEST(ConvInstance, FewInputChannelsRun3xTf32WithTheirRowTapsPacked) {
 }
 
 TEST(ConvInstance, ChannelsTimesRowTapsFillingAtMostHalfAKTileRunDirect) {
-  // 3 channels x 3 taps would be 9 of a k-tile's 32, tripled by 3xTF32: fp32 multiply-adds instead.
+  // 3 channels x 3 taps would be 9 of a k-tile's 32, tripled by 3xTF32: fp32 multiply-adds instead, or
+  // (the default for a forward one over 33 to 192 channel-tap pairs) 3xTF32 over all of them at once on
+  // the tensor cores.
   for (auto name :
        {"level2/24_Conv3d_Min_Softmax", "level2/23_Conv3d_GroupNorm_Mean",
         "level1/54_conv_standard_3D__square_input__square_kernel", "level2/27_Conv3d_HardSwish_GroupNorm_Mean",
@@ -154,25 +157,28 @@ TEST(ConvInstance, ChannelsTimesRowTapsFillingAtMostHalfAKTileRunDirect) {
     ASSERT_TRUE(r.ok()) << name << ": " << r.message();
     EXPECT_EQ(r->conv->kind, ConvClass::kDirect) << name;
     EXPECT_EQ(r->conv->math, GemmMath::kNative) << name << ": exact fp32";
-    Params p = default_params(*r);
-    EXPECT_EQ(p.strategy, Strategy::kConvDirect) << name;
-    auto cu = generate_kernel(*r, spec, p);
+    bool const transposed = r->conv->transposed;
+    EXPECT_EQ(default_params(*r).strategy, transposed ? Strategy::kConvDirect : Strategy::kConvDirectMma) << name;
+    auto cu = generate_kernel(*r, spec, point(*r, "strategy=conv_direct"));
     ASSERT_TRUE(cu.ok()) << name << ": " << cu.message();
     EXPECT_TRUE(contains(*cu, "direct_conv_kernel")) << name << ": the template is inlined";
     EXPECT_FALSE(contains(*cu, "gemm_kernel")) << name;
   }
   // 24 output channels in blocks of 8, 64 in blocks of 16; 30 output rows in tiles of 32; a forward
-  // convolution's 3 x 3 taps of a row plane as constants (its tap loops unroll). A 3-D one takes two
-  // columns a thread by default (direct_cols=2, measured faster): 30 columns as 16 threads of two, 8
-  // rows of threads of four rows each (128 threads); one column a thread is in the space after it.
+  // convolution's 3 x 3 taps of a row plane as constants (its tap loops unroll). Two columns a thread
+  // (direct_cols=2, a 3-D one's default where the template is: measured faster): 30 columns as 16
+  // threads of two, 8 rows of threads of four rows each (128 threads); one column a thread is in the
+  // space too.
   auto spec = fixture("level2/24_Conv3d_Min_Softmax");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(default_params(*r).direct_cols, 2);
-  auto cu2 = generate_kernel(*r, spec, default_params(*r));
+  EXPECT_EQ(default_params(*recognize(fixture("level2/58_ConvTranspose3d_LogSumExp_HardSwish_Subtract_Clamp")))
+                .direct_cols,
+            2);
+  auto cu2 = generate_kernel(*r, spec, point(*r, "strategy=conv_direct,direct_cols=2"));
   ASSERT_TRUE(cu2.ok()) << cu2.message();
   EXPECT_TRUE(contains(*cu2, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue, 3, 3, 2>;"));
-  Params one = point(*r, "direct_cols=1");
+  Params one = point(*r, "strategy=conv_direct,direct_cols=1");
   auto space = search_space(*r);
   EXPECT_NE(std::find(space.begin() + 1, space.end(), one), space.end());
   auto cu = generate_kernel(*r, spec, one);
@@ -310,6 +316,16 @@ TEST(ConvInstance, DirectConvolutionsMayRunOnTheTensorCores) {
   ASSERT_TRUE(min.ok()) << min.message();
   EXPECT_EQ(invalid_reason(*min, point(*min, "strategy=conv_direct_mma,fuse_stage=1")),
             "fuse_stage: the first stage reduces neither all the pixels nor all the channels");
+  // The default over 33 to 192 (channel, tap) pairs a group, its first stage fused where it takes it (23's
+  // norm, not 24's min); over 216 (level 2's 8) the direct template stays; where the implicit GEMM fuses
+  // a pool it does not take (level 2's 65), the implicit GEMM stays.
+  EXPECT_EQ(default_params(*norm), fused);
+  EXPECT_EQ(default_params(*min), point(*min, "strategy=conv_direct_mma"));
+  EXPECT_EQ(default_params(*recognize(fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum"))).strategy,
+            Strategy::kConvDirect);
+  Params pool = default_params(*recognize(fixture("level2/65_Conv2d_AvgPool_Sigmoid_Sum")));
+  EXPECT_EQ(pool.strategy, Strategy::kConvImplicitGemm);
+  EXPECT_EQ(pool.fuse_stage, 1);
   // Transposed convolutions run phase by phase on the other templates only.
   auto transposed = recognize(fixture("level2/58_ConvTranspose3d_LogSumExp_HardSwish_Subtract_Clamp"));
   ASSERT_TRUE(transposed.ok()) << transposed.message();

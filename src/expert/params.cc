@@ -197,7 +197,7 @@ const std::vector<ParamDef>& param_defs() {
       {"input_boxes", &Params::input_boxes, {0, 1}, true},
       {"direct_cols", &Params::direct_cols, {1, 2}, true},
       {"mma_pixels", &Params::mma_pixels, {128, 256}, true},
-      {"mma_promote", &Params::mma_promote, {4, 0}, true},
+      {"mma_promote", &Params::mma_promote, {0, 4}, true},
       {"fuse_stage", &Params::fuse_stage, {0, 1}, true},
       {"pingpong", &Params::pingpong, {0, 1}, true},
   };
@@ -263,7 +263,12 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     // fused where it takes it (conv-direct-mma; on an H100, 2026-12-06e: level 1's 54 0.71 -> 1.24x
     // eager, level 2's 24 0.88 -> 1.23x, 23 0.73 -> 1.01x; 216 pairs (7, 8, 90) and 27 (59) slower).
     if (r.conv && conv_direct_mma_prevails(*r.conv)) {
-      Params m = with(Strategy::kConvDirectMma, Params{}), fused = m;
+      Params m = with(Strategy::kConvDirectMma, Params{});
+      // Over more than 128 pairs, promoted every 4 k-blocks: level 2's 27 (192) 8.6x eager's error
+      // unpromoted, 1.6x promoted, 2% slower; over 72-81 pairs promoting cost 4-43% (level 1's 54 1.24
+      // -> 1.06x eager, level 2's 67 2.30 -> 1.61x), their errors 2-9x eager's unpromoted.
+      if (r.conv->in_channels / r.conv->groups * r.conv->kernel_volume() > 128) m.mma_promote = 4;
+      Params fused = m;
       fused.fuse_stage = 1;
       if (invalid_reason(r, fused, hw).empty()) return fused;
       // Not where the implicit GEMM would fuse a first stage this template does not (a pool, a

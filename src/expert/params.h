@@ -65,9 +65,9 @@ struct Params {
   // Direct convolutions on the tensor cores (kernels/conv/direct_mma.cuh): output pixels a CTA (one
   // warpgroup), 128 or 256 (twice the accumulators, half the patch's halo).
   int mma_pixels = 128;
-  // Their k-blocks (of 8) a partial sum spans before FADDs add it to the fp32 accumulators: 4, or 0 for
-  // the whole K summed by the tensor cores (faster, their truncating sums longer).
-  int mma_promote = 4;
+  // Their k-blocks (of 8) a partial sum spans before FADDs add it to the fp32 accumulators: 0 for the
+  // whole K summed by the tensor cores (faster; their truncating sums longer), or 4.
+  int mma_promote = 0;
   // Level-2 chains on an implicit-GEMM convolution: 1 reduces the first stage (a sum or mean over each
   // channel's pixels; a sum, mean, max, min or logsumexp over each pixel's channels; a 2-D pool) in the
   // convolution's epilogue (kernels/conv/epilogue_nchw_reduce.cuh), so the anchor writes the reduced

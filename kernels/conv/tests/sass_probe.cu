@@ -160,9 +160,9 @@ cudaError_t run_direct_3x3_two_columns(float const* x, float const* w, float* ou
 }
 
 // The direct template on the tensor cores: 4 x 32 output pixels a CTA, 64 output channels, K of 11
-// k-blocks (three channels x 3 x 3 x 3 taps: 81 of 88).
+// k-blocks (three channels x 3 x 3 x 3 taps: 81 of 88), partial sums promoted every 4 k-blocks.
 cudaError_t run_direct_mma(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f) {
-  return DirectMmaConv<4, 32, 64, 11, BiasRelu>::run(x, w, out, s, f, nullptr, nullptr);
+  return DirectMmaConv<4, 32, 64, 11, BiasRelu, 4>::run(x, w, out, s, f, nullptr, nullptr);
 }
 
 // Level-2 chains' first stage fused into the epilogue (fused_reduction.cuh): the mean over each
@@ -224,14 +224,14 @@ cudaError_t run_norm_statistics(float const* x, float const* w, float* out, Conv
 }
 
 // The tensor-core direct template with the same two fused: 24 output channels (level 2's 23 and 27,
-// group norms after a 3-D convolution over three channels), and a mean over the pixels (its products
-// summed over the whole K by the tensor cores, no promotion).
+// group norms after a 3-D convolution over three channels), and a mean over the pixels (both summing
+// the whole K in the tensor cores, no promotion).
 cudaError_t run_direct_mma_statistics(float const* x, float const* w, float* out, ConvShape const& s,
                                       BiasNormStatistics f) {
   return DirectMmaConv<4, 32, 24, 11, BiasNormStatistics>::run(x, w, out, s, f, nullptr, nullptr);
 }
 cudaError_t run_direct_mma_mean(float const* x, float const* w, float* out, ConvShape const& s, BiasMeanOverPixels f) {
-  return DirectMmaConv<4, 32, 64, 11, BiasMeanOverPixels, 0>::run(x, w, out, s, f, nullptr, nullptr);
+  return DirectMmaConv<4, 32, 64, 11, BiasMeanOverPixels>::run(x, w, out, s, f, nullptr, nullptr);
 }
 
 }  // namespace cutegen::conv::probe
