@@ -172,9 +172,9 @@ TEST(ConvInstance, ChannelsTimesRowTapsFillingAtMostHalfAKTileRunDirect) {
   auto spec = fixture("level2/24_Conv3d_Min_Softmax");
   auto r = recognize(spec);
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(default_params(*recognize(fixture("level2/58_ConvTranspose3d_LogSumExp_HardSwish_Subtract_Clamp")))
-                .direct_cols,
-            2);
+  EXPECT_EQ(
+      default_params(*recognize(fixture("level2/58_ConvTranspose3d_LogSumExp_HardSwish_Subtract_Clamp"))).direct_cols,
+      2);
   auto cu2 = generate_kernel(*r, spec, point(*r, "strategy=conv_direct,direct_cols=2"));
   ASSERT_TRUE(cu2.ok()) << cu2.message();
   EXPECT_TRUE(contains(*cu2, "using Conv = cutegen::conv::DirectConv<32, 32, 4, 8, Epilogue, 3, 3, 2>;"));
