@@ -17,9 +17,10 @@
 //     one channel, so a warp's stores fill whole 32-byte sectors.
 // A chain's first stage may be fused into the epilogue: a sum or mean over each channel's pixels, or a
 // norm's statistics beside the output (reduce_tile).
-// K is short (at most a few hundred), so the tensor cores' truncating accumulation stays within fp32
-// accuracy without promotion (kernels/gemm/tests/tf32_accumulation_test.cc). One warpgroup a CTA,
-// several CTAs an SM. Same interface as ConvForward (workspace_bytes, run) and the same epilogue
+// K is short (at most 256), so the tensor cores' truncating sums over all of it stay inside the
+// evaluator's bound (measured 2-9x eager's error over 72-192 pairs); Promote > 0 adds the partial sums
+// of that many k-blocks to fp32 accumulators by FADDs instead (1.1-1.6x, slower: docs/decisions.md
+// conv-direct-mma). One warpgroup a CTA, several CTAs an SM. Same interface as ConvForward (workspace_bytes, run) and the same epilogue
 // functor contract.
 #pragma once
 
@@ -144,16 +145,13 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
                        make_layout(make_shape(c_group, s.t, patch_h, patch_w),
                                    make_stride(s.t * patch_h * patch_w, patch_h * patch_w, patch_w, 1)));
   };
-  struct Tile {
-    int n, z, p0, q0;
-  };
   auto tile_of = [&](int64_t t) {
     int const q0 = int(t % tiles_q) * TileW, p0 = int(t / tiles_q % tiles_p) * TileH;
     int64_t const rest = t / (int64_t(tiles_q) * tiles_p);
-    return Tile{int(rest / s.z), int(rest % s.z), p0, q0};
+    return PixelTile{int(rest / s.z), int(rest % s.z), p0, q0};
   };
   auto fill = [&](int64_t t, int b) {
-    Tile const at = tile_of(t);
+    PixelTile const at = tile_of(t);
     float const* image = x + (int64_t(at.n) * s.c + g * c_group) * s.d * s.h * s.w;
     stage_patch<Tiling::Threads>(patch_buffer(b), image, s, 0, c_group, at.z * s.stride_d - s.pad_d,
                                  at.p0 * s.stride_h - s.pad_h, at.q0 * s.stride_w - s.pad_w, x);
@@ -232,7 +230,7 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
     warpgroup_wait<0>();
     warpgroup_fence_operand(accum);
 
-    Tile const at = tile_of(t);
+    PixelTile const at = tile_of(t);
     int const plane = s.p * s.q;
     float* const first = out + (int64_t(at.n) * s.k + k_first) * s.z * plane + int64_t(at.z) * plane;
     if constexpr (fuses_reduction<Functor>) {
