@@ -20,8 +20,8 @@
 // K is short (at most 256), so the tensor cores' truncating sums over all of it stay inside the
 // evaluator's bound (measured 2-9x eager's error over 72-192 pairs); Promote > 0 adds the partial sums
 // of that many k-blocks to fp32 accumulators by FADDs instead (1.1-1.6x, slower: docs/decisions.md
-// conv-direct-mma). One warpgroup a CTA, several CTAs an SM. Same interface as ConvForward (workspace_bytes, run) and the same epilogue
-// functor contract.
+// conv-direct-mma). One warpgroup a CTA, several CTAs an SM. Same interface as ConvForward (workspace_bytes, run) and
+// the same epilogue functor contract.
 #pragma once
 
 #include <cstdint>
