@@ -1,5 +1,6 @@
 // A level-2 chain's first stage, a reduction of the convolution's output, fused into the implicit
-// GEMM's epilogue (epilogue_nchw_reduce.cuh), so that the full output is never written. The
+// GEMM's epilogue (epilogue_nchw_reduce.cuh; kPixels and kStats also the tensor-core direct one's,
+// direct_mma.cuh), so that the full output is never written. The
 // epilogue functor declares it:
 //   using Reduction = cutegen::conv::FusedReduction<ReduceDims::kPixels, ReduceOp::kSum, 64516>;
 // and the kernel then writes the reduction's result where it would have written the output.
@@ -47,7 +48,7 @@ struct ReductionOf<Functor, std::void_t<typename Functor::Reduction>> {
   using type = typename Functor::Reduction;
 };
 // Whether the functor's kernel writes a fused reduction rather than, or beside, the output (the
-// templates other than the implicit GEMM refuse such a functor).
+// templates other than the implicit GEMM and the tensor-core direct one refuse such a functor).
 template <class Functor>
 constexpr bool fuses_reduction = !std::is_void_v<typename ReductionOf<Functor>::type>;
 
