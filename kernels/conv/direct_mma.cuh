@@ -138,20 +138,14 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
     k_offset[k] = Tiling::k_offset(s, k);
   cutlass::arch::fence_view_async_shared();  // the weights' generic stores, visible to wgmma
 
-  int const tiles_q = Tiling::tiles_q(s), tiles_p = Tiling::tiles_p(s);
-  int64_t const tiles = Tiling::tiles(s);
+  int const tiles = Tiling::Pixels::m_tiles(s);
   auto patch_buffer = [&](int b) {
     return make_tensor(make_smem_ptr(patches + b * Tiling::patch_floats(s)),
                        make_layout(make_shape(c_group, s.t, patch_h, patch_w),
                                    make_stride(s.t * patch_h * patch_w, patch_h * patch_w, patch_w, 1)));
   };
-  auto tile_of = [&](int64_t t) {
-    int const q0 = int(t % tiles_q) * TileW, p0 = int(t / tiles_q % tiles_p) * TileH;
-    int64_t const rest = t / (int64_t(tiles_q) * tiles_p);
-    return PixelTile{int(rest / s.z), int(rest % s.z), p0, q0};
-  };
-  auto fill = [&](int64_t t, int b) {
-    PixelTile const at = tile_of(t);
+  auto fill = [&](int t, int b) {
+    PixelTile const at = Tiling::Pixels::tile(s, t);
     float const* image = x + (int64_t(at.n) * s.c + g * c_group) * s.d * s.h * s.w;
     stage_patch<Tiling::Threads>(patch_buffer(b), image, s, 0, c_group, at.z * s.stride_d - s.pad_d,
                                  at.p0 * s.stride_h - s.pad_h, at.q0 * s.stride_w - s.pad_w, x);
@@ -200,7 +194,7 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
     warpgroup_commit_batch();
   };
 
-  int64_t t = blockIdx.x;
+  int t = blockIdx.x;
   if (t < tiles) fill(t, 0);
   for (int b = 0; t < tiles; t += gridDim.x, b ^= 1) {
     cp_async_wait<0>();
@@ -230,7 +224,7 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
     warpgroup_wait<0>();
     warpgroup_fence_operand(accum);
 
-    PixelTile const at = tile_of(t);
+    PixelTile const at = Tiling::Pixels::tile(s, t);
     int const plane = s.p * s.q;
     float* const first = out + (int64_t(at.n) * s.k + k_first) * s.z * plane + int64_t(at.z) * plane;
     if constexpr (fuses_reduction<Functor>) {
@@ -279,7 +273,8 @@ struct DirectMmaConv {
     // As many CTAs as fit at once over the channel blocks, each taking pixel tiles in turn.
     int const blocks = s.groups * Tiling::n_blocks(s);
     int64_t const resident = (int64_t(sms) * per_sm + blocks - 1) / blocks;
-    dim3 const grid(unsigned(resident < Tiling::tiles(s) ? resident : Tiling::tiles(s)), unsigned(blocks));
+    int64_t const tiles = Tiling::Pixels::m_tiles(s);
+    dim3 const grid(unsigned(resident < tiles ? resident : tiles), unsigned(blocks));
     kernel<<<grid, Tiling::Threads, smem, stream>>>(x, w, out, s, functor);
     return cudaGetLastError();
   }

@@ -63,9 +63,7 @@ struct DirectMmaTiling {
     return sizeof(float) * (2 * size_t(WeightFloats) + KPad + 2 * size_t(patch_floats(s)));
   }
   CUTE_HOST_DEVICE static int n_blocks(ConvShape const& s) { return (s.k_group() + TileN - 1) / TileN; }
-  CUTE_HOST_DEVICE static int tiles_p(ConvShape const& s) { return (s.p + TileH - 1) / TileH; }
-  CUTE_HOST_DEVICE static int tiles_q(ConvShape const& s) { return (s.q + TileW - 1) / TileW; }
-  CUTE_HOST_DEVICE static int64_t tiles(ConvShape const& s) { return int64_t(s.n) * s.z * tiles_p(s) * tiles_q(s); }
+  using Pixels = PixelTiling<TileH, TileW>;  // the pixel tiles, as the implicit GEMM's M tiles
   // Where k's value sits in the patch from a pixel's first ((channel, depth tap) plane, row, column;
   // k in the weight's (c, t, r, s) order), and pixel m of the tile's first (its row, then column):
   // the gather reads the patch at the sum. Padding k reads the pixel's first value, against zero weights.
