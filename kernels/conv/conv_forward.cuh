@@ -60,6 +60,21 @@ struct ConvParams {
   typename Epilogue::Params epilogue;
   typename Scheduler::Params scheduler;
   gemm::SplitKPartials<Config> partials;  // the kernel's split-K path; a convolution runs unsplit
+
+  // The k-tiles `tile` runs (the kernel's producer and consumers both ask): its taps that reach the
+  // input. A cluster's CTAs load B's k-tiles for each other, so each runs the span over all the
+  // cluster's tiles (M tiles ClusterM-aligned; the taps it adds read zeros).
+  CUTE_DEVICE gemm::KSpan k_span(gemm::TileCoord const& tile, int begin, int count) const {
+    int const first_m = tile.m - tile.m % Config::ClusterM;
+    gemm::KSpan span = Mainloop::k_span(mainloop, first_m, begin, count);
+    for (int j = 1; j < Config::ClusterM; ++j) {
+      gemm::KSpan const other = Mainloop::k_span(mainloop, first_m + j, begin, count);
+      int const end = cute::max(span.begin + span.count, other.begin + other.count);
+      span.begin = cute::min(span.begin, other.begin);
+      span.count = end - span.begin;
+    }
+    return span;
+  }
 };
 
 // MergeW > 1 (a transposed convolution of that W stride, MergedW::applies): its W phases run merged,

@@ -65,6 +65,19 @@ struct PixelTile {
   int n, z, p0, q0;
 };
 
+// The taps [lo, hi) of one spatial dim (taps of it, stride, padding, dilation, input extent) that
+// reach the input from some output position in [first, last]: outside it every tap reads padding.
+// Empty (lo >= hi) where none does.
+struct TapRun {
+  int lo, hi;
+  CUTE_HOST_DEVICE static TapRun of(int first, int last, int taps, int stride, int pad, int dil, int extent) {
+    int const low = last * stride - pad, high = first * stride - pad;  // the positions tap 0 reads, ends
+    int lo = low >= 0 ? 0 : (-low + dil - 1) / dil;
+    int hi = high > extent - 1 ? 0 : (extent - 1 - high) / dil + 1;
+    return {lo, hi < taps ? hi : taps};
+  }
+};
+
 template <int TileP, int TileQ>
 struct PixelTiling {
   CUTE_HOST_DEVICE static int tiles_p(ConvShape const& s) { return (s.p + TileP - 1) / TileP; }
@@ -75,6 +88,18 @@ struct PixelTiling {
     int tp = rest % tiles_p(s);
     rest /= tiles_p(s);
     return {rest / s.z, rest % s.z, tp * TileP, tq * TileQ};
+  }
+  // The outermost tap dim's run that reaches the input from M tile `m_tile` (depth for a 3-D
+  // kernel, else rows), and how many taps one step of it spans: the implicit GEMM walks its taps in
+  // that order, so the taps outside the run are two blocks of k-tiles at the ends of K.
+  CUTE_HOST_DEVICE static TapRun outer_taps(ConvShape const& s, int m_tile, int& taps_per_step) {
+    PixelTile const t = tile(s, m_tile);
+    if (s.t > 1) {
+      taps_per_step = s.r * s.s;
+      return TapRun::of(t.z, t.z, s.t, s.stride_d, s.pad_d, s.dil_d, s.d);
+    }
+    taps_per_step = s.s;
+    return TapRun::of(t.p0, t.p0 + TileP - 1, s.r, s.stride_h, s.pad_h, s.dil_h, s.h);
   }
 };
 

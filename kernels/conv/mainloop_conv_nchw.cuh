@@ -121,6 +121,9 @@ struct MainloopConvNchw : MainloopConvTma<Config, TileP, TileQ> {
     }
   }
 
+  // Every k-tile of the tile: the consumers count its taps from the first (see mma).
+  CUTE_DEVICE static gemm::KSpan k_span(Params const&, int, int begin, int count) { return {begin, count}; }
+
   // The consumers read each tap's columns from its boxes' aligned start on (load's), so they need the
   // shape: MmaReadsParams.
   static constexpr bool MmaReadsParams = true;

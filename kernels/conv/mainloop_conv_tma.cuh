@@ -74,8 +74,9 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
   static constexpr uint64_t kCacheHint = uint64_t(cute::TMA::CacheHintSm90::EVICT_NORMAL);
   static_assert(!NchwA || !Split3xTf32, "the channels-first gather is for TF32 convolutions");
   static constexpr int ProducerThreads = NchwA ? cutlass::NumThreadsPerWarpGroup : 1;
-  // The gathering warpgroup's addresses: 64 registers spilled 8 bytes.
-  static constexpr uint32_t ProducerRegisters = NchwA ? 72 : 40;
+  // The gathering warpgroup's addresses: 64 registers spilled 8 bytes; the pre-split parts' producer
+  // (its term and the parts' offsets beside the tap walk and the tile's k-span) 40 spilled 12.
+  static constexpr uint32_t ProducerRegisters = NchwA ? 72 : PreSplit ? 48 : 40;
   static constexpr uint32_t TransactionBytes =
       NchwA ? uint32_t(Config::TileN * TileK * sizeof(ElementB)) : Base::TransactionBytes;
   static constexpr int GatherBarrier = 4;  // named barrier id: 0-1 ping-pong, 2-3 TMA-store staging
@@ -117,8 +118,21 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
       }
     }
   };
-  CUTE_HOST_DEVICE static int k_tile_count(ConvShape const& s) {
-    return Terms / Base::StagesPerKTile * s.taps() * channel_tiles(s);
+  CUTE_HOST_DEVICE static int k_tiles_per_tap(ConvShape const& s) {
+    return Terms / Base::StagesPerKTile * channel_tiles(s);
+  }
+  CUTE_HOST_DEVICE static int k_tile_count(ConvShape const& s) { return s.taps() * k_tiles_per_tap(s); }
+
+  // The k-tiles of [begin, begin + count) that M tile `m_tile` runs: those of the outermost tap
+  // dim's taps that reach the input (a transposed convolution's forward padding leaves a depth
+  // slice near the ends a few of its taps; the others would load TMA's zero fill and multiply it).
+  // At least one k-tile, so that the consumers' mainloop always has one to run (its zeros add nothing).
+  CUTE_DEVICE static gemm::KSpan k_span(Params const& params, int m_tile, int begin, int count) {
+    int taps_per_step;
+    TapRun const run = Tiling::outer_taps(params.shape, m_tile, taps_per_step);
+    int const step = taps_per_step * k_tiles_per_tap(params.shape);
+    int const first = cute::max(begin, run.lo * step), end = cute::min(begin + count, run.hi * step);
+    return first < end ? gemm::KSpan{first, end - first} : gemm::KSpan{begin, 1};
   }
 
   // Host side. x and w are the channels-last copies (16-byte aligned; with NchwA x is the input

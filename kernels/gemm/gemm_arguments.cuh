@@ -67,6 +67,9 @@ struct GemmParams {
   typename Scheduler::Params scheduler;
   SplitKPartials<Config> partials;  // used when scheduler.splits > 1
 
+  // The k-tiles `tile` runs: the scheduler's (a convolution's params narrow them).
+  CUTE_DEVICE KSpan k_span(TileCoord const&, int begin, int count) const { return {begin, count}; }
+
   static typename Scheduler::Params make_scheduler(GemmArguments<Config, Functor> const& args) {
     auto const& s = args.shape;
     return Scheduler::make_params(s.m, s.n, s.l, Config::TileM, Config::TileN, args.swizzle, Mainloop::k_tile_count(s),

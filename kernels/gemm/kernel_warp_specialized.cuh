@@ -93,7 +93,8 @@ struct GemmWarpSpecialized {
         auto write = cutlass::make_producer_start_state<Pipeline>();
         for (; walk.valid(); walk.advance()) {
           TileCoord tile = walk.tile();
-          Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, walk.k_begin(), walk.k_count(),
+          KSpan k = params.k_span(tile, walk.k_begin(), walk.k_count());
+          Mainloop::load(params.mainloop, pipeline, write, tile.m, tile.n, tile.batch, k.begin, k.count,
                          shared.tensors);
         }
         // Stay until every consumer of the cluster released every stage: no peer may still arrive
@@ -108,20 +109,20 @@ struct GemmWarpSpecialized {
       typename Mainloop::TiledMma tiled_mma;
       typename Mainloop::PipelineState read;
       for (int position = 0; walk.valid(); walk.advance(), ++position) {
+        TileCoord tile = walk.tile();
+        int const k_count = params.k_span(tile, walk.k_begin(), walk.k_count()).count;
         if (position % Teams != team) {  // the other team's tile: its stages are not ours to read
-          read.advance(walk.k_count() * Mainloop::StagesPerKTile);
+          read.advance(k_count * Mainloop::StagesPerKTile);
           continue;
         }
-        TileCoord tile = walk.tile();
         Tensor accum = partition_fragment_C(tiled_mma, take<0, 2>(typename Config::TileShape{}));  // (MMA,MMA_M,MMA_N)
         if constexpr (Teams > 1) {
           if (position > 0) cutlass::arch::NamedBarrier::sync(2 * Mainloop::MmaThreads, team);
         }
         if constexpr (Mainloop::MmaReadsParams)
-          Mainloop::mma(params.mainloop, pipeline, read, accum, walk.k_count(), team_thread, shared.tensors,
-                        [](int) {});
+          Mainloop::mma(params.mainloop, pipeline, read, accum, k_count, team_thread, shared.tensors, [](int) {});
         else
-          Mainloop::mma(pipeline, read, accum, walk.k_count(), team_thread, shared.tensors, [](int) {});
+          Mainloop::mma(pipeline, read, accum, k_count, team_thread, shared.tensors, [](int) {});
         if constexpr (Teams > 1) {
           if (walk.has_next()) cutlass::arch::NamedBarrier::arrive(2 * Mainloop::MmaThreads, 1 - team);
         }

@@ -23,6 +23,11 @@ struct TileCoord {
   int split = 0;    // which of the split-K ranges (0 without split-K)
 };
 
+// The k-tiles [begin, begin + count) one tile runs.
+struct KSpan {
+  int begin, count;
+};
+
 template <int ClusterM, int ClusterN>
 struct SwizzledTileScheduler {
   struct Params {

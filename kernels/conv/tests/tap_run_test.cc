@@ -1,0 +1,75 @@
+// The taps an M tile runs (conv_shape.cuh's TapRun, PixelTiling::outer_taps), on the host: every tap
+// left out reads only padding from every output position of the tile; for one position (a depth
+// slice) every tap kept reads input.
+#include "conv_shape.cuh"
+
+#include <gtest/gtest.h>
+
+namespace cutegen::conv {
+namespace {
+
+bool reaches(int o, int tap, int stride, int pad, int dil, int extent) {
+  int const i = o * stride - pad + tap * dil;
+  return i >= 0 && i < extent;
+}
+
+bool reaches_any(int first, int last, int tap, int stride, int pad, int dil, int extent) {
+  for (int o = first; o <= last; ++o)
+    if (reaches(o, tap, stride, pad, dil, extent)) return true;
+  return false;
+}
+
+TEST(TapRun, LeavesOutOnlyTapsThatReadPaddingAndKeepsOnlyTapsThatReadInputForOnePosition) {
+  int runs = 0, narrowed = 0;
+  for (int taps = 1; taps <= 7; ++taps)
+    for (int stride = 1; stride <= 3; ++stride)
+      for (int dil = 1; dil <= 3; ++dil)
+        for (int pad = -2; pad <= 7; ++pad)  // a transposed convolution's phases pad negatively too
+          for (int extent = 1; extent <= 9; ++extent)
+            for (int first = 0; first <= 6; ++first)
+              for (int last = first; last <= first + 3; ++last) {
+                TapRun const run = TapRun::of(first, last, taps, stride, pad, dil, extent);
+                ++runs;
+                ASSERT_GE(run.lo, 0);
+                ASSERT_LE(run.hi, taps);
+                for (int tap = 0; tap < taps; ++tap)
+                  if (tap < run.lo || tap >= run.hi)
+                    ASSERT_FALSE(reaches_any(first, last, tap, stride, pad, dil, extent))
+                        << "tap " << tap << " of " << taps << " left out, stride " << stride << " pad " << pad
+                        << " dil " << dil << " extent " << extent << " outputs " << first << ".." << last;
+                if (first == last)  // one position (a depth slice): exactly its taps that read input
+                  for (int tap = run.lo; tap < run.hi; ++tap)
+                    ASSERT_TRUE(reaches(first, tap, stride, pad, dil, extent));
+                narrowed += run.hi - run.lo < taps;
+              }
+  EXPECT_GT(narrowed, runs / 10);  // the cases exercise narrowing, not only whole runs
+}
+
+// Level 2's 77 (ConvTranspose3d 64 -> 128, 5x5x5 kernel, stride 1, no padding: forward padding 4,
+// depth 16 -> 20): a depth slice near the ends runs fewer of the 5 depth taps, 80 of 100 over the 20.
+TEST(TapRun, OuterTapsOfATransposedConvolutionsDepthSlices) {
+  ConvShape s{};
+  s.n = 2, s.c = 64, s.k = 128, s.groups = 1;
+  s.d = 16, s.h = 32, s.w = 32, s.z = 20, s.p = 36, s.q = 36, s.t = 5, s.r = 5, s.s = 5;
+  s.stride_d = s.stride_h = s.stride_w = 1, s.pad_d = s.pad_h = s.pad_w = 4, s.dil_d = s.dil_h = s.dil_w = 1;
+  using Tiling = PixelTiling<4, 32>;
+  int taps = 0;
+  for (int z = 0; z < s.z; ++z) {
+    int per_step = 0;
+    int const m_tile = z * Tiling::tiles_p(s) * Tiling::tiles_q(s);  // image 0, slice z, first tile
+    TapRun const run = Tiling::outer_taps(s, m_tile, per_step);
+    EXPECT_EQ(per_step, 25);
+    taps += run.hi - run.lo;
+  }
+  EXPECT_EQ(taps, 80);
+  // A 2-D kernel narrows over rows: a 4-row tile at the top of a 36-row output padded by 4.
+  s.t = 1, s.d = 1, s.z = 1, s.pad_d = 0;
+  int per_step = 0;
+  TapRun const top = Tiling::outer_taps(s, 0, per_step);
+  EXPECT_EQ(per_step, 5);
+  EXPECT_EQ(top.lo, 1);  // rows 0..3 read input rows -4..-1 at tap 0
+  EXPECT_EQ(top.hi, 5);
+}
+
+}  // namespace
+}  // namespace cutegen::conv
