@@ -43,6 +43,7 @@
 #include "gemm/mainloop_paired_parts.cuh"
 #include "gemm/mainloop_promoting.cuh"
 #include "gemm/mainloop_tma_wgmma.cuh"
+#include "gemm/tile_scheduler.cuh"
 
 namespace cutegen::conv {
 
