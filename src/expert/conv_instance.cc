@@ -154,17 +154,17 @@ struct DirectMmaTiles {
   int64_t n_blocks;
 };
 DirectMmaTiles direct_mma_tiles(const ConvRecipe& c, int pixels) {
-  int64_t const q = c.out_size.back(), k_group = c.out_channels / c.groups;
+  int64_t const q = c.out_size.back(), k_group = c.gemm_n();
   int const tile_w = q >= 24 ? 32 : q >= 12 ? 16 : 8;
   int64_t const n_blocks = (k_group + 63) / 64, per_block = (k_group + n_blocks - 1) / n_blocks;
-  int64_t const k = c.in_channels / c.groups * c.kernel_volume();
+  int64_t const k = c.gemm_k();
   return {pixels / tile_w, tile_w, int((per_block + 7) / 8 * 8), int((k + 7) / 8), n_blocks};
 }
 
 }  // namespace
 
 bool conv_direct_mma_prevails(const ConvRecipe& c) {
-  int64_t const pairs = c.in_channels / c.groups * c.kernel_volume();
+  int64_t const pairs = c.gemm_k();  // channel-tap pairs a group
   return conv_direct_mma_serves(c) && pairs > 32 && pairs <= 192 && conv_direct_mma_unsupported(c, 128).empty();
 }
 

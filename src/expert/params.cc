@@ -267,7 +267,7 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
       // Over more than 128 pairs, promoted every 4 k-blocks: level 2's 27 (192) 8.6x eager's error
       // unpromoted, 1.6x promoted, 2% slower; over 72-81 pairs promoting cost 4-43% (level 1's 54 1.24
       // -> 1.06x eager, level 2's 67 2.30 -> 1.61x), their errors 2-9x eager's unpromoted.
-      if (r.conv->in_channels / r.conv->groups * r.conv->kernel_volume() > 128) m.mma_promote = 4;
+      if (r.conv->gemm_k() > 128) m.mma_promote = 4;
       Params fused = m;
       fused.fuse_stage = 1;
       if (invalid_reason(r, fused, hw).empty()) return fused;
