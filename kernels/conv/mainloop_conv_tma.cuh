@@ -75,9 +75,11 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
   static constexpr uint64_t kCacheHint = uint64_t(cute::TMA::CacheHintSm90::EVICT_NORMAL);
   static_assert(!NchwA || !Split3xTf32, "the channels-first gather is for TF32 convolutions");
   static constexpr int ProducerThreads = NchwA ? cutlass::NumThreadsPerWarpGroup : 1;
-  // The gathering warpgroup's addresses: 64 registers spilled 8 bytes; the pre-split parts' producer
-  // (its term and the parts' offsets beside the tap walk and the tile's k-span) 40 spilled 12.
-  static constexpr uint32_t ProducerRegisters = NchwA ? 72 : PreSplit ? 48 : 40;
+  // The gathering warpgroup's addresses: 64 registers spilled 8 bytes; the TMA producer's tap walk
+  // and the tile's k-span at 40 spilled 8-28 bytes (the pre-split parts' term and offsets, 8 x 16
+  // and 16 x 8 pixel tiles). The consumers' N tiles of at most 128 columns need far less than the
+  // (3 x 168 - 48) / 2 = 228 left them.
+  static constexpr uint32_t ProducerRegisters = NchwA ? 72 : 48;
   static constexpr uint32_t TransactionBytes =
       NchwA ? uint32_t(Config::TileN * TileK * sizeof(ElementB)) : Base::TransactionBytes;
   static constexpr int GatherBarrier = 4;  // named barrier id: 0-1 ping-pong, 2-3 TMA-store staging

@@ -107,12 +107,22 @@ int conv_merge_w(const ConvRecipe& c) {
   return (s == 2 || s == 4) && s % d == 0 ? int(s) : 1;
 }
 
-ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused, bool boxes, bool tma_store) {
+ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused, bool boxes, bool tma_store,
+                     bool fit) {
   ConvTiles t;
   int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
   // Pixel-major boxes: whole 32-column runs, one box each whatever the stride (kernels/conv/nchw_boxes.cuh).
   while (t.tile_q < 128 && (t.tile_q < q || (boxes && t.tile_q < 32)) && (boxes || (t.tile_q * 2) * stride_w <= 256))
     t.tile_q *= 2;
+  // A row just past a power of two pads a third to a half of every such tile: 16 or 8 columns (8 or
+  // 16 rows) where their tiles pad a tenth less of the output plane (docs/decisions.md conv-pixel-tiles).
+  int64_t p = c.out_size.size() > 1 ? launched_size(c, 2) : 1;
+  auto padded = [&](int64_t tq) {
+    int64_t tp = 128 / tq;
+    return (p + tp - 1) / tp * tp * ((q + tq - 1) / tq * tq);
+  };
+  for (int tq = 16; fit && !boxes && tq >= 8 && tq < t.tile_q; tq /= 2)
+    if (padded(tq) * 10 < padded(t.tile_q) * 9) t.tile_q = tq;
   if (fused && fused->over == FusedStage::Over::kPool) t.tile_q = fused->window == 2 ? 8 : 4;
   t.tile_p = 128 / t.tile_q;
   // Few output channels per group (grouped and 3-D convolutions over 8 to 32 channels) take a
@@ -265,7 +275,7 @@ std::string config_tail(const Params& p) {
 
 std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fused) {
   bool x3 = conv_runs_3xtf32(c, p), in_kernel = x3 && p.split_ahead == 0;
-  ConvTiles t = conv_tiles(c, in_kernel, fused, p.input_boxes, p.tma_store);
+  ConvTiles t = conv_tiles(c, in_kernel, fused, p.input_boxes, p.tma_store, p.pixel_fit);
   bool const two_d = c.kernel.size() >= 2;
   std::string const rs = std::to_string(two_d ? c.kernel[c.kernel.size() - 2] : 1) + ", " +
                          std::to_string(c.kernel.back());  // R, S: the tap loops of a row plane unroll

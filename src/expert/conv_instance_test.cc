@@ -57,6 +57,35 @@ TEST(ConvInstance, StridedOneDimensionalTilesStayWithinATmaBox) {
   EXPECT_EQ(conv_unsupported(*r), "");
 }
 
+TEST(ConvInstance, PixelFitTakesNarrowerTilesWhereRowsPadMuch) {
+  auto fit = [](const ConvRecipe& c, bool boxes = false) { return conv_tiles(c, false, nullptr, boxes, false, true); };
+  // Level 2's 11: 34 x 34 outputs fill 53% of 64 x 2 tiles, 85% of 16 x 8 ones.
+  auto eleven = recognize(fixture("level2/11_ConvTranspose2d_BatchNorm_Tanh_MaxPool_GroupNorm"));
+  ASSERT_TRUE(eleven.ok()) << eleven.message();
+  EXPECT_EQ(conv_tiles(*eleven->conv).tile_q, 64);
+  EXPECT_EQ(fit(*eleven->conv).tile_q, 16);
+  EXPECT_EQ(fit(*eleven->conv).tile_p, 8);
+  EXPECT_EQ(invalid_reason(*eleven, point(*eleven, "pixel_fit=1")), "");
+  auto cu = generate_kernel(*eleven, fixture("level2/11_ConvTranspose2d_BatchNorm_Tanh_MaxPool_GroupNorm"),
+                            point(*eleven, "pixel_fit=1"));
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, "ConvForward<Config, 8, 16, Epilogue")) << "TileP 8, TileQ 16";
+  // Level 1's 69: rows of 260 pad to 384 in 128-wide tiles, to 272 in 16-wide ones; the pixel-major
+  // boxes keep whole 32-column runs.
+  auto sixty_nine = recognize(fixture("level1/69_conv_transposed_2D__asymmetric_input__asymmetric_kernel"));
+  ASSERT_TRUE(sixty_nine.ok()) << sixty_nine.message();
+  EXPECT_EQ(fit(*sixty_nine->conv).tile_q, 16);
+  EXPECT_EQ(fit(*sixty_nine->conv, true).tile_q, 128);
+  EXPECT_EQ(invalid_reason(*sixty_nine, point(*sixty_nine, "pixel_fit=1,input_boxes=1")),
+            "pixel_fit: input_boxes takes whole 32-column runs");
+  // Level 2's 1: rows of 126 fill 98% of 128-wide tiles.
+  auto one = recognize(fixture("level2/1_Conv2D_ReLU_BiasAdd"));
+  ASSERT_TRUE(one.ok()) << one.message();
+  EXPECT_EQ(fit(*one->conv).tile_q, 128);
+  EXPECT_EQ(invalid_reason(*one, point(*one, "pixel_fit=1")),
+            "pixel_fit: the power of two past the output's row pads little here");
+}
+
 TEST(ConvInstance, FewOutputChannelsPerGroupTakeANarrowTile) {
   auto grouped = recognize_conv(  // 32 -> 32 channels in 4 groups: 8 per group, its 2 W phases merged
       fixture("level1/72_conv_transposed_3D_asymmetric_input_asymmetric_kernel___strided_padded_grouped_"));
@@ -221,7 +250,7 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   Params const x3 = point(*r, "cluster_m=1,tf32x3=1,pingpong=0");
   EXPECT_TRUE(contains(to_string(x3),
                        "split_ahead=1,split_parts=3,tf32x3=1,tma_store=0,gather_input=0,input_boxes=0,"
-                       "fuse_stage=0,pingpong=0,strategy=conv_implicit_gemm"))
+                       "fuse_stage=0,pingpong=0,pixel_fit=0,strategy=conv_implicit_gemm"))
       << to_string(x3);
   auto back = parse_params(to_string(x3));
   ASSERT_TRUE(back.ok()) << back.message();

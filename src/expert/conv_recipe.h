@@ -94,9 +94,10 @@ struct FusedStage {
 // for windows of 2 and 4 for windows of 4 (kernels/conv/epilogue_nchw_reduce.cuh). The input read as
 // pixel-major boxes (`boxes`, Params::input_boxes) takes TileQ of 32 or more (whole 32-column boxes),
 // whatever the stride, and stages of 40-float box rows (kernels/conv/nchw_boxes.cuh).
-// With tma_store the output's staging (32 KB) comes off the stages' 192 KB.
+// With tma_store the output's staging (32 KB) comes off the stages' 192 KB. `fit` (Params::pixel_fit)
+// takes 16 x 8 or 8 x 16 pixels where a row just past a power of two would pad a tenth more.
 ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel = false, const FusedStage* fused = nullptr,
-                     bool boxes = false, bool tma_store = false);
+                     bool boxes = false, bool tma_store = false, bool fit = false);
 // Why the implicit GEMM cannot store its output by TMA from shared memory in whole rows of pixels
 // (Params::tma_store, kernels/conv/epilogue_nchw_tma_store.cuh), "" when it can.
 std::string conv_tma_store_unsupported(const ConvRecipe& c, const ConvTiles& t);

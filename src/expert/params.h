@@ -79,6 +79,10 @@ struct Params {
   // taking turns on the tensor cores (ping-pong, kernels/gemm/kernel_warp_specialized.cuh), so that
   // one's output stores run under the other's mainloop; 0 has both share every tile (cooperative).
   int pingpong = 0;
+  // Implicit-GEMM convolutions: 1 takes pixel tiles of 16 x 8 or 8 x 16 where the output's row, just
+  // past a power of two, pads a tenth more of the plane in tiles as wide as that power (level 2's 11:
+  // 34 x 34 outputs fill 53% of 64 x 2 tiles, 85% of 16 x 8); 0 the power of two past the row.
+  int pixel_fit = 0;
   bool operator==(const Params&) const = default;
 };
 

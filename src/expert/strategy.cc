@@ -272,6 +272,13 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
     if (!fused.ok()) return fused.message();
     if (p.input_boxes && fused->over == FusedStage::Over::kPool)
       return "input_boxes takes 32-column pixel tiles, a fused pool narrower ones";
+    if (p.pixel_fit && fused->over == FusedStage::Over::kPool) return "pixel_fit: a fused pool sets the pixel tile";
+  }
+  if (p.pixel_fit) {
+    if (p.input_boxes) return "pixel_fit: input_boxes takes whole 32-column runs";
+    if (p.tma_store) return "pixel_fit: tma_store takes whole 32-column runs";
+    if (conv_tiles(*r.conv, false, nullptr, false, false, true).tile_q == conv_tiles(*r.conv).tile_q)
+      return "pixel_fit: the power of two past the output's row pads little here";
   }
   return conv_invalid(r, p, hw);
 }
@@ -385,7 +392,7 @@ const std::vector<StrategyDef>& strategy_table() {
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
        {"tf32x3", "split_ahead", "split_parts", "gather_input", "input_boxes", "cluster_m", "fuse_stage", "pingpong",
-        "tma_store"},
+        "tma_store", "pixel_fit"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},

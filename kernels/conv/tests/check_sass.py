@@ -44,7 +44,7 @@ EXPECTATIONS = [
      r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 5, 2, 1, .*ConvParams<.*, 4, 32, .*BiasRelu, false, 1, " + BOXES + ", false>",
      1, ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D.MULTICAST", "LDS", "USETMAXREG"], ["LDGSTS"]),
     ("ping-pong, each warpgroup a tile, in clusters of two",
-     r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 6, 2, 1, 1, .*ConvParams<.*, 1, 128, .*BiasRelu, false, 1, " + COPY + ", false>",
+     r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 6, 2, 1, 1, .*ConvParams<.*, 2, 64, .*BiasRelu, false, 1, " + COPY + ", false>",
      1, ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D.MULTICAST", "BAR.ARV", "USETMAXREG"], ["LDGSTS"]),
     ("the same storing its output by TMA from shared memory",
      r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 5, 2, 1, 1, .*ConvParams<.*, 1, 128, .*BiasRelu, false, 1, " + COPY + ", true>",

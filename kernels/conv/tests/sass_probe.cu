@@ -49,10 +49,11 @@ cudaError_t run_clustered(float const* x, float const* w, float* out, ConvShape 
 }
 
 // Ping-pong: each consumer warpgroup a 128 x 128 tile of its own, in clusters of two, over the input's
-// channels-last copy (level 1's default where the input is copied, since 2026-12-06).
+// channels-last copy (level 1's default where the input is copied, since 2026-12-06); 2 x 64 pixel
+// tiles, whose tap walk and k-span spilled the producer's 40 registers.
 using PingPong = ConvForward<
     gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 128, 6, 2, 1, 1>,
-    1, 128, BiasRelu>;
+    2, 64, BiasRelu>;
 
 cudaError_t run_pingpong(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return PingPong::run(x, w, out, s, f, workspace, nullptr);
