@@ -84,6 +84,17 @@ TEST(ConvInstance, PixelFitTakesNarrowerTilesWhereRowsPadMuch) {
   EXPECT_EQ(fit(*one->conv).tile_q, 128);
   EXPECT_EQ(invalid_reason(*one, point(*one, "pixel_fit=1")),
             "pixel_fit: the power of two past the output's row pads little here");
+  // The default takes it where valid, ahead of ping-pong: level 1's 77 (stride 2, merged W phases, in
+  // clusters of two) spilled as ping-pong over 8 x 16 tiles, so it runs them cooperative.
+  EXPECT_EQ(default_params(*eleven).pixel_fit, 1);
+  EXPECT_EQ(default_params(*one).pixel_fit, 0);
+  auto strided =
+      recognize(fixture("level1/77_conv_transposed_3D_square_input_square_kernel___padded____dilated____strided__"));
+  ASSERT_TRUE(strided.ok()) << strided.message();
+  EXPECT_EQ(invalid_reason(*strided, point(*strided, "pixel_fit=1,cluster_m=2,pingpong=1")),
+            "pixel_fit: a ping-pong tile over merged W phases in clusters of two spills its registers");
+  EXPECT_EQ(default_params(*strided).pixel_fit, 1);
+  EXPECT_EQ(default_params(*strided).pingpong, 0);
 }
 
 TEST(ConvInstance, FewOutputChannelsPerGroupTakeANarrowTile) {

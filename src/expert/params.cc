@@ -294,6 +294,11 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
       else if (product(r.conv->kernel) == 1)
         p.gather_input = 1;
     }
+    // Pixel tiles of 16 x 8 or 8 x 16 where rows just past a power of two pad much (conv-pixel-tiles):
+    // on an H100 (2026-12-06g) level 1's 65 0.91 -> 1.07x eager, 69 0.89 -> 1.20x, 68 2.33 -> 3.49x,
+    // level 2's 77 1.23 -> 1.43x, 11 0.90 -> 0.92x, 5 even. Set ahead of ping-pong,
+    // which some of its tiles exclude (their registers).
+    if (kind == ConvClass::kImplicitGemm && r.conv) set_where_valid(r, hw, p, &Params::pixel_fit, 1);
     // Clusters of two along M sharing the weight tile by multicast (conv-clusters): on an H100 level
     // 1's 55 3.45 -> 3.39 ms, 67 2.19 -> 1.97, 87 5.54 -> 4.95; under pointwise ops level 2's 1
     // even, 4 2% slower. So only where the output is the convolution's own.
@@ -305,10 +310,6 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
       // and 76 1% slower; over pixel-major boxes 63 8% slower, 87 even.
       if (!p.input_boxes && !p.gather_input && r.conv->dims > 1) set_where_valid(r, hw, p, &Params::pingpong, 1);
     }
-    // Pixel tiles of 16 x 8 or 8 x 16 where rows just past a power of two pad much (conv-pixel-tiles):
-    // on an H100 (2026-12-06g) level 1's 65 0.91 -> 1.07x eager, 69 0.89 -> 1.20x, 68 2.33 -> 3.49x,
-    // level 2's 77 1.23 -> 1.43x, 11 0.90 -> 0.92x, 5 even.
-    if (kind == ConvClass::kImplicitGemm && r.conv) set_where_valid(r, hw, p, &Params::pixel_fit, 1);
     // Direct 3-D convolutions: two columns a thread where they fit (measured on level 1's 54 and level
     // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).
     if (kind == ConvClass::kDirect && r.conv && r.conv->dims == 3 && conv_direct_unsupported(*r.conv, 2).empty())

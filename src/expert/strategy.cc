@@ -276,6 +276,9 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
   }
   if (p.pixel_fit) {
     if (p.input_boxes) return "pixel_fit: input_boxes takes whole 32-column runs";
+    // ptxas spilled the consumer of level 1's 77 (24-28 bytes; cooperative, or without clusters, none).
+    if (p.pingpong && p.cluster_m > 1 && conv_merge_w(*r.conv) > 1)
+      return "pixel_fit: a ping-pong tile over merged W phases in clusters of two spills its registers";
     if (p.tma_store) return "pixel_fit: tma_store takes whole 32-column runs";
     if (conv_tiles(*r.conv, false, nullptr, false, false, true).tile_q == conv_tiles(*r.conv).tile_q)
       return "pixel_fit: the power of two past the output's row pads little here";
