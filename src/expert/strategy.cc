@@ -263,7 +263,8 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
   if (p.tma_store) {
     if (p.tma_store != 2) return "a convolution's TMA store takes two staging buffers a warpgroup (tma_store=2)";
     if (p.fuse_stage) return "tma_store: a fused stage's epilogue writes reduced values";
-    if (auto why = conv_tma_store_unsupported(*r.conv, conv_tiles(*r.conv, false, nullptr, p.input_boxes, true));
+    if (auto why =
+            conv_tma_store_unsupported(*r.conv, conv_tiles(*r.conv, false, nullptr, p.input_boxes, true, p.pixel_fit));
         !why.empty())
       return why;
   }
@@ -279,7 +280,6 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
     // ptxas spilled the consumer of level 1's 77 (24-28 bytes; cooperative, or without clusters, none).
     if (p.pingpong && p.cluster_m > 1 && conv_merge_w(*r.conv) > 1)
       return "pixel_fit: a ping-pong tile over merged W phases in clusters of two spills its registers";
-    if (p.tma_store) return "pixel_fit: tma_store takes whole 32-column runs";
     if (conv_tiles(*r.conv, false, nullptr, false, false, true).tile_q == conv_tiles(*r.conv).tile_q)
       return "pixel_fit: the power of two past the output's row pads little here";
   }
