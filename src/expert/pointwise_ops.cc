@@ -20,6 +20,30 @@ E softplus(E x, double beta, double threshold) {
   E soft = call(Prim::kLogFast, {add(c(1), call(Prim::kExpFast, {bx}))});
   return call(Prim::kSelectGt, {bx, c(threshold), x, beta == 1 ? soft : dvd(soft, c(beta))});
 }
+// tanh(softplus(x)) at softplus's defaults (beta 1, threshold 20), Mish's factor, as one rational
+// function of u = e^x: tanh(log(1 + u)) = ((1 + u)^2 - 1) / ((1 + u)^2 + 1) = n / (n + 2) with
+// n = u (u + 2), all terms positive (no cancellation). One exponential and one division instead of
+// an exponential, a logarithm and a tanh: Mish twice (level 2's 4) 73 -> 52 SASS instructions in a
+// kernel of one element each, 8 -> 4 MUFU. It also keeps x e^x where 1 + u rounds to 1 in float
+// (x < -17), which the log form flushed to 0. Above the threshold tanh(x) rounds to 1 in float (n
+// overflows past 44 there, in the branch not taken).
+E tanh_softplus(E x) {
+  E u = call(Prim::kExpFast, {x}), n = mul(u, add(u, c(2)));
+  return call(Prim::kSelectGt, {x, c(20), c(1), dvd(n, add(n, c(2)))});
+}
+// Whether e is softplus(x) at the defaults as softplus() above builds it; then *x is its argument.
+bool default_softplus(const E& e, E* x) {
+  auto is = [](const E& k, Prim p) { return k && k->prim == p; };
+  if (!is(e, Prim::kSelectGt) || !is(e->kids[1], Prim::kConst) || e->kids[1]->value != 20 || e->kids[0] != e->kids[2])
+    return false;
+  const E& log = e->kids[3];
+  if (!is(log, Prim::kLogFast) || !is(log->kids[0], Prim::kAdd)) return false;
+  const E& one = log->kids[0]->kids[0];
+  const E& exp = log->kids[0]->kids[1];
+  if (!is(one, Prim::kConst) || one->value != 1 || !is(exp, Prim::kExpFast) || exp->kids[0] != e->kids[0]) return false;
+  *x = e->kids[0];
+  return true;
+}
 
 // Reads argument i (or keyword `name`) as a number, `fallback` when absent.
 struct Args {
@@ -113,7 +137,10 @@ const std::map<std::string, Builder>& table() {
        unary([](E x) { return dvd(c(1), add(c(1), call(Prim::kExpFast, {call(Prim::kNeg, {x})}))); })},
       {"aten.silu.default",
        unary([](E x) { return dvd(x, add(c(1), call(Prim::kExpFast, {call(Prim::kNeg, {x})}))); })},
-      {"aten.tanh.default", unary([](E x) { return call(Prim::kTanh, {x}); })},
+      {"aten.tanh.default", unary([](E x) {
+         E arg;
+         return default_softplus(x, &arg) ? tanh_softplus(arg) : call(Prim::kTanh, {x});
+       })},
       {"aten.exp.default", unary([](E x) { return call(Prim::kExp, {x}); })},
       {"aten.log.default", unary([](E x) { return call(Prim::kLog, {x}); })},
       {"aten.abs.default", unary([](E x) { return call(Prim::kAbs, {x}); })},
@@ -126,7 +153,7 @@ const std::map<std::string, Builder>& table() {
       {"aten.reciprocal.default", unary([](E x) { return dvd(c(1), x); })},
       {"aten.hardsigmoid.default", unary([](E x) { return dvd(relu6(add(x, c(3))), c(6)); })},
       {"aten.hardswish.default", unary([](E x) { return dvd(mul(x, relu6(add(x, c(3)))), c(6)); })},
-      {"aten.mish.default", unary([](E x) { return mul(x, call(Prim::kTanh, {softplus(x, 1, 20)})); })},
+      {"aten.mish.default", unary([](E x) { return mul(x, tanh_softplus(x)); })},
       {"aten.clone.default", unary([](E x) { return x; })},
       {"aten.alias.default", unary([](E x) { return x; })},
       {"aten.detach.default", unary([](E x) { return x; })},

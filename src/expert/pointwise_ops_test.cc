@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -76,6 +77,32 @@ TEST(PointwiseOps, ActivationsMatchPyTorchFormulas) {
   for (auto& c : cases)
     for (double x : {-30.0, -3.0, -0.5, 0.0, 0.7, 2.5, 10.0, 25.0})
       EXPECT_NEAR(eval(c.node, x), c.reference(x), 1e-9 * (1 + std::fabs(c.reference(x)))) << c.what << " at " << x;
+}
+
+// Mish's factor tanh(softplus(x)) runs as n / (n + 2), n = e^x (e^x + 2): for aten.mish and where
+// the trace spells it tanh(softplus(x)) (level 2's 52); a softplus off its defaults keeps the tanh.
+TEST(PointwiseOps, TanhOfDefaultSoftplusIsOneExponentialAndADivision) {
+  auto tanh_of = [](const GraphNode& softplus) {
+    auto x = [](const GraphArg&) -> Result<ExprPtr> { return leaf(0); };
+    ExprPtr s = *pointwise_expr(softplus, x);
+    return *pointwise_expr(node("aten.tanh.default", {"in:s"}), [&](const GraphArg&) -> Result<ExprPtr> { return s; });
+  };
+  ExprPtr fused = tanh_of(node("aten.softplus.default", {"in:x"}));
+  ExprPtr kept = tanh_of(node("aten.softplus.default", {"in:x", "const:2", "const:20"}));
+  EXPECT_FALSE(contains(fused, Prim::kTanh) || contains(fused, Prim::kLogFast)) << describe(fused);
+  EXPECT_TRUE(contains(kept, Prim::kTanh)) << describe(kept);
+  for (double x : {-80.0, -30.0, -17.5, -3.0, -0.5, 0.0, 0.7, 2.5, 19.9, 20.1, 60.0})
+    EXPECT_NEAR(eval_host(fused, {x}), std::tanh(std::log1p(std::exp(x))), 1e-12 * std::tanh(std::log1p(std::exp(x))))
+        << x;
+  // In float the terms are all positive: the quotient stays within a few ulp of the true factor, also
+  // far below -17 where 1 + e^x rounds to 1 (the log form gave 0 there).
+  double worst = 0;
+  for (float x = -80.0f; x <= 20.0f; x += 0.0137f) {
+    float u = std::exp(x), n = u * (u + 2.0f);
+    double exact = std::tanh(std::log1p(std::exp(double(x))));
+    worst = std::max(worst, std::fabs(n / (n + 2.0f) - exact) / exact);
+  }
+  EXPECT_LT(worst, 4e-7);
 }
 
 TEST(PointwiseOps, UnknownOpsAndArgumentsAreErrors) {
