@@ -2,17 +2,23 @@
 with the reason (run now, on the CPU), and what its kernels measured on the GPU (read from `cutegen --json
 eval` answers), as Markdown table rows, then a count per level.
 
-Usage: python3 bench/kb_coverage.py [--picks PICKS] KB_DIR[:KB_DIR...] EAGER_JSON|- RESULT_DIR...
+Usage: python3 bench/kb_coverage.py [--root DIR] [--picks PICKS | --newest] KB_DIR[:KB_DIR...] EAGER_JSON|- RESULT_DIR...
   KB_DIR: ignored folders of KernelBench problem files (.kb/level1:.kb/level2); EAGER_JSON: reference
   eager times (shared/reference/h200_kernelbench_level1_eager_ms.json), - for none; RESULT_DIR: folders of
   `<problem>[@<params>].json` eval answers beside their kernels (or an emitted.tsv naming their
   parameters); a problem's fastest correct answer wins (ties: the folder listed first, so list the
   newest first). PICKS: a TSV of `level<N>/<problem>` and the answer to show for it (a path under
   results/h200 without `.json`: results/coverage/picks.tsv, the measurements of today's defaults that
-  BENCHMARKS.md cites); a picked problem shows that answer instead of the fastest one.
+  BENCHMARKS.md cites); a picked problem shows that answer instead of the fastest one. --newest: a
+  problem's answer from the first RESULT_DIR that holds one (list the newest first), its default point of
+  then where that folder has it, else the fastest there. --root: the folder the run column and PICKS are
+  relative to (default results/h200; results/h100 for the H100's answers).
+The count per level ends with the geometric means over the correct measured answers, against eager
+and, where the answer timed it, torch.compile.
 """
 import concurrent.futures
 import json
+import math
 import os
 import subprocess
 import sys
@@ -21,10 +27,16 @@ from expert_table import cell, numbers, ratio
 
 RESULTS = os.path.join(os.path.dirname(__file__), "..", "results", "h200")
 args = sys.argv[1:]
-picks = {}
-if args[:1] == ["--picks"]:
-    with open(args[1]) as f:
-        picks = dict(l.rstrip("\n").split("\t") for l in f if l.strip() and not l.startswith("#"))
+picks, newest = {}, False
+while args[:1] in (["--picks"], ["--newest"], ["--root"]):
+    if args[0] == "--newest":
+        newest, args = True, args[1:]
+        continue
+    if args[0] == "--root":
+        RESULTS = args[1]
+    else:
+        with open(args[1]) as f:
+            picks = dict(l.rstrip("\n").split("\t") for l in f if l.strip() and not l.startswith("#"))
     args = args[2:]
 kb_dirs, eager_path, result_dirs = args[0].split(":"), args[1], args[2:]
 eager_ref = json.load(open(eager_path))["eager_ms"] if eager_path != "-" else {}
@@ -84,7 +96,11 @@ def measured(name, pick=None):
     """The picked answer, else the fastest correct one over the result folders (else the first
     readable one), with its folder and its kernel's parameters (from the .cu's title line)."""
     found = []
-    stems = [os.path.join(RESULTS, pick)] if pick else (s for d in result_dirs for s in answers(d, name))
+    stems = [os.path.join(RESULTS, pick)] if pick else [s for d in result_dirs for s in answers(d, name)]
+    if newest and stems and not pick:
+        first = [s for s in stems if os.path.dirname(s) == os.path.dirname(stems[0])]
+        default = os.path.join(os.path.dirname(stems[0]), name)
+        stems = [default] if default in first else first
     for stem in stems:
         try:
             doc = json.load(open(stem + ".json"))
@@ -103,7 +119,7 @@ def fmt(x, f="{:.3f}"):
 
 print("| problem | eager ms | expert ms | torch.compile ms | floor ms | of floor | vs eager | vs compile | measured kernel (run) | recognized as |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
-counts = {}
+counts, speedups = {}, {}
 problems = [(d, f) for d in kb_dirs for f in sorted(os.listdir(d), key=lambda f: int(f.split("_")[0]) if f[0].isdigit() else 10**6)
             if f.endswith(".py") and f[0].isdigit()]
 # Recognition loads each problem in Python (seconds each): several at once, the rows in order.
@@ -121,10 +137,18 @@ for (kb_dir, file), (outcome, what) in zip(problems, outcomes):
     run = "not measured" if doc is None else f"{params} ({os.path.relpath(where, RESULTS)})"
     if verdict not in (None, "pass"):
         what = f"**{verdict}** — " + what
+    if verdict == "pass":
+        for against, base in (("eager", eager), ("torch.compile", comp)):
+            if ratio(ms, base):
+                speedups.setdefault(level, {}).setdefault(against, []).append(ratio(ms, base))
     print(f"| {level}/{name} | {fmt(eager) if eager else fmt(eager_ref.get(file)) + ' (ref)'} | {fmt(ms)} | {fmt(comp)} | {fmt(floor)} | "
           f"{fmt(ratio(ms, floor), '{:.0%}')} | {fmt(ratio(ms, eager), '{:.2f}x')} | {fmt(ratio(ms, comp), '{:.2f}x')} | "
           f"{run if ok else outcome} | {what[:220] if ok else what[:400]} |")
 print()
 for level, c in counts.items():
+    means = []
+    for against, xs in speedups.get(level, {}).items():
+        mean = math.exp(sum(math.log(x) for x in xs) / len(xs))
+        means.append(f"against {against} over {len(xs)}: {mean:.2f}x, {sum(x >= 1 for x in xs)} at or above it")
     print(f"- {level}: " + ", ".join(f"{c.get(k, 0)} {k}" for k in ("accepted", "recognized", "declined")) +
-          " (recognized: read into a recipe, no kernel yet)")
+          " (recognized: read into a recipe, no kernel yet)" + "".join(f"; measured and correct, {m}" for m in means))

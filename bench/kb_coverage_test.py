@@ -14,8 +14,8 @@ OLDER = os.path.join(ROOT, "results", "h200", "2026-11-30-expert-tma", "call2", 
 NEWER = os.path.join(ROOT, "results", "h200", "2026-12-01d-expert-ln-two-reads", "call4", "expert")  # 2.949 ms
 
 
-def coverage(kb, *args):
-    r = subprocess.run([sys.executable, os.path.join(HERE, "kb_coverage.py"), *args, kb, "-", NEWER, OLDER],
+def coverage(kb, *args, dirs=(NEWER, OLDER)):
+    r = subprocess.run([sys.executable, os.path.join(HERE, "kb_coverage.py"), *args, kb, "-", *dirs],
                        capture_output=True, text=True, timeout=600)
     if r.returncode != 0:
         raise AssertionError(r.stderr[-3000:])
@@ -40,6 +40,19 @@ class KbCoverageTest(unittest.TestCase):
             self.assertEqual(row[2], "3.020", out)
             self.assertEqual(row[6], "1.01x")  # against that answer's own eager, 3.044 ms
             self.assertIn("2026-11-30-expert-tma/call2/kb", row[8])
+
+    def test_newest_takes_the_first_folders_answer_and_the_counts_end_with_means(self):
+        with tempfile.TemporaryDirectory() as d:
+            kb = os.path.join(d, "level1")
+            os.mkdir(kb)
+            shutil.copy(os.path.join(ROOT, "tasks", "relu.py"), os.path.join(kb, "19_ReLU.py"))
+            row, out = coverage(kb, "--newest", dirs=(OLDER, NEWER))
+            self.assertEqual(row[2], "3.020", out)  # the first folder's, though slower
+            self.assertIn("against eager over 1: 1.01x, 1 at or above it", out)
+            row, out = coverage(kb, "--newest", dirs=(NEWER, OLDER))
+            self.assertEqual(row[2], "2.949", out)
+            self.assertIn("against eager over 1: 1.03x, 1 at or above it; measured and correct, against torch.compile "
+                          "over 1: 1.02x, 1 at or above it", out)
 
 
 if __name__ == "__main__":
