@@ -13,17 +13,16 @@ Usage: python3 bench/kb_coverage.py [--root DIR] [--picks PICKS | --newest] KB_D
   problem's answer from the first RESULT_DIR that holds one (list the newest first), its default point of
   then where that folder has it, else the fastest there. --root: the folder the run column and PICKS are
   relative to (default results/h200; results/h100 for the H100's answers).
-The count per level ends with the geometric means over the correct measured answers, against eager
-and, where the answer timed it, torch.compile.
+The count per level ends with expert_table's summary of the measured answers (geometric means over the
+correct ones, against eager and, where the answer timed it, torch.compile).
 """
 import concurrent.futures
 import json
-import math
 import os
 import subprocess
 import sys
 
-from expert_table import cell, numbers, ratio
+from expert_table import cell, numbers, ratio, summary
 
 RESULTS = os.path.join(os.path.dirname(__file__), "..", "results", "h200")
 args = sys.argv[1:]
@@ -119,7 +118,7 @@ def fmt(x, f="{:.3f}"):
 
 print("| problem | eager ms | expert ms | torch.compile ms | floor ms | of floor | vs eager | vs compile | measured kernel (run) | recognized as |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
-counts, speedups = {}, {}
+counts, measured_docs = {}, {}
 problems = [(d, f) for d in kb_dirs for f in sorted(os.listdir(d), key=lambda f: int(f.split("_")[0]) if f[0].isdigit() else 10**6)
             if f.endswith(".py") and f[0].isdigit()]
 # Recognition loads each problem in Python (seconds each): several at once, the rows in order.
@@ -137,18 +136,13 @@ for (kb_dir, file), (outcome, what) in zip(problems, outcomes):
     run = "not measured" if doc is None else f"{params} ({os.path.relpath(where, RESULTS)})"
     if verdict not in (None, "pass"):
         what = f"**{verdict}** — " + what
-    if verdict == "pass":
-        for against, base in (("eager", eager), ("torch.compile", comp)):
-            if ratio(ms, base):
-                speedups.setdefault(level, {}).setdefault(against, []).append(ratio(ms, base))
+    if doc is not None:
+        measured_docs.setdefault(level, []).append(doc)
     print(f"| {level}/{name} | {fmt(eager) if eager else fmt(eager_ref.get(file)) + ' (ref)'} | {fmt(ms)} | {fmt(comp)} | {fmt(floor)} | "
           f"{fmt(ratio(ms, floor), '{:.0%}')} | {fmt(ratio(ms, eager), '{:.2f}x')} | {fmt(ratio(ms, comp), '{:.2f}x')} | "
           f"{run if ok else outcome} | {what[:220] if ok else what[:400]} |")
 print()
 for level, c in counts.items():
-    means = []
-    for against, xs in speedups.get(level, {}).items():
-        mean = math.exp(sum(math.log(x) for x in xs) / len(xs))
-        means.append(f"against {against} over {len(xs)}: {mean:.2f}x, {sum(x >= 1 for x in xs)} at or above it")
+    docs = measured_docs.get(level)
     print(f"- {level}: " + ", ".join(f"{c.get(k, 0)} {k}" for k in ("accepted", "recognized", "declined")) +
-          " (recognized: read into a recipe, no kernel yet)" + "".join(f"; measured and correct, {m}" for m in means))
+          " (recognized: read into a recipe, no kernel yet)" + (f"; measured: {summary(docs)}" if docs else ""))

@@ -48,11 +48,10 @@ class KbCoverageTest(unittest.TestCase):
             shutil.copy(os.path.join(ROOT, "tasks", "relu.py"), os.path.join(kb, "19_ReLU.py"))
             row, out = coverage(kb, "--newest", dirs=(OLDER, NEWER))
             self.assertEqual(row[2], "3.020", out)  # the first folder's, though slower
-            self.assertIn("against eager over 1: 1.01x, 1 at or above it", out)
+            self.assertIn("; measured: 1 of 1 correct; 1.01x eager over 1 (1 at or above it)", out)
             row, out = coverage(kb, "--newest", dirs=(NEWER, OLDER))
             self.assertEqual(row[2], "2.949", out)
-            self.assertIn("against eager over 1: 1.03x, 1 at or above it; measured and correct, against torch.compile "
-                          "over 1: 1.02x, 1 at or above it", out)
+            self.assertIn("1.03x eager over 1 (1 at or above it); 1.02x torch.compile over 1 (1 at or above it)", out)
 
 
 if __name__ == "__main__":
