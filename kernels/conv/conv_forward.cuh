@@ -16,7 +16,8 @@
 // convolution may skip it (InputRead): the producer warpgroup gathers the K-major tiles from the
 // input as it is, element by element (kGather), or TMA loads the input's pixel-major tiles and the
 // consumers transpose them into registers for the wgmma RS form (kBoxes, mainloop_conv_nchw.cuh).
-// The split and packed copies stay (they write more than the input).
+// The split and packed copies stay (they write more than the input). Over the copy, kCopyRows loads one
+// box a kernel row for its RowTaps taps (mainloop_conv_row_taps.cuh).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,7 @@
 #include "gemm/gemm_launch.cuh"
 #include "gemm/kernel_warp_specialized.cuh"
 #include "mainloop_conv_nchw.cuh"
+#include "mainloop_conv_row_taps.cuh"
 #include "mainloop_conv_tma.cuh"
 #include "transposed_launch.cuh"
 
@@ -40,15 +42,18 @@ namespace cutegen::conv {
 // How the implicit GEMM reads its input: a channels-last copy (TMA boxes of it), or the input as it
 // is, gathered by the producer warpgroup's cp.async or loaded as pixel-major TMA boxes (TF32 only).
 // kBoxPairs: pixel-major boxes with two taps a k-tile, for groups of at most 16 channels (forward,
-// or transposed phase by phase).
-enum class InputRead { kCopy, kGather, kBoxes, kBoxPairs };
+// or transposed phase by phase). kCopyRows: the copy, one box of BoxRows columns a kernel row of
+// RowTaps taps (forward, TF32, W stride 1, one output row a tile).
+enum class InputRead { kCopy, kGather, kBoxes, kBoxPairs, kCopyRows };
 
 template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW, InputRead Input,
-          bool TmaStore>
+          bool TmaStore, int RowTaps, int BoxRows>
 struct ConvParams {
-  using Mainloop = cute::conditional_t<Input == InputRead::kBoxes || Input == InputRead::kBoxPairs,
-                                       MainloopConvNchw<Config, TileP, TileQ, Input == InputRead::kBoxPairs ? 2 : 1>,
-                                       MainloopConvTma<Config, TileP, TileQ, Split3xTf32, Input == InputRead::kGather>>;
+  using Mainloop = cute::conditional_t<
+      Input == InputRead::kBoxes || Input == InputRead::kBoxPairs,
+      MainloopConvNchw<Config, TileP, TileQ, Input == InputRead::kBoxPairs ? 2 : 1>,
+      cute::conditional_t<Input == InputRead::kCopyRows, MainloopConvRowTaps<Config, TileQ, RowTaps, BoxRows>,
+                          MainloopConvTma<Config, TileP, TileQ, Split3xTf32, Input == InputRead::kGather>>>;
   static_assert(!TmaStore || (MergeW == 1 && !fuses_reduction<Functor>), "the TMA store writes whole output rows");
   using Epilogue =
       cute::conditional_t<fuses_reduction<Functor>, EpilogueNchwReduce<Config, TileP, TileQ, Functor, MergeW>,
@@ -78,15 +83,17 @@ struct ConvParams {
 };
 
 // MergeW > 1 (a transposed convolution of that W stride, MergedW::applies): its W phases run merged,
-// one launch per (r_z, r_p). Input other than kCopy (TF32, no packing): the kernel reads the input as
-// it is, no channels-last copy of it. TmaStore: the output staged in shared memory and stored by TMA
+// one launch per (r_z, r_p). Input other than kCopy and kCopyRows (TF32, no packing): the kernel reads
+// the input as it is, no channels-last copy of it. TmaStore: the output staged in shared memory and stored by TMA
 // (epilogue_nchw_tma_store.cuh; run says cudaErrorInvalidValue where its preconditions fail).
 template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = false, int MergeW = 1,
-          InputRead Input = InputRead::kCopy, bool TmaStore = false>
+          InputRead Input = InputRead::kCopy, bool TmaStore = false, int RowTaps = 0, int BoxRows = 0>
 struct ConvForward {
-  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW, Input, TmaStore>;
+  using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW, Input, TmaStore, RowTaps, BoxRows>;
   using Mainloop = typename Params::Mainloop;
-  static constexpr bool Copied = Input == InputRead::kCopy;  // the kernel reads the input's channels-last copy
+  // The kernel reads the input's channels-last copy.
+  static constexpr bool Copied = Input == InputRead::kCopy || Input == InputRead::kCopyRows;
+  static_assert(Input != InputRead::kCopyRows || (!Split3xTf32 && MergeW == 1), "rows of taps: forward TF32");
   static_assert(Input != InputRead::kBoxPairs || MergeW == 1, "merged W phases' weights hold one tap a row");
   static_assert(Copied || !Split3xTf32, "the input read as it is runs TF32");
   using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;

@@ -90,15 +90,15 @@ struct PixelTiling {
     return {rest / s.z, rest % s.z, tp * TileP, tq * TileQ};
   }
   // The outermost tap dim's run that reaches the input from M tile `m_tile` (depth for a 3-D
-  // kernel, else rows), and how many taps one step of it spans: the implicit GEMM walks its taps in
-  // that order, so the taps outside the run are two blocks of k-tiles at the ends of K.
-  CUTE_HOST_DEVICE static TapRun outer_taps(ConvShape const& s, int m_tile, int& taps_per_step) {
+  // kernel, else rows), and how many kernel rows (of S taps) one step of it spans: the implicit GEMM
+  // walks its taps in that order, so the taps outside the run are two blocks of k-tiles at the ends of K.
+  CUTE_HOST_DEVICE static TapRun outer_taps(ConvShape const& s, int m_tile, int& rows_per_step) {
     PixelTile const t = tile(s, m_tile);
     if (s.t > 1) {
-      taps_per_step = s.r * s.s;
+      rows_per_step = s.r;
       return TapRun::of(t.z, t.z, s.t, s.stride_d, s.pad_d, s.dil_d, s.d);
     }
-    taps_per_step = s.s;
+    rows_per_step = 1;
     return TapRun::of(t.p0, t.p0 + TileP - 1, s.r, s.stride_h, s.pad_h, s.dil_h, s.h);
   }
 };

@@ -131,9 +131,13 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
   // slice near the ends a few of its taps; the others would load TMA's zero fill and multiply it).
   // At least one k-tile, so that the consumers' mainloop always has one to run (its zeros add nothing).
   CUTE_DEVICE static gemm::KSpan k_span(Params const& params, int m_tile, int begin, int count) {
-    int taps_per_step;
-    TapRun const run = Tiling::outer_taps(params.shape, m_tile, taps_per_step);
-    int const step = taps_per_step * k_tiles_per_tap(params.shape);
+    return span_of(params.shape, m_tile, begin, count, params.shape.s * k_tiles_per_tap(params.shape));
+  }
+  // The same over `per_row` k-tiles a kernel row of S taps (mainloop_conv_row_taps.cuh's: its channel tiles).
+  CUTE_DEVICE static gemm::KSpan span_of(ConvShape const& s, int m_tile, int begin, int count, int per_row) {
+    int rows_per_step;
+    TapRun const run = Tiling::outer_taps(s, m_tile, rows_per_step);
+    int const step = rows_per_step * per_row;
     int const first = cute::max(begin, run.lo * step), end = cute::min(begin + count, run.hi * step);
     return first < end ? gemm::KSpan{first, end - first} : gemm::KSpan{begin, 1};
   }
@@ -142,16 +146,21 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
   // itself); false when the driver refuses a descriptor (a box past TMA's 256-element limit:
   // TileQ * stride_w or TileP * stride_h).
   static bool make_params(ConvShape const& s, ElementA const* x, ElementB const* w, Params& out) {
-    out.shape = s;
-    out.x = x;
-    uint64_t e = sizeof(ElementA);
-    uint64_t a_dims[5] = {uint64_t(s.c_padded()), uint64_t(s.w), uint64_t(s.h), uint64_t(s.d), uint64_t(Parts * s.n)};
-    uint64_t a_strides[4] = {a_dims[0] * e, a_dims[0] * a_dims[1] * e, a_dims[0] * a_dims[1] * a_dims[2] * e,
-                             a_dims[0] * a_dims[1] * a_dims[2] * a_dims[3] * e};
     uint32_t a_box[5] = {TileK, uint32_t(TileQ * s.stride_w), uint32_t(TileP * s.stride_h), 1, 1};
     uint32_t a_step[5] = {1, uint32_t(s.stride_w), uint32_t(s.stride_h), 1, 1};
-    return (NchwA || encode(&out.a, x, 5, a_dims, a_strides, a_box, a_step, CU_TENSOR_MAP_SWIZZLE_128B)) &&
-           make_b(w, weight_channels(s), weight_taps(s), s.k, out);
+    out.shape = s;
+    out.x = x;
+    return (NchwA || make_a(s, x, a_box, a_step, out)) && make_b(w, weight_channels(s), weight_taps(s), s.k, out);
+  }
+
+  // A's descriptor over the input's channels-last copy x, (C_pad, W, H, D, Parts x N), in boxes of
+  // `box` elements stepping by `step`.
+  static bool make_a(ConvShape const& s, ElementA const* x, uint32_t const* box, uint32_t const* step, Params& out) {
+    uint64_t e = sizeof(ElementA);
+    uint64_t dims[5] = {uint64_t(s.c_padded()), uint64_t(s.w), uint64_t(s.h), uint64_t(s.d), uint64_t(Parts * s.n)};
+    uint64_t strides[4] = {dims[0] * e, dims[0] * dims[1] * e, dims[0] * dims[1] * dims[2] * e,
+                           dims[0] * dims[1] * dims[2] * dims[3] * e};
+    return encode(&out.a, x, 5, dims, strides, box, step, CU_TENSOR_MAP_SWIZZLE_128B);
   }
 
   // B's descriptor over the weight's channels-last copy w, (row, rows, k) with Parts x k rows of

@@ -107,8 +107,13 @@ int conv_merge_w(const ConvRecipe& c) {
   return (s == 2 || s == 4) && s % d == 0 ? int(s) : 1;
 }
 
+int conv_row_box_rows(const ConvRecipe& c) {
+  int64_t const dil = c.dilation.empty() ? 1 : c.dilation.back();
+  return int((128 + (c.kernel.back() - 1) * dil + 7) / 8 * 8);
+}
+
 ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused, bool boxes, bool tma_store,
-                     bool fit) {
+                     bool fit, bool row_box) {
   ConvTiles t;
   int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
   // Pixel-major boxes: whole 32-column runs, one box each whatever the stride (kernels/conv/nchw_boxes.cuh).
@@ -134,7 +139,12 @@ ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage
   // Up to 96 columns take a 96-wide wgmma (level 1's 50: 96 channels, a quarter of a 128 tile padding).
   if (n > 64) t.tile_n = n <= 96 ? 96 : 128;
   int stage_bytes = ((boxes ? 128 * 40 / 32 : 128) + t.tile_n) * 32 * 4;  // boxes: rows of 40 floats
-  t.stages = std::min(8, ((192 - (tma_store ? 32 : 0)) << 10) / stage_bytes - (split_in_kernel ? 2 : 0));
+  int budget = 192;
+  if (row_box) {  // a stage is a row's box and its S taps' weight tiles; a few stages fit only in more
+    stage_bytes = (conv_row_box_rows(c) + int(c.kernel.back()) * t.tile_n) * 32 * 4;
+    budget = 216;  // below the 227 KB a CTA may take, beside a fused stage's sums (8 KB)
+  }
+  t.stages = std::min(8, ((budget - (tma_store ? 32 : 0)) << 10) / stage_bytes - (split_in_kernel ? 2 : 0));
   return t;
 }
 
@@ -220,6 +230,16 @@ std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3) {
   return "";
 }
 
+std::string conv_row_box_unsupported(const ConvRecipe& c, bool x3) {
+  if (x3) return "row_box applies where the convolution runs TF32";
+  if (c.transposed) return "row_box: a transposed convolution's phases differ in their taps";
+  if (c.kernel.back() < 2) return "row_box shares a box among a kernel row's taps: one tap a row here";
+  if (gemm_stride(c, 1) != 1) return "row_box takes a W stride of 1 (a tap's pixels one column further)";
+  if (conv_tiles(c).tile_q != 128) return "row_box takes pixel tiles of one output row (rows over 64 columns)";
+  if (conv_row_box_rows(c) > 256) return "row_box: a row's box spans more than TMA's 256 columns";
+  return "";
+}
+
 std::string conv_tma_store_unsupported(const ConvRecipe& c, const ConvTiles& t) {
   if (conv_merge_w(c) > 1) return "tma_store: merged W phases interleave their columns";
   bool const unit_stride = std::all_of(c.stride.begin(), c.stride.end(), [](int64_t v) { return v == 1; });
@@ -275,7 +295,7 @@ std::string config_tail(const Params& p) {
 
 std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fused) {
   bool x3 = conv_runs_3xtf32(c, p), in_kernel = x3 && p.split_ahead == 0;
-  ConvTiles t = conv_tiles(c, in_kernel, fused, p.input_boxes, p.tma_store, p.pixel_fit);
+  ConvTiles t = conv_tiles(c, in_kernel, fused, p.input_boxes, p.tma_store, p.pixel_fit, p.row_box);
   bool const two_d = c.kernel.size() >= 2;
   std::string const rs = std::to_string(two_d ? c.kernel[c.kernel.size() - 2] : 1) + ", " +
                          std::to_string(c.kernel.back());  // R, S: the tap loops of a row plane unroll
@@ -307,8 +327,10 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
                       : !p.input_boxes ? ""
                       : pairs          ? "cutegen::conv::InputRead::kBoxPairs"
                                        : "cutegen::conv::InputRead::kBoxes";
+  if (p.row_box) input = "cutegen::conv::InputRead::kCopyRows";
   if (p.tma_store && input.empty()) input = "cutegen::conv::InputRead::kCopy";
-  if (p.tma_store) input += ", true";  // the output stored by TMA
+  if (p.tma_store || p.row_box) input += p.tma_store ? ", true" : ", false";  // the output stored by TMA
+  if (p.row_box) input += ", " + std::to_string(c.kernel.back()) + ", " + std::to_string(conv_row_box_rows(c));
   std::string const merged = std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c));
   std::string split = !input.empty() ? merged + ", " + input : conv_merge_w(c) > 1 ? merged : x3 ? ", true" : "";
   // An fp32 Config splits 3xTF32 in the kernel; a tf32 one reads the copies' split parts (or runs TF32).

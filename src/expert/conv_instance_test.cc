@@ -245,23 +245,24 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   ASSERT_TRUE(r.ok()) << r.message();
   ASSERT_EQ(r->conv->math, GemmMath::kTF32);
   auto space = search_space(*r);
-  ASSERT_EQ(space.size(), 17u) << "TF32 (input copied, loaded as pixel-major boxes, or gathered); 3xTF32 split in "
-                                  "the kernel, or in the copies (two stages per k-tile crossed, or three); all but "
-                                  "the split in the kernel also in clusters of two; each cooperative, TF32 also "
-                                  "ping-pong (3xTF32's partial beside 128 channels' accumulators would spill)";
+  ASSERT_EQ(space.size(), 21u) << "TF32 (input copied, a row's taps sharing a box of it, loaded as pixel-major "
+                                  "boxes, or gathered); 3xTF32 split in the kernel, or in the copies (two stages per "
+                                  "k-tile crossed, or three); all but the split in the kernel also in clusters of two; "
+                                  "each cooperative, TF32 also ping-pong (3xTF32's partial beside 128 channels' "
+                                  "accumulators would spill)";
   EXPECT_EQ(space[0], default_params(*r));
   EXPECT_EQ(space[0].cluster_m, 2) << "a level-1 convolution's default: clusters of two";
   auto in_space = [&](const std::string& changes) {
     return std::find(space.begin(), space.end(), point(*r, changes)) != space.end();
   };
-  for (auto changes : {"cluster_m=1", "cluster_m=1,input_boxes=1", "cluster_m=1,gather_input=1",
+  for (auto changes : {"cluster_m=1", "cluster_m=1,input_boxes=1", "cluster_m=1,gather_input=1", "row_box=1",
                        "cluster_m=1,tf32x3=1,split_ahead=0,pingpong=0", "cluster_m=1,tf32x3=1,split_parts=2,pingpong=0",
                        "tf32x3=1,split_parts=2,pingpong=0", "input_boxes=1", "gather_input=1", "tf32x3=1,pingpong=0"})
     EXPECT_TRUE(in_space(changes)) << changes;
   Params const x3 = point(*r, "cluster_m=1,tf32x3=1,pingpong=0");
   EXPECT_TRUE(contains(to_string(x3),
                        "split_ahead=1,split_parts=3,tf32x3=1,tma_store=0,gather_input=0,input_boxes=0,"
-                       "fuse_stage=0,pingpong=0,pixel_fit=0,strategy=conv_implicit_gemm"))
+                       "fuse_stage=0,pingpong=0,pixel_fit=0,row_box=0,strategy=conv_implicit_gemm"))
       << to_string(x3);
   auto back = parse_params(to_string(x3));
   ASSERT_TRUE(back.ok()) << back.message();
@@ -564,6 +565,55 @@ TEST(ConvInstance, PingPongGivesEachConsumerWarpgroupTilesOfItsOwn) {
   EXPECT_EQ(default_params(*wide).pingpong, 0);
   EXPECT_EQ(invalid_reason(*wide, point(*wide, "pingpong=1")),
             "pingpong: a 3xTF32 tile over more than 64 channels holds more than one warpgroup's registers");
+}
+
+TEST(ConvInstance, ARowsTapsMayShareOneBoxOfTheCopiedInput) {
+  // Level 2's 4: 3 x 3 over 64 channels, output rows of 254 (one row of 128 a tile), 128 channels.
+  auto spec = fixture("level2/4_Conv2d_Mish_Mish");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(default_params(*r).row_box, 0) << "not measured yet";
+  Params p = point(*r, "row_box=1");
+  EXPECT_EQ(invalid_reason(*r, p), "");
+  auto space = search_space(*r);
+  EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
+  EXPECT_EQ(conv_row_box_rows(*r->conv), 136);  // 128 pixels and 2 further taps, whole 8-row atoms
+  // A stage: 136 rows and three 128-row weight tiles, 65 KB: three in 216 KB.
+  EXPECT_EQ(conv_tiles(*r->conv, false, nullptr, false, false, false, true).stages, 3);
+  auto cu = generate_kernel(*r, spec, p);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu,
+                       "ColMajor, 128, 128, 3>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, Epilogue, "
+                       "false, 1, cutegen::conv::InputRead::kCopyRows, false, 3, 136>;"))
+      << *cu;
+  // Level 1's 80: 9 taps 3 apart along W, 128 + 24 columns.
+  auto dilated = recognize(fixture("level1/80_conv_standard_2D_square_input_asymmetric_kernel___dilated____padded__"));
+  ASSERT_TRUE(dilated.ok()) << dilated.message();
+  Params q = point(*dilated, "row_box=1");
+  EXPECT_EQ(invalid_reason(*dilated, q), "");
+  EXPECT_EQ(conv_row_box_rows(*dilated->conv), 152);
+  EXPECT_EQ(conv_tiles(*dilated->conv, false, nullptr, false, false, false, true).stages, 2) << "152 + 9 x 64 rows";
+  auto nine = generate_kernel(
+      *dilated, fixture("level1/80_conv_standard_2D_square_input_asymmetric_kernel___dilated____padded__"), q);
+  ASSERT_TRUE(nine.ok()) << nine.message();
+  EXPECT_TRUE(contains(*nine, "InputRead::kCopyRows, false, 9, 152>;")) << *nine;
+  // Where it does not apply: one tap a row, a W stride, the input read as it is, a fused pool's tiles.
+  auto one_tap = recognize(fixture("level1/87_conv_pointwise_2D"));
+  ASSERT_TRUE(one_tap.ok()) << one_tap.message();
+  EXPECT_EQ(invalid_reason(*one_tap, point(*one_tap, "row_box=1,input_boxes=0")),
+            "row_box shares a box among a kernel row's taps: one tap a row here");
+  auto strided = recognize(fixture("level1/76_conv_standard_1D_dilated_strided__"));
+  ASSERT_TRUE(strided.ok()) << strided.message();
+  EXPECT_EQ(invalid_reason(*strided, point(*strided, "row_box=1")),
+            "row_box takes a W stride of 1 (a tap's pixels one column further)");
+  EXPECT_EQ(invalid_reason(*r, point(*r, "row_box=1,input_boxes=1")), "row_box reads the input's copy");
+  auto pooled = recognize(fixture("level2/35_Conv2d_Subtract_HardSwish_MaxPool_Mish"));
+  ASSERT_TRUE(pooled.ok()) << pooled.message();
+  EXPECT_EQ(invalid_reason(*pooled, point(*pooled, "fuse_stage=1,row_box=1")),
+            "row_box takes pixel tiles of one output row, a fused pool narrower ones");
+  auto few = recognize(fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum"));
+  ASSERT_TRUE(few.ok()) << few.message();
+  EXPECT_EQ(invalid_reason(*few, implicit_gemm(*few, "row_box=1")), "row_box applies where the convolution runs TF32");
 }
 
 TEST(ConvInstance, TheOutputMayBeStoredByTmaInWholeRowsOfPixels) {

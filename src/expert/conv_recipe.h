@@ -96,8 +96,15 @@ struct FusedStage {
 // whatever the stride, and stages of 40-float box rows (kernels/conv/nchw_boxes.cuh).
 // With tma_store the output's staging (32 KB) comes off the stages' 192 KB. `fit` (Params::pixel_fit)
 // takes 16 x 8 or 8 x 16 pixels where a row just past a power of two would pad a tenth more.
+// `row_box` (Params::row_box): stages of a kernel row's box and its S taps' weight tiles, in 216 KB.
 ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel = false, const FusedStage* fused = nullptr,
-                     bool boxes = false, bool tma_store = false, bool fit = false);
+                     bool boxes = false, bool tma_store = false, bool fit = false, bool row_box = false);
+// The input columns of a row's box (Params::row_box): 128 pixels and the row's further taps' reach,
+// in whole 8-row swizzle atoms.
+int conv_row_box_rows(const ConvRecipe& c);
+// Why the implicit GEMM cannot share one box of its input's copy among a kernel row's taps
+// (Params::row_box, kernels/conv/mainloop_conv_row_taps.cuh), "" when it can; x3: it runs 3xTF32.
+std::string conv_row_box_unsupported(const ConvRecipe& c, bool x3);
 // Why the implicit GEMM cannot store its output by TMA from shared memory in whole rows of pixels
 // (Params::tma_store, kernels/conv/epilogue_nchw_tma_store.cuh), "" when it can.
 std::string conv_tma_store_unsupported(const ConvRecipe& c, const ConvTiles& t);

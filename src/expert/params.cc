@@ -201,6 +201,7 @@ const std::vector<ParamDef>& param_defs() {
       {"fuse_stage", &Params::fuse_stage, {0, 1}, true},
       {"pingpong", &Params::pingpong, {0, 1}, true},
       {"pixel_fit", &Params::pixel_fit, {0, 1}, true},
+      {"row_box", &Params::row_box, {0, 1}, true},
   };
   return defs;
 }

@@ -83,6 +83,10 @@ struct Params {
   // past a power of two, pads a tenth more of the plane in tiles as wide as that power (level 2's 11:
   // 34 x 34 outputs fill 53% of 64 x 2 tiles, 85% of 16 x 8); 0 the power of two past the row.
   int pixel_fit = 0;
+  // TF32 implicit-GEMM convolutions over the input's copy, W stride 1, one output row a tile: 1 loads
+  // one box a kernel row, TileQ + (S - 1) x dilation columns, and runs its S taps' wgmmas from it on
+  // shifted descriptors (kernels/conv/mainloop_conv_row_taps.cuh), A read once a row instead of a tap.
+  int row_box = 0;
   bool operator==(const Params&) const = default;
 };
 

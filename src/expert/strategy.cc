@@ -274,6 +274,15 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
     if (p.input_boxes && fused->over == FusedStage::Over::kPool)
       return "input_boxes takes 32-column pixel tiles, a fused pool narrower ones";
     if (p.pixel_fit && fused->over == FusedStage::Over::kPool) return "pixel_fit: a fused pool sets the pixel tile";
+    if (p.row_box && fused->over == FusedStage::Over::kPool)
+      return "row_box takes pixel tiles of one output row, a fused pool narrower ones";
+  }
+  if (p.row_box) {
+    if (auto why = conv_row_box_unsupported(*r.conv, conv_runs_3xtf32(*r.conv, p)); !why.empty()) return why;
+    if (p.input_boxes || p.gather_input) return "row_box reads the input's copy";
+    if (p.pixel_fit) return "row_box takes pixel tiles of one output row";
+    if (conv_tiles(*r.conv, false, nullptr, false, p.tma_store, false, true).stages < 2)
+      return "row_box: two stages of a row's box and its taps' weights exceed shared memory";
   }
   if (p.pixel_fit) {
     if (p.input_boxes) return "pixel_fit: input_boxes takes whole 32-column runs";
@@ -395,7 +404,7 @@ const std::vector<StrategyDef>& strategy_table() {
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
        {"tf32x3", "split_ahead", "split_parts", "gather_input", "input_boxes", "cluster_m", "fuse_stage", "pingpong",
-        "tma_store", "pixel_fit"},
+        "tma_store", "pixel_fit", "row_box"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},

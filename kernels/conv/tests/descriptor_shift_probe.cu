@@ -25,7 +25,7 @@ __device__ int swizzled(int byte) { return byte ^ (((byte >> 7) & 7) << 4); }
 __device__ uint64_t descriptor(uint32_t start, int base_offset) {
   cute::GmmaDescriptor d;
   d.bitfield.start_address_ = uint16_t(start >> 4);
-  d.bitfield.leading_byte_offset_ = 1;        // unused by K-major swizzled layouts
+  d.bitfield.leading_byte_offset_ = 1;         // unused by K-major swizzled layouts
   d.bitfield.stride_byte_offset_ = 1024 >> 4;  // from one 8-row group to the next
   d.bitfield.base_offset_ = uint8_t(base_offset);
   d.bitfield.layout_type_ = uint8_t(cute::SM90::GMMA::LayoutType::B128);
@@ -51,8 +51,8 @@ __global__ void probe(float* out) {
       cute::warpgroup_arrive();
       for (int kb = 0; kb < kK / 8; ++kb)  // each k-block 32 bytes further along the row
         cute::SM90::GMMA::MMA_64x8x8_F32TF32TF32_SS_TN<>::fma(
-            descriptor(start + kb * 32, mode ? (start >> 7) & 7 : 0), descriptor(b0 + kb * 32, 0), d[0], d[1],
-            d[2], d[3], kb ? cute::SM90::GMMA::ScaleOut::One : cute::SM90::GMMA::ScaleOut::Zero);
+            descriptor(start + kb * 32, mode ? (start >> 7) & 7 : 0), descriptor(b0 + kb * 32, 0), d[0], d[1], d[2],
+            d[3], kb ? cute::SM90::GMMA::ScaleOut::One : cute::SM90::GMMA::ScaleOut::Zero);
       cute::warpgroup_commit_batch();
       cute::warpgroup_wait<0>();
       int const warp = t / 32, lane = t % 32, row = warp * 16 + lane / 4, col = lane % 4 * 2;
@@ -84,11 +84,12 @@ int main() {
       for (int r = 0; r < 64; ++r)
         for (int n = 0; n < kN; ++n) {
           float want = 0;
-          for (int k = 0; k < kK; ++k) want += a_value(r + shift, k) * b_value(n, k);
+          for (int k = 0; k < kK; ++k)
+            want += a_value(r + shift, k) * b_value(n, k);
           wrong += host[(mode * kShifts + shift) * 64 * kN + r * kN + n] != want;
         }
-      std::printf("base_offset=%s shift=%d rows: %d of %d products wrong\n", mode ? "(start>>7)&7" : "0", shift,
-                  wrong, 64 * kN);
+      std::printf("base_offset=%s shift=%d rows: %d of %d products wrong\n", mode ? "(start>>7)&7" : "0", shift, wrong,
+                  64 * kN);
       (mode ? offset_right : zero_right) &= wrong == 0;
     }
   std::printf("descriptor_shift_probe: base offset 0 %s; (start >> 7) & 7 %s\n", zero_right ? "right" : "WRONG",

@@ -1,7 +1,7 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
 // per-channel bias and ReLU) with its weight and input copies and a transposed convolution's
-// phases, the same gathering its input without the copy (and so in clusters of two sharing the
-// weight's tile by multicast) or loading it pixel-major by TMA, a transposed one with its W phases
+// phases, the same reading one box of the copy a kernel row, gathering its input without the copy (and so in clusters
+// of two sharing the weight's tile by multicast) or loading it pixel-major by TMA, a transposed one with its W phases
 // merged, its 3xTF32 form (128 x 64 tiles; three stages per k-tile, or two crossed) and the form
 // that splits in the kernel (128 x 16), the depthwise template and the direct one for few input
 // channels (fp32 multiply-adds, or 3xTF32 on the tensor cores), and level-2 chains' first reductions fused into the
@@ -46,6 +46,16 @@ using Clustered = ConvForward<
 
 cudaError_t run_clustered(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return Clustered::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// One box a kernel row (3 taps, 128 + 8 columns), each tap's wgmmas reading it from its own column on;
+// ping-pong in clusters of two.
+using RowTaps = ConvForward<
+    gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 128, 3, 2, 1, 1>,
+    1, 128, BiasRelu, false, 1, InputRead::kCopyRows, false, 3, 136>;
+
+cudaError_t run_row_taps(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
+  return RowTaps::run(x, w, out, s, f, workspace, nullptr);
 }
 
 // Ping-pong: each consumer warpgroup a 128 x 128 tile of its own, in clusters of two, over the input's
