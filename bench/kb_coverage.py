@@ -15,6 +15,8 @@ Usage: python3 bench/kb_coverage.py [--root DIR] [--picks PICKS | --newest] KB_D
   relative to (default results/h200; results/h100 for the H100's answers).
 The count per level ends with expert_table's summary of the measured answers (geometric means over the
 correct ones, against eager and, where the answer timed it, torch.compile).
+torch.compile's column: the answer's own where its evaluation timed it, else the line for the problem in
+a compile_column.jsonl (bench/compile_column.py) of the same call, the answer's folder or the one above.
 """
 import concurrent.futures
 import json
@@ -112,6 +114,25 @@ def measured(name, pick=None):
     return min(found)[2:] if found else (None, None, None)
 
 
+def column_compile(where, name):
+    """torch.compile's median ms for the problem from a compile_column.jsonl of the answer's call (its
+    folder or the one above), None where that call has none."""
+    for d in (where, os.path.dirname(where)):
+        path = os.path.join(d, "compile_column.jsonl")
+        lines = [json.loads(l) for l in open(path) if l.strip()] if os.path.exists(path) else []
+        hit = next((l for l in lines if os.path.basename(l["task"]) == name + ".py" and "compile_ms" in l), None)
+        if hit:
+            return hit["compile_ms"]
+    return None
+
+
+def with_compile(doc, ms):
+    """The answer with torch.compile's time from the call's compile column, where it timed none itself."""
+    timing = dict(doc.get("timing") or {})
+    timing["compile"] = {"median_ms": ms}
+    return {**doc, "timing": timing}
+
+
 def fmt(x, f="{:.3f}"):
     return cell(x, f)
 
@@ -131,6 +152,8 @@ for (kb_dir, file), (outcome, what) in zip(problems, outcomes):
     counts[level][outcome] += 1
     ok = outcome == "accepted"
     doc, where, params = measured(name, picks.get(f"{level}/{name}")) if ok else (None, None, None)
+    if doc is not None and numbers(doc)[2] is None and column_compile(where, name) is not None:
+        doc = with_compile(doc, column_compile(where, name))
     ms, eager, comp, floor = numbers(doc or {})
     verdict = (doc or {}).get("verdict")
     run = "not measured" if doc is None else f"{params} ({os.path.relpath(where, RESULTS)})"

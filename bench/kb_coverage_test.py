@@ -1,6 +1,7 @@
 """kb_coverage.py end to end: a problem folder holding our ReLU task as KernelBench's 19_ReLU (the
 real binary recognizes it), its two recorded H200 answers (results/h200), and --picks choosing the
 slower, older one over the fastest. Needs build/src/cutegen and the bridge's Python, no GPU."""
+import json
 import os
 import shutil
 import subprocess
@@ -52,6 +53,28 @@ class KbCoverageTest(unittest.TestCase):
             row, out = coverage(kb, "--newest", dirs=(NEWER, OLDER))
             self.assertEqual(row[2], "2.949", out)
             self.assertIn("1.03x eager over 1 (1 at or above it); 1.02x torch.compile over 1 (1 at or above it)", out)
+
+    def test_torch_compile_from_the_calls_compile_column_where_the_answer_has_none(self):
+        with tempfile.TemporaryDirectory() as d:
+            kb = os.path.join(d, "level1")
+            os.mkdir(kb)
+            shutil.copy(os.path.join(ROOT, "tasks", "relu.py"), os.path.join(kb, "19_ReLU.py"))
+            answers = os.path.join(d, "call", "kb")
+            os.makedirs(answers)
+            with open(os.path.join(OLDER, "19_ReLU.json")) as f:  # 3.020 ms, its torch.compile dropped
+                doc = json.load(f)
+            del doc["timing"]["compile"]
+            with open(os.path.join(answers, "19_ReLU.json"), "w") as f:
+                json.dump(doc, f)
+            row, out = coverage(kb, dirs=(answers,))
+            self.assertEqual(row[3], "—", out)
+            with open(os.path.join(d, "call", "compile_column.jsonl"), "w") as f:
+                f.write('{"task": ".kb/level1/19_ReLU.py", "error": "a failed line first"}\n')
+                f.write('{"task": ".kb/level1/19_ReLU.py", "eager_ms": 3.05, "compile_ms": 3.11}\n')
+            row, out = coverage(kb, dirs=(answers,))
+            self.assertEqual(row[3], "3.110", out)
+            self.assertEqual(row[7], "1.03x")
+            self.assertIn("1.03x torch.compile over 1 (1 at or above it)", out)
 
 
 if __name__ == "__main__":
