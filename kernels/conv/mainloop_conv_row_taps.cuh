@@ -26,17 +26,19 @@ struct MainloopConvRowTaps : MainloopConvTma<Config, 1, TileQ> {
   using typename Base::TiledMma;
   static constexpr int TileK = Config::TileK;
   static constexpr bool RowShiftBaseOffset = true;
-  static_assert(TileQ == Config::TileM, "a tile is one output row's TileQ pixels: tap s's rows are the box's from s on");
+  static_assert(TileQ == Config::TileM,
+                "a tile is one output row's TileQ pixels: tap s's rows are the box's from s on");
   static_assert(BoxRows % 8 == 0 && BoxRows >= TileQ + RowTaps - 1 && BoxRows <= 256,
                 "a box of whole 8-row swizzle atoms within TMA's 256 elements");
   static_assert(cute::is_same_v<ElementA, cute::tfloat32_t> && !Config::PairedParts, "TF32, one product");
   static_assert(RowTaps >= 2, "one tap a row is MainloopConvTma's");
   static constexpr bool MmaReadsParams = true;  // the dilation along W
 
-  using SmemLayoutA = typename gemm::OperandSmem<ElementA, cute::GMMA::Major::K, BoxRows, TileK, Config::Stages>::Layout;
+  using SmemLayoutA =
+      typename gemm::OperandSmem<ElementA, cute::GMMA::Major::K, BoxRows, TileK, Config::Stages>::Layout;
   using TileLayoutA = typename gemm::OperandSmem<ElementA, cute::GMMA::Major::K, TileQ, TileK, 1>::Layout;
-  using SmemLayoutB =
-      typename gemm::OperandSmem<ElementB, cute::GMMA::Major::K, Config::TileN, TileK, Config::Stages * RowTaps>::Layout;
+  using SmemLayoutB = typename gemm::OperandSmem<ElementB, cute::GMMA::Major::K, Config::TileN, TileK,
+                                                 Config::Stages * RowTaps>::Layout;
   static constexpr uint32_t TransactionBytes = uint32_t((BoxRows + RowTaps * Config::TileN) * TileK * sizeof(ElementA));
   struct TensorStorage {  // 1024-byte aligned stages, as MainloopTmaWgmma's (BoxRows a multiple of 8)
     alignas(1024) cute::array_aligned<ElementA, cute::cosize_v<SmemLayoutA>, 1024> a;
