@@ -6,9 +6,9 @@
 // descriptors started s x dil rows into the box. A crosses L2 once per row instead of S times
 // (level 1's 65 and 69 ran 148-188 TFLOP/s with an on-chip memory unit at 61-71% of peak, their A
 // the traffic: docs/decisions.md conv-row-taps).
-// A start s rows into a 128-byte-swizzled tile is off the pattern's 1024-byte boundary; the PTX
-// ISA's descriptor names that in its base offset, (start >> 7) & 7, whose need on sm_90a
-// kernels/conv/tests/descriptor_shift_probe.cu decides on the GPU (RowShiftBaseOffset).
+// A start s rows into a 128-byte-swizzled tile is off the pattern's 1024-byte boundary: sm_90a's wgmma
+// swizzles the absolute address, so the descriptor keeps base offset 0 (the PTX ISA's (start >> 7) & 7
+// read every shifted row wrong: kernels/conv/tests/descriptor_shift_probe.cu on an H200, 2026-12-07).
 #pragma once
 
 #include "mainloop_conv_tma.cuh"
@@ -25,7 +25,6 @@ struct MainloopConvRowTaps : MainloopConvTma<Config, 1, TileQ> {
   using typename Base::PipelineState;
   using typename Base::TiledMma;
   static constexpr int TileK = Config::TileK;
-  static constexpr bool RowShiftBaseOffset = true;
   static_assert(TileQ == Config::TileM,
                 "a tile is one output row's TileQ pixels: tap s's rows are the box's from s on");
   static_assert(BoxRows % 8 == 0 && BoxRows >= TileQ + RowTaps - 1 && BoxRows <= 256,
@@ -138,14 +137,10 @@ struct MainloopConvRowTaps : MainloopConvTma<Config, 1, TileQ> {
   }
 
  private:
-  // A's descriptors moved `rows` 128-byte rows further (stages and the warpgroups' 64-row atoms start
-  // on 1024-byte boundaries, so (start >> 7) & 7 is rows & 7).
+  // A's descriptors moved `rows` 128-byte rows further (the start address, in 16-byte units).
   template <class Fragment>
   CUTE_DEVICE static auto shifted(Fragment const& a, int rows) {
-    cute::GmmaDescriptor d = a.data().desc_;
-    d.reg32_[0] += uint32_t(rows * 8);  // the start address, in 16-byte units
-    if constexpr (RowShiftBaseOffset) d.bitfield.base_offset_ = uint8_t(rows & 7);
-    return cute::make_tensor(cute::SM90::GMMA::DescriptorIterator{d}, a.layout());
+    return cute::make_tensor(a.data() + rows * 8, a.layout());
   }
 };
 

@@ -311,6 +311,19 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
       // and 76 1% slower; over pixel-major boxes 63 8% slower, 87 even.
       if (!p.input_boxes && !p.gather_input && r.conv->dims > 1) set_where_valid(r, hw, p, &Params::pingpong, 1);
     }
+    // One box a kernel row shared by its taps (conv-row-taps): on an H200 (2026-12-07) level 1's 55, 62
+    // and 80 1.16-1.64x faster, level 2's 25 and 54 (64-wide N tiles) 1.44x and 1.09x, 32 (a min over
+    // the channels fused) 1.13x; under chains storing a 128-channel output whole (1, 4, 31, 52, 17)
+    // from 3.5% slower to 2% faster: its three stages, against six, leave those stores less cover.
+    if (kind == ConvClass::kImplicitGemm && r.conv) {
+      bool reduced = false;
+      if (p.fuse_stage && r.chain) {
+        auto fused = fused_first_stage(*r.chain);
+        reduced = fused.ok() && fused->over != FusedStage::Over::kStats;
+      }
+      if ((writes_output && bare) || reduced || conv_tiles(*r.conv).tile_n <= 64)
+        set_where_valid(r, hw, p, &Params::row_box, 1);
+    }
     // Direct 3-D convolutions: two columns a thread where they fit (measured on level 1's 54 and level
     // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).
     if (kind == ConvClass::kDirect && r.conv && r.conv->dims == 3 && conv_direct_unsupported(*r.conv, 2).empty())

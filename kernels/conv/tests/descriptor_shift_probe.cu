@@ -4,7 +4,7 @@
 // one box of TileM + halo rows. The PTX ISA's descriptor has a 3-bit "matrix base offset" for
 // starts off the swizzle pattern's 1024-byte boundary; whether sm_90a's wgmma wants it (as
 // (start >> 7) & 7) or applies the swizzle to absolute addresses (base offset 0) is what this
-// decides: for shifts 0-9 it runs m64n8k8 tf32 wgmmas over a 72-row tile written in TMA's
+// decides: for shifts 0-9 it runs m64n8k8 tf32 wgmmas over an 80-row tile written in TMA's
 // SWIZZLE_128B pattern, with both base offsets, against the host's product.
 // Build and run: nvcc -std=c++17 -O2 -gencode arch=compute_90a,code=sm_90a -I<cutlass>/include
 //   descriptor_shift_probe.cu -o probe && ./probe
@@ -14,7 +14,7 @@
 
 namespace {
 
-constexpr int kRows = 72, kK = 32, kN = 8, kShifts = 10;
+constexpr int kRows = 80, kK = 32, kN = 8, kShifts = 10;
 
 __host__ __device__ float a_value(int r, int k) { return float((r * 7 + k * 3) % 11 - 5); }
 __host__ __device__ float b_value(int n, int k) { return float((n * 5 + k) % 7 - 3); }
