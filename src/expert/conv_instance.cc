@@ -232,7 +232,8 @@ std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3) {
 
 std::string conv_row_box_unsupported(const ConvRecipe& c, bool x3) {
   if (x3) return "row_box applies where the convolution runs TF32";
-  if (c.transposed) return "row_box: a transposed convolution's phases differ in their taps";
+  // A transposed convolution's phases run forward over its input; of W stride 1 each holds all S taps of a row.
+  if (c.transposed && c.stride.back() != 1) return "row_box: a transposed convolution's W phases differ in their taps";
   if (c.kernel.back() < 2) return "row_box shares a box among a kernel row's taps: one tap a row here";
   if (gemm_stride(c, 1) != 1) return "row_box takes a W stride of 1 (a tap's pixels one column further)";
   if (conv_tiles(c).tile_q != 128) return "row_box takes pixel tiles of one output row (rows over 64 columns)";

@@ -608,6 +608,17 @@ TEST(ConvInstance, ARowsTapsMayShareOneBoxOfTheCopiedInput) {
   auto narrow = recognize(fixture("level2/25_Conv2d_Min_Tanh_Tanh"));
   ASSERT_TRUE(narrow.ok()) << narrow.message();
   EXPECT_EQ(default_params(*narrow).row_box, 1);
+  // A transposed convolution of W stride 1 (level 1's 78, 3 x 7): each phase holds a row's 7 taps. A
+  // search point only (not measured); of W stride 2 (79) the phases differ in their W taps.
+  auto transposed = recognize(fixture("level1/78_conv_transposed_2D_asymmetric_input_asymmetric_kernel___padded__"));
+  ASSERT_TRUE(transposed.ok()) << transposed.message();
+  EXPECT_EQ(invalid_reason(*transposed, point(*transposed, "row_box=1")), "");
+  EXPECT_EQ(default_params(*transposed).row_box, 0);
+  auto strided_phases = recognize(
+      fixture("level1/79_conv_transposed_1D_asymmetric_input_square_kernel___padded____strided____dilated__"));
+  ASSERT_TRUE(strided_phases.ok()) << strided_phases.message();
+  EXPECT_EQ(invalid_reason(*strided_phases, point(*strided_phases, "row_box=1")),
+            "row_box: a transposed convolution's W phases differ in their taps");
   // Where it does not apply: one tap a row, a W stride, the input read as it is, a fused pool's tiles.
   auto one_tap = recognize(fixture("level1/87_conv_pointwise_2D"));
   ASSERT_TRUE(one_tap.ok()) << one_tap.message();

@@ -321,8 +321,8 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
         auto fused = fused_first_stage(*r.chain);
         reduced = fused.ok() && fused->over != FusedStage::Over::kStats;
       }
-      if ((writes_output && bare) || reduced || conv_tiles(*r.conv).tile_n <= 64)
-        set_where_valid(r, hw, p, &Params::row_box, 1);
+      if (!r.conv->transposed && ((writes_output && bare) || reduced || conv_tiles(*r.conv).tile_n <= 64))
+        set_where_valid(r, hw, p, &Params::row_box, 1);  // transposed ones (W stride 1): not yet measured
     }
     // Direct 3-D convolutions: two columns a thread where they fit (measured on level 1's 54 and level
     // 2's 23, 24, 2-4% faster; a 2-D one, level 1's 59, 4% slower).
