@@ -89,7 +89,7 @@ struct MainloopConvRowTaps : MainloopConvTma<Config, 1, TileQ> {
     }
   }
 
-  // Consumers: MainloopTmaWgmma::mma's loop, each stage's k-blocks run once per row tap.
+  // Consumers: MainloopTmaWgmma's loop over the stages, each stage's k-blocks run once per row tap.
   template <class Accumulator, class AfterRelease>
   CUTE_DEVICE static void mma(Params const& params, Pipeline& pipeline, PipelineState& read, Accumulator& accum,
                               int k_count, int consumer_thread, TensorStorage& smem, AfterRelease&& after_release) {
@@ -100,18 +100,8 @@ struct MainloopConvRowTaps : MainloopConvTma<Config, 1, TileQ> {
         thread_mma.partition_A(make_tensor(make_smem_ptr(smem.a.data()), TileLayoutA{})));  // (MMA,MMA_M,MMA_K,1)
     Tensor tCrB = thread_mma.make_fragment_B(
         thread_mma.partition_B(make_tensor(make_smem_ptr(smem.b.data()), SmemLayoutB{})));  // (MMA,MMA_N,MMA_K,taps)
-    if (k_count == 0) {
-      clear(accum);
-      return;
-    }
     int const dil = params.shape.dil_w;
-    PipelineState release = read;
-    tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
-    warpgroup_fence_operand(accum);
-    for (int i = 0; i < k_count; ++i) {
-      pipeline.consumer_wait(read);
-      int const stage = read.index();
-      warpgroup_arrive();
+    Base::template run_stages<false>(pipeline, read, accum, k_count, tiled_mma, after_release, [&](int stage) {
       CUTE_UNROLL
       for (int ks = 0; ks < RowTaps; ++ks) {
         Tensor a = shifted(tCrA, stage * BoxRows + ks * dil);
@@ -121,19 +111,7 @@ struct MainloopConvRowTaps : MainloopConvTma<Config, 1, TileQ> {
           tiled_mma.accumulate_ = GMMA::ScaleOut::One;
         }
       }
-      warpgroup_commit_batch();
-      warpgroup_wait<1>();  // the batch of k-tile i-1 has retired: its stage can be refilled
-      warpgroup_fence_operand(accum);
-      if (i > 0) {
-        pipeline.consumer_release(release);
-        ++release;
-        after_release(i);
-      }
-      ++read;
-    }
-    warpgroup_wait<0>();
-    warpgroup_fence_operand(accum);
-    pipeline.consumer_release(release);
+    });
   }
 
  private:

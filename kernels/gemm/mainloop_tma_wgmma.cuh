@@ -206,7 +206,21 @@ struct MainloopTmaWgmma {
     Tensor tCrB = stage_fragments_b(tiled_mma, consumer_thread, smem);
     CUTE_STATIC_ASSERT_V(size<1>(tCrA) == size<1>(accum));
     CUTE_STATIC_ASSERT_V(size<1>(tCrB) == size<2>(accum));
+    run_stages<GenericWrites>(pipeline, read, accum, k_count, tiled_mma, after_release, [&](int stage) {
+      CUTE_UNROLL
+      for (int kb = 0; kb < size<2>(tCrA); ++kb) {
+        cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, stage), accum);
+        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+      }
+    });
+  }
 
+  // mma's loop over the stages, `issue(stage)` the wgmmas of one (a mainloop whose stage holds more
+  // than one k-tile's operands issues them all: mainloop_conv_row_taps.cuh).
+  template <bool GenericWrites, class Accumulator, class AfterRelease, class Issue>
+  CUTE_DEVICE static void run_stages(Pipeline& pipeline, PipelineState& read, Accumulator& accum, int k_count,
+                                     TiledMma& tiled_mma, AfterRelease&& after_release, Issue&& issue) {
+    using namespace cute;
     if (k_count == 0) {  // K == 0: the product is all zeros
       clear(accum);
       return;
@@ -216,14 +230,9 @@ struct MainloopTmaWgmma {
     warpgroup_fence_operand(accum);
     for (int i = 0; i < k_count; ++i) {
       pipeline.consumer_wait(read);
-      int stage = read.index();
       if constexpr (GenericWrites) cutlass::arch::fence_view_async_shared();
       warpgroup_arrive();
-      CUTE_UNROLL
-      for (int kb = 0; kb < size<2>(tCrA); ++kb) {
-        cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, stage), accum);
-        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
-      }
+      issue(read.index());
       warpgroup_commit_batch();
       warpgroup_wait<1>();  // the batch of k-tile i-1 has retired: its stage can be refilled
       warpgroup_fence_operand(accum);
