@@ -1,6 +1,7 @@
-# 2026-12-07, thirty-second session; the device tool, no kind named after two failed starts, which gave an
-# NVIDIA H200 (three calls on one warm machine, 450, 141 and 277 s). Eight other starts (nvidia-h100-x1 and
-# nvidia-h200) got no machine. scripts/gpu-pack and the device scripts as run (kept under .cache/probe).
+# 2026-12-07, thirty-second session; the device tool, no kind named, which gave an NVIDIA H200 (three calls
+# on one warm machine, 451, 141 and 277 s). Before it five starts (nvidia-h100-x1 and nvidia-h200) got no
+# machine, one call was refused inside a waiting window and one for the tree's size (over 64 MiB as the
+# tool counts it: scripts/gpu-pack counts allocated sizes since). The device scripts as run.
 L1=.kb/level1; L2=.kb/level2; D=.cache/d2cu  # D: the kernels of the thirty-first session's pack D (c97eb7d)
 # callG: row_box=1 beside the default of 206db4c (its kernel README edited: "+changes"), then pack D's
 # kernels (level 2's 4 under the old two-Mish epilogue, "_logmish"; pixel_fit defaults not run before).
