@@ -31,18 +31,22 @@ sys.path.insert(0, os.path.join(HERE, "..", "bridge"))
 
 
 def session(task, seed):
-    """The evaluator's Session over `task`: its model, varied constants and input sets."""
-    import torch
-
+    """The evaluator's Session over `task`: its model and varied constants."""
     from cutegen_bridge.evaluate import Session
 
-    args = argparse.Namespace(task=task, seed=seed)
-    s = Session(args, {"params": [], "outputs": []})
-    out = s.eager(s.inputs(seed))  # the outputs' bytes size the input sets, as the spec's do
+    return Session(argparse.Namespace(task=task, seed=seed), {"params": [], "outputs": []})
+
+
+def input_sets(s, seed):
+    """The Session's rotated input sets, sized as the evaluator's are: by the inputs and the outputs' bytes
+    (one eager run tells those, where the evaluator reads them from the spec)."""
+    import torch
+
+    out = s.eager(s.inputs(seed))
     s.spec = {"params": [], "outputs": [{"bytes": t.numel() * t.element_size()} for t in out]}
     del out
     torch.cuda.empty_cache()
-    return s
+    return s.input_sets()
 
 
 def warm(task, seed):
@@ -66,7 +70,7 @@ def timed(task, seed, runs, warmup):
 
     counters.clear()
     s = session(task, seed)
-    sets = s.input_sets()
+    sets = input_sets(s, seed)
     compiled = torch.compile(s.model)
 
     def run(model):

@@ -152,8 +152,9 @@ for (kb_dir, file), (outcome, what) in zip(problems, outcomes):
     counts[level][outcome] += 1
     ok = outcome == "accepted"
     doc, where, params = measured(name, picks.get(f"{level}/{name}")) if ok else (None, None, None)
-    if doc is not None and numbers(doc)[2] is None and column_compile(where, name) is not None:
-        doc = with_compile(doc, column_compile(where, name))
+    column = column_compile(where, name) if doc is not None and numbers(doc)[2] is None else None
+    if column is not None:
+        doc = with_compile(doc, column)
     ms, eager, comp, floor = numbers(doc or {})
     verdict = (doc or {}).get("verdict")
     run = "not measured" if doc is None else f"{params} ({os.path.relpath(where, RESULTS)})"

@@ -1,12 +1,11 @@
 // GPU probe (run by scripts/gpu-call's PROBES, not by CI): does a wgmma descriptor whose start is
 // moved by whole 128-byte rows into a 128-byte-swizzled K-major tile read the rows it names?
-// The implicit GEMM's shared-tap mainloop (conv-tap-halo) starts a row tap's A operand s rows into
-// one box of TileM + halo rows. The PTX ISA's descriptor has a 3-bit "matrix base offset" for
-// starts off the swizzle pattern's 1024-byte boundary; whether sm_90a's wgmma wants it (as
-// (start >> 7) & 7) or applies the swizzle to absolute addresses (base offset 0) is what this
-// decides: for shifts 0-9 it runs m64n8k8 tf32 wgmmas over an 80-row tile written in TMA's
-// SWIZZLE_128B pattern, with both base offsets, against the host's product.
-// Build and run: nvcc -std=c++17 -O2 -gencode arch=compute_90a,code=sm_90a -I<cutlass>/include
+// The implicit GEMM's row-tap mainloop (mainloop_conv_row_taps.cuh, docs/decisions.md conv-row-taps)
+// starts a row tap's A operand s rows into one box of TileM + halo rows. The PTX ISA's descriptor has a 3-bit "matrix
+// base offset" for starts off the swizzle pattern's 1024-byte boundary; whether sm_90a's wgmma wants it (as (start >>
+// 7) & 7) or applies the swizzle to absolute addresses (base offset 0) is what this decides: for shifts 0-9 it runs
+// m64n8k8 tf32 wgmmas over an 80-row tile written in TMA's SWIZZLE_128B pattern, with both base offsets, against the
+// host's product. Build and run: nvcc -std=c++17 -O2 -gencode arch=compute_90a,code=sm_90a -I<cutlass>/include
 //   descriptor_shift_probe.cu -o probe && ./probe
 #include <cute/arch/mma_sm90_desc.hpp>
 #include <cute/arch/mma_sm90_gmma.hpp>
