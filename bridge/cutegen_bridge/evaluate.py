@@ -15,6 +15,7 @@ import random
 import torch
 
 from . import ceilings as ceilings_mod
+from . import precision
 from .candidate import Candidate
 from .candidate_judge import CandidateJudge
 from .compare import FAST, compare
@@ -61,7 +62,7 @@ def run(args):
         spec = json.load(f)
     if args.mode == "baseline":
         session = Session(args, spec)
-        return {"device": device_facts(), "timing": session.timing(), "eager_rel_err": session.eager_error()}
+        return {"device": device_facts(), "timing": session.timing(), **session.precision_errors()}
     session = Session(args, spec)
     doc = {"device": device_facts(), "varied_parameters": session.varied}
     if args.compare_lib:
@@ -177,12 +178,17 @@ class Session:
         self.stream.synchronize()
         return out
 
-    def reference64(self, inputs):
-        """The model and its floating inputs in float64: the accuracy yardstick for both sides."""
+    def reference64(self, inputs, tf32=False):
+        """The model and its floating inputs in float64: the accuracy yardstick for both sides. tf32: with
+        the inputs and the convolution and linear weights rounded to tf32 first (precision.py)."""
         try:
             model64 = copy.deepcopy(self.model).double()
+            xs = [to64(x) for x in inputs]
+            if tf32:
+                precision.round_layers_tf32(model64)
+                xs = precision.round_inputs_tf32(xs)
             with torch.no_grad(), torch.cuda.stream(self.stream):
-                out = flatten(model64(*[to64(x) for x in inputs]))
+                out = flatten(model64(*xs))
             self.stream.synchronize()
             return out
         except (RuntimeError, TypeError):
@@ -223,17 +229,17 @@ class Session:
         samples = guarded("timing", lambda: interleaved(fns, runs, self.args.warmup, self.stream, flush))
         return samples, len(sets)
 
-    def eager_error(self):
-        """Eager's worst relative error against float64 over its outputs, on one input set (None when the
-        model has no float64 form): the yardstick of the accuracy rule, stated in the prompts."""
+    def precision_errors(self):
+        """On one input set, the worst relative error against float64 over the outputs of eager
+        (eager_rel_err: the yardstick of the accuracy rule, stated in the prompts) and of the float64
+        model with TF32 operands (tf32_rel_err: precision.py); None when the model has no float64 form."""
         inputs = self.inputs(self.args.seed)
         ref64 = guarded("reference", lambda: self.reference64(inputs))
         if ref64 is None:
-            return None
+            return {"eager_rel_err": None, "tf32_rel_err": None}
         eager = guarded("reference", lambda: self.eager(inputs))
-        errors = [compare(e, e, r, 0.0, 0.0).get("eager_rel_err") for e, r in zip(eager, ref64)
-                  if e.is_floating_point()]
-        return max(errors) if errors else None
+        tf32 = guarded("reference", lambda: self.reference64(inputs, tf32=True))
+        return {"eager_rel_err": worst_error(eager, ref64), "tf32_rel_err": tf32 and worst_error(tf32, ref64)}
 
     def timing(self):
         """Eager alone: the baseline before any kernel exists."""
@@ -275,6 +281,11 @@ def flatten(result):
     if isinstance(result, torch.Tensor):
         return [result]
     return [t for t in torch.utils._pytree.tree_flatten(result)[0] if isinstance(t, torch.Tensor)]
+
+
+def worst_error(outputs, ref64):
+    errors = [compare(o, o, r, 0.0, 0.0).get("eager_rel_err") for o, r in zip(outputs, ref64) if o.is_floating_point()]
+    return max(errors) if errors else None
 
 
 def clone(x):

@@ -37,7 +37,11 @@ Result<Baseline> ScriptedEvaluator::baseline(const TaskSpec&) {
   std::string bound = script_.value("bound", std::string(name(RooflineLimit::kMemory)));
   auto limit = parse_name<RooflineLimit>(bound);
   if (!limit) return error("evaluator script: unknown bound '" + bound + "' (" + names_list<RooflineLimit>() + ")");
-  return Baseline{script_.value("eager_ms", 0.0), script_.value("floor_ms", 0.0), limit};
+  Baseline b{script_.value("eager_ms", 0.0), script_.value("floor_ms", 0.0), limit,
+             script_.value("eager_rel_err", 0.0)};
+  b.accuracy_limit = script_.value("accuracy_limit", 0.0);
+  b.tf32_rel_err = script_.value("tf32_rel_err", 0.0);
+  return b;
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // Scripted stand-ins behind the agent's interfaces, for tests and CPU-only demos, selected by
 // config (agent.evaluator = scripted:FILE, agent.profiler = scripted). The script is JSON:
 //   {"eager_ms": 1.0, "floor_ms": 0.25, "bound": "memory", "delay_ms": 0,
+//    "eager_rel_err": 3e-4, "accuracy_limit": 3e-3, "tf32_rel_err": 2.8e-4,  (optional: the precision facts)
 //    "rules": [{"match": "TEXT", "verdict": "wrong", "summary": "...", "report": "...",
 //               "speedup": 1.3, "roofline_fraction": 0.4, "fingerprint": "f1"}, ...]}
 // A source gets the first rule whose `match` occurs in it, so the verdict depends on the source

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "expert/conv_precision.h"
 #include "expert/params.h"
 #include "expert/recognize.h"
 #include "expert/templates.h"
@@ -60,7 +61,9 @@ Result<Proposal> ExpertProposer::propose(const StepContext& ctx) {
   auto trials = expert_trials(ctx);
   auto space = search_space(*recipe, hw_);
   auto seeds = strategy_seeds(*recipe);
-  Params point = default_params(*recipe, hw_);
+  // The default at the precision eager's own measurement admits (expert/conv_precision.h).
+  Params point = conv_precision_point(*recipe, default_params(*recipe, hw_),
+                                      {ctx.baseline.tf32_rel_err, ctx.baseline.accuracy_limit}, hw_);
   bool is_default = !tried(trials, point);
   if (!is_default) {
     auto next = next_candidates(trials, space, 1, seeds);

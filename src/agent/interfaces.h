@@ -34,6 +34,8 @@ struct Baseline {
   double floor_ms = 0;                 // roofline floor; 0: unknown
   std::optional<RooflineLimit> bound;  // which term sets the floor; none: unknown
   double eager_rel_err = 0;            // eager's error vs float64, worst output (the precision contract); 0: unknown
+  double accuracy_limit = 0;           // the most error vs float64 the evaluator's rule admits; 0: unknown
+  double tf32_rel_err = 0;             // the task's error vs float64 with TF32 operands; 0: unknown
 };
 
 class KernelEvaluator {

@@ -6,6 +6,7 @@
 #include "build/diagnostics.h"
 #include "core/hash.h"
 #include "core/strings.h"
+#include "eval/verdict.h"
 #include "profile/summary.h"
 #include "profile/worker.h"
 #include "sys/fs.h"
@@ -54,6 +55,8 @@ Result<Baseline> RealEvaluator::baseline(const TaskSpec& task) {
   auto b = eval_->baseline(task);
   if (!b) return Baseline{eager_ms_, 0, std::nullopt};
   Baseline out{b->eager.median, 0, std::nullopt, b->eager_rel_err};
+  if (b->eager_rel_err > 0) out.accuracy_limit = accuracy_limit(eval_->options().tolerance, b->eager_rel_err);
+  out.tf32_rel_err = b->tf32_rel_err;
   if (b->roofline) out.floor_ms = b->roofline->floor_ms, out.bound = b->roofline->bound;
   return out;
 }

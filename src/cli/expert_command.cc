@@ -7,6 +7,8 @@
 
 #include "cli/commands.h"
 #include "cli/decline.h"
+#include "eval/verdict.h"
+#include "expert/conv_precision.h"
 #include "expert/params.h"
 #include "expert/recognize.h"
 #include "expert/templates.h"
@@ -21,6 +23,7 @@ struct ExpertArgs {
   std::string file;
   std::string params;
   std::string out_dir;
+  std::string precision;
   int count = 0;
   bool emit = false;
   bool space = false;
@@ -49,6 +52,9 @@ void define_expert(CLI::App& sub, Context& ctx) {
   sub.add_flag("--space", args->space, "list every point of the template's parameter space");
   sub.add_option("--out-dir", args->out_dir, "write kernels for the first --count points of the space here");
   sub.add_option("--count", args->count, "how many points --out-dir writes (0: all)");
+  sub.add_option("--precision", args->precision,
+                 "EAGER_ERR,TF32_ERR: eager's error and TF32 operands' against float64, as a baseline measured "
+                 "them (bench/precision_column.py); the default point takes the precision they admit");
   sub.callback([&ctx, args]() {
     if (auto st = ctx.resolve(); !st) fail(st.message());
     auto python = python_executable(ctx.config.str("eval.python"));
@@ -60,7 +66,19 @@ void define_expert(CLI::App& sub, Context& ctx) {
     auto target = ctx.target();  // the configured build.arch, else this machine's GPU, else sm_90a
     if (!target) fail(target.message());
     ArchLimits hw = target->limits();
-    auto params = parse_params(args->params, default_params(*recipe, hw));
+    Params base = default_params(*recipe, hw);
+    if (!args->precision.empty()) {
+      auto& c = ctx.config;
+      auto tolerance = tolerance_preset(c.str("eval.tolerance"), c.number("eval.atol"), c.number("eval.rtol"),
+                                        c.number("eval.accuracy_factor"));
+      if (!tolerance) fail(tolerance.message());
+      double eager = 0, tf32 = 0;
+      if (std::sscanf(args->precision.c_str(), "%lf,%lf", &eager, &tf32) != 2 || eager < 0 || tf32 <= 0)
+        fail("--precision takes EAGER_ERR,TF32_ERR (two errors against float64, e.g. 8.9e-6,9e-6), got '" +
+             args->precision + "'");
+      base = conv_precision_point(*recipe, base, {tf32, accuracy_limit(*tolerance, eager)}, hw);
+    }
+    auto params = parse_params(args->params, base);
     if (!params) fail(params.message());
     if (args->emit) {
       auto src = generate_kernel(*recipe, *spec, *params, hw);

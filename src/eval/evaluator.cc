@@ -271,6 +271,7 @@ Result<EagerBaseline> Evaluator::baseline(const TaskSpec& spec) const {
   EagerBaseline b;
   b.eager = summarize(doubles(run.doc.at("timing").at("ms").at("eager")));
   b.eager_rel_err = eager_rel_err_of(run.doc);
+  b.tf32_rel_err = tf32_rel_err_of(run.doc);
   if (auto c = ceilings(run.doc.at("device").value("name", "gpu")); c.ok())
     b.roofline = roofline(static_cast<double>(spec.min_bytes), static_cast<double>(spec.flops), math_dtype(spec), *c);
   return b;
@@ -280,10 +281,15 @@ std::string baseline_answer_path(const std::string& work_dir, const TaskSpec& sp
   return work_dir + "/baseline-" + hash_hex(spec.json) + ".json";
 }
 
-double eager_rel_err_of(const nlohmann::json& doc) {
-  auto it = doc.find("eager_rel_err");
+namespace {
+double number_or_zero(const nlohmann::json& doc, const char* key) {
+  auto it = doc.find(key);
   return it != doc.end() && it->is_number() ? it->get<double>() : 0.0;
 }
+}  // namespace
+
+double eager_rel_err_of(const nlohmann::json& doc) { return number_or_zero(doc, "eager_rel_err"); }
+double tf32_rel_err_of(const nlohmann::json& doc) { return number_or_zero(doc, "tf32_rel_err"); }
 
 Result<Ceilings> Evaluator::ceilings(const std::string& device) const {
   std::string path = ceilings_cache_path(opt_.ceilings_dir, device);

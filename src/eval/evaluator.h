@@ -71,12 +71,16 @@ struct EagerBaseline {
   Summary eager;
   std::optional<Roofline> roofline;  // absent when the GPU's ceilings could not be measured
   double eager_rel_err = 0;          // eager's worst relative error against float64; 0: unknown
+  double tf32_rel_err = 0;           // the same with the inputs and conv/linear weights rounded to tf32; 0: unknown
 };
 
 // Where Evaluator::baseline leaves the judge's answer for a spec, under EvalOptions::work_dir.
 std::string baseline_answer_path(const std::string& work_dir, const TaskSpec& spec);
 // Eager's error against float64 as a baseline answer states it; 0 when it does not.
 double eager_rel_err_of(const nlohmann::json& baseline_doc);
+// The error TF32 operands cause (bridge/cutegen_bridge/precision.py) as a baseline answer states it; 0 when it does
+// not.
+double tf32_rel_err_of(const nlohmann::json& baseline_doc);
 
 class Evaluator {
  public:

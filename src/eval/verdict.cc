@@ -49,6 +49,11 @@ std::string pattern_hint(const OutputStats& s) {
   return "widespread numerical error";
 }
 
+// An exact eager (error 0) still leaves room for float32 rounding.
+double accuracy_limit(const Tolerance& tol, double eager_rel_err) {
+  return tol.accuracy_factor * std::max(eager_rel_err, 1e-6);
+}
+
 OutputJudgement judge_output(const OutputStats& s, const Tolerance& tol) {
   OutputJudgement j;
   if (s.bad > 0) {
@@ -57,8 +62,7 @@ OutputJudgement judge_output(const OutputStats& s, const Tolerance& tol) {
     j.hint = pattern_hint(s);
     return j;
   }
-  // An exact eager (error 0) still leaves room for float32 rounding.
-  double allowed = tol.accuracy_factor * std::max(s.eager_rel_err, 1e-6);
+  double allowed = accuracy_limit(tol, s.eager_rel_err);
   if (s.has_ref64 && s.rel_err > allowed) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "less accurate than eager: error %.2e vs eager's %.2e against float64 (limit %gx)",

@@ -38,6 +38,8 @@ struct OutputJudgement {
 // Passes when allclose holds everywhere AND the error against float64 is at most
 // factor x eager's own (plus a floor so exact references don't demand exactness).
 OutputJudgement judge_output(const OutputStats& s, const Tolerance& tol);
+// That most error against float64, for eager's own error (0: exact).
+double accuracy_limit(const Tolerance& tol, double eager_rel_err);
 std::string pattern_hint(const OutputStats& s);
 // One line for a failed output: "out: 1048576 of 4194304 wrong, first at 3145728, max |err| 1.2; hint: ...".
 std::string describe_failure(const OutputStats& s, const OutputJudgement& j);

@@ -17,7 +17,9 @@ bool conv_packs_w(const ConvRecipe& c) {
   return c.kind == ConvClass::kImplicitGemm && !c.transposed && c.in_channels / c.groups < 16 && c.kernel.back() > 1;
 }
 
-bool conv_runs_3xtf32(const ConvRecipe& c, const Params& p) { return c.math == GemmMath::k3xTF32 || p.tf32x3; }
+bool conv_runs_3xtf32(const ConvRecipe& c, const Params& p) {
+  return (c.math == GemmMath::k3xTF32 && !p.tf32x1) || p.tf32x3;
+}
 
 bool conv_direct_serves(const ConvRecipe& c) {
   return c.kind == ConvClass::kDirect || (c.kind == ConvClass::kImplicitGemm && c.math == GemmMath::k3xTF32 &&

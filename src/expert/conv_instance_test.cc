@@ -264,7 +264,7 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
     EXPECT_TRUE(in_space(changes)) << changes;
   Params const x3 = point(*r, "cluster_m=1,tf32x3=1,pingpong=0,row_box=0");
   EXPECT_TRUE(contains(to_string(x3),
-                       "split_ahead=1,split_parts=3,tf32x3=1,tma_store=0,gather_input=0,input_boxes=0,"
+                       "split_ahead=1,split_parts=3,tf32x3=1,tf32x1=0,tma_store=0,gather_input=0,input_boxes=0,"
                        "fuse_stage=0,pingpong=0,pixel_fit=0,row_box=0,strategy=conv_implicit_gemm"))
       << to_string(x3);
   auto back = parse_params(to_string(x3));
@@ -279,9 +279,9 @@ TEST(ConvInstance, TheSearchFallsBackTo3xTf32WhereTf32MissesTheAccuracyRule) {
   auto few = recognize(fixture("level1/66_conv_standard_3D__asymmetric_input__asymmetric_kernel"));
   ASSERT_TRUE(few.ok()) << few.message();
   EXPECT_EQ(invalid_reason(*few, point(*few, "tf32x3=1")), "tf32x3 applies where the recipe runs TF32");
-  EXPECT_EQ(search_space(*few).size(), 12u) << "split in the copies (the default, or crossed; each also in clusters "
+  EXPECT_EQ(search_space(*few).size(), 20u) << "split in the copies (the default, or crossed; each also in clusters "
                                                "of two), or in the kernel; each cooperative or ping-pong; direct, one "
-                                               "or two columns a thread";
+                                               "or two columns a thread; plain TF32 (tf32x1), where eager ran TF32";
 }
 
 TEST(ConvInstance, ThreeXTf32ConvolutionsOverFewChannelsMayRunDirect) {

@@ -47,6 +47,10 @@ struct Params {
   // 3xTF32, for the shapes where cuDNN ran full fp32 and TF32 misses the accuracy rule (level 2's 78),
   // which no rule predicts from the shape: the measured search falls back to it.
   int tf32x3 = 0;
+  // Implicit-GEMM convolutions the recipe runs in 3xTF32 (few input channels): 1 runs them in plain
+  // TF32, for the shapes where cuDNN ran eager in TF32 too (level 1's 50, level 2's 7 and 8: eager's
+  // error 9e-6 to 3e-4), where TF32's error stays inside the accuracy rule (expert/conv_precision.h).
+  int tf32x1 = 0;
   // GEMMs: n > 0 stages C in shared memory, in n buffers per consumer warpgroup, and stores it with
   // TMA (kernels/gemm/epilogue_tma_store.cuh), so the stores overlap the next tile's mainloop; 0
   // stores from registers.

@@ -239,6 +239,7 @@ std::string conv_direct_mma_invalid(const Recipe& r, const Params& p, const Arch
 }
 std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
   if (p.tf32x3 && r.conv->math != GemmMath::kTF32) return "tf32x3 applies where the recipe runs TF32";
+  if (p.tf32x1 && r.conv->math != GemmMath::k3xTF32) return "tf32x1 applies where the recipe runs 3xTF32";
   if (p.split_ahead > 1) return "a convolution's 3xTF32 splits in the kernel (split_ahead=0) or in its copies (1)";
   if (p.split_ahead == 0 && !conv_runs_3xtf32(*r.conv, p))
     return "split_ahead=0 applies where the convolution runs 3xTF32";
@@ -403,8 +404,8 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvImplicitGemm,
        "conv_implicit_gemm",
        "conv/conv_forward.cuh",
-       {"tf32x3", "split_ahead", "split_parts", "gather_input", "input_boxes", "cluster_m", "fuse_stage", "pingpong",
-        "tma_store", "pixel_fit", "row_box"},
+       {"tf32x3", "tf32x1", "split_ahead", "split_parts", "gather_input", "input_boxes", "cluster_m", "fuse_stage",
+        "pingpong", "tma_store", "pixel_fit", "row_box"},
        conv_gemm,
        conv_gemm_invalid,
        "conv-implicit-gemm"},
