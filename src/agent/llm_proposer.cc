@@ -57,10 +57,11 @@ struct TensorCoreNote {
 };
 constexpr TensorCoreNote kTensorCoreNotes[] = {
     {"float32",
-     "Tensor cores on a float32 task: eager's float32 matmuls and convolutions run in full float32 (PyTorch "
-     "leaves TF32 off), so plain TF32 MMA (10-bit mantissa, errors around 1e-4 to 1e-3) usually passes allclose "
-     "but fails the accuracy rule. Use float32 FMA, or 3xTF32 (each operand split into a TF32 high part and "
-     "a TF32 remainder, three MMAs: hi*hi + hi*lo + lo*hi, float32 accumulators), which keeps float32 accuracy."},
+     "Tensor cores on a float32 task: eager's float32 matmuls run in full float32 (PyTorch leaves TF32 off for "
+     "them), and its convolutions in cuDNN, which takes TF32 for many shapes but not all; plain TF32 MMA (10-bit "
+     "mantissa, errors around 1e-4 to 1e-3) passes the accuracy rule only where the TF32 measurement above is "
+     "within the limit. Otherwise use float32 FMA, or 3xTF32 (each operand split into a TF32 high part and a "
+     "TF32 remainder, three MMAs: hi*hi + hi*lo + lo*hi, float32 accumulators), which keeps float32 accuracy."},
     {"float16",
      "Tensor cores on a float16 task: use float16 MMA with float32 accumulators, as eager does, and round "
      "once when storing; accumulating in float16 fails the accuracy rule."},
@@ -75,6 +76,15 @@ std::string tensor_core_note(const std::string& dtype) {
   for (auto& n : kTensorCoreNotes)
     if (dtype == n.dtype) return n.text;
   return kTensorCoreNotes[0].text;  // math_dtype falls back to float32 too
+}
+
+// What TF32 operands measured against the rule's limit (expert/conv_precision.h's test, stated for a model).
+std::string tf32_note(const Baseline& b) {
+  if (b.tf32_rel_err <= 0) return std::string(kUnmeasured);
+  std::string err = number("%.2e", b.tf32_rel_err);
+  if (b.accuracy_limit <= 0) return err;
+  return err + (b.tf32_rel_err <= b.accuracy_limit ? ", within the limit: plain TF32 MMA may pass"
+                                                   : ", over the limit: plain TF32 MMA will fail; keep float32 accuracy");
 }
 
 std::string reference(const TaskSpec& t) {
@@ -132,6 +142,7 @@ Result<PromptVars> LlmProposer::prompt_vars(const StepContext& ctx, const std::s
                     {"eager_error", eager_err > 0 ? number("%.2e", eager_err) + ", so the limit is " +
                                                         number("%.2e", tol.accuracy_factor * std::max(eager_err, 1e-6))
                                                   : std::string(kUnmeasured)},
+                    {"tf32_error", tf32_note(ctx.baseline)},
                     {"tensor_cores", tensor_core_note(dtype)}}));
   std::string floor = ctx.baseline.floor_ms <= 0 ? kUnmeasured
                       : ctx.baseline.bound
