@@ -83,8 +83,9 @@ std::string tf32_note(const Baseline& b) {
   if (b.tf32_rel_err <= 0) return std::string(kUnmeasured);
   std::string err = number("%.2e", b.tf32_rel_err);
   if (b.accuracy_limit <= 0) return err;
-  return err + (b.tf32_rel_err <= b.accuracy_limit ? ", within the limit: plain TF32 MMA may pass"
-                                                   : ", over the limit: plain TF32 MMA will fail; keep float32 accuracy");
+  return err + (b.tf32_rel_err <= b.accuracy_limit
+                    ? ", within the limit: plain TF32 MMA may pass"
+                    : ", over the limit: plain TF32 MMA will fail; keep float32 accuracy");
 }
 
 std::string reference(const TaskSpec& t) {

@@ -95,13 +95,12 @@ TEST(LlmProposer, EveryStageListsTheModelsNumbers) {
 TEST(LlmProposer, PrecisionContractFromTheToleranceDtypeAndEagersError) {
   auto spec = task_fixture("linear_multiply_leaky.json", "tasks/linear_multiply_leaky.py");
   auto text = user_prompt(spec, Stage::kGenerate);
-  for (auto needle :
-       {"## The precision contract", "in the task's dtype (float32)", "<= 0.01 + 0.01 * |ref|",
-        "at most 10 x eager's own", "Eager's measured error: unknown (no GPU measurement cached).", "3xTF32",
-        "rounded to TF32 (what\n  a TF32 MMA reads) measured: unknown"})
+  for (auto needle : {"## The precision contract", "in the task's dtype (float32)", "<= 0.01 + 0.01 * |ref|",
+                      "at most 10 x eager's own", "Eager's measured error: unknown (no GPU measurement cached).",
+                      "3xTF32", "rounded to TF32 (what\n  a TF32 MMA reads) measured: unknown"})
     EXPECT_TRUE(contains(text, needle)) << needle << "\n" << text;
-  auto strict = user_prompt(spec, Stage::kRepairWrong, {.eager_rel_err = 3e-6, .accuracy_limit = 1.2e-5, .tf32_rel_err = 2.8e-4},
-                            {1e-4, 1e-4, 4});
+  auto strict = user_prompt(spec, Stage::kRepairWrong,
+                            {.eager_rel_err = 3e-6, .accuracy_limit = 1.2e-5, .tf32_rel_err = 2.8e-4}, {1e-4, 1e-4, 4});
   for (auto needle : {"<= 0.0001 + 0.0001 * |ref|", "at most 4 x eager's own",
                       "Eager's measured error: 3.00e-06, so the limit is 1.20e-05.",
                       "measured: 2.80e-04, over the limit: plain TF32 MMA will fail"})
