@@ -35,6 +35,9 @@ struct GemmArguments {
   int swizzle = 8;            // rasterization strip width in cluster tiles
   int splits = 1;             // split-K ranges per tile (split_k.cuh); > 1 needs the workspace
   void* workspace = nullptr;  // gemm_workspace_bytes<Kernel>(args) bytes, 16-byte aligned
+  // C's triangle (torch.triu / tril of the product), whose tiles outside it the kernel skips where the
+  // functor states MasksTiles; the functor zeroes the elements outside it, the mask drops whole tiles only.
+  TileMask mask = {};
 };
 
 // An epilogue that stages C in shared memory (EpilogueTmaStore) declares its SharedStorage; the
@@ -50,6 +53,13 @@ struct EpilogueSmem<Epilogue, cute::void_t<typename Epilogue::SharedStorage>> {
   using type = typename Epilogue::SharedStorage;
 };
 
+// A functor whose epilogue zeroes a triangle of C (torch.triu / tril of the product) says so with
+// `static constexpr bool MasksTiles = true`, and the GEMM then skips the tiles outside it (TileMask).
+template <class F, class = void>
+struct functor_masks_tiles : cute::false_type {};
+template <class F>
+struct functor_masks_tiles<F, cute::void_t<decltype(F::MasksTiles)>> : cute::bool_constant<F::MasksTiles> {};
+
 // Epilogue_: EpilogueDirectStore, or EpilogueTmaStore where C admits it (its `admits`).
 template <class Config, class Functor, class Epilogue_ = EpilogueDirectStore<Config, Functor>>
 struct GemmParams {
@@ -60,7 +70,7 @@ struct GemmParams {
                                               cute::conditional_t<(Config::PromoteSpan > 0), MainloopPromoting<Config>,
                                                                   MainloopTmaWgmma<Config>>>>>;
   using Epilogue = Epilogue_;
-  using Scheduler = SwizzledTileScheduler<Config::ClusterM, Config::ClusterN>;
+  using Scheduler = SwizzledTileScheduler<Config::ClusterM, Config::ClusterN, functor_masks_tiles<Functor>::value>;
 
   typename Mainloop::Params mainloop;
   typename Epilogue::Params epilogue;
@@ -70,10 +80,12 @@ struct GemmParams {
   // The k-tiles `tile` runs: the scheduler's (a convolution's params narrow them).
   CUTE_DEVICE KSpan k_span(TileCoord const&, int begin, int count) const { return {begin, count}; }
 
+  // The mask only where the kernel's tiles are C's own, whole: not transposed, not split-K.
   static typename Scheduler::Params make_scheduler(GemmArguments<Config, Functor> const& args) {
     auto const& s = args.shape;
+    TileMask const mask = args.transposed_c || args.splits > 1 ? TileMask{} : args.mask;
     return Scheduler::make_params(s.m, s.n, s.l, Config::TileM, Config::TileN, args.swizzle, Mainloop::k_tile_count(s),
-                                  args.splits);
+                                  args.splits, mask);
   }
 
   static GemmParams make(GemmArguments<Config, Functor> const& args) {

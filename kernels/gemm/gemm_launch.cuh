@@ -78,7 +78,7 @@ cudaError_t launch_kernel(typename Kernel::Params const& params, cudaStream_t st
   using Scheduler = typename Kernel::Scheduler;
   LaunchSetup const& setup = launch_setup<Kernel>();
   if (setup.status != cudaSuccess) return setup.status;
-  int units = Scheduler::total_units(params.scheduler);
+  int units = Scheduler::kept_units(params.scheduler);
   if (units == 0) return cudaSuccess;
   int clusters = Kernel::Persistent && setup.resident_clusters < units ? setup.resident_clusters : units;
   cudaLaunchAttribute cluster;
@@ -95,7 +95,16 @@ cudaError_t launch_gemm(typename Kernel::Arguments const& args, cudaStream_t str
   if (split_k && args.workspace == nullptr) return cudaErrorInvalidValue;
   if (!Kernel::Epilogue::admits(params.epilogue) || (split_k && EpilogueSmem<typename Kernel::Epilogue>::Staged))
     return cudaErrorInvalidValue;
-  cudaError_t status = launch_kernel<Kernel>(params, stream);
+  cudaError_t status = cudaSuccess;
+  if constexpr (Kernel::Scheduler::IsMasked) {
+    if (params.scheduler.mask.kind != TileMask::kAll) {  // the tiles the kernel skips are zero
+      size_t const element = sizeof(typename Kernel::Config::ElementC);
+      for (int batch = 0; batch < args.shape.l && status == cudaSuccess; ++batch)
+        status = cudaMemset2DAsync(args.c + batch * args.batch_stride_c, size_t(args.ldc) * element, 0,
+                                   size_t(args.shape.n) * element, size_t(args.shape.m), stream);
+    }
+  }
+  if (status == cudaSuccess) status = launch_kernel<Kernel>(params, stream);
   if (status != cudaSuccess || !split_k) return status;
   return launch_split_k_reduce<typename Kernel::Config, typename Kernel::Epilogue::FunctorType>(
       params.partials, Kernel::Epilogue::direct(params.epilogue), stream);

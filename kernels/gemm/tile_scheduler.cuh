@@ -12,6 +12,11 @@
 // Split-K: with `splits` > 1 every cluster tile is `splits` work units, each over its own range of
 // k-tiles (unit u is split u % splits of cluster tile u / splits); the kernels then write partial
 // sums that split_k.cuh reduces.
+//
+// Masked (a scheduler for torch.triu / tril of the product): a TileMask drops the cluster tiles that
+// hold no kept element from the walk, and the clusters deal out the remaining ones as if they were
+// all (cluster c takes the kept units c, c + clusters, ...), so each gets its share of the work; C's
+// dropped tiles are zeroed before the kernel (launch_gemm). Unmasked schedulers carry none of it.
 #pragma once
 
 #include <cute/config.hpp>
@@ -28,9 +33,26 @@ struct KSpan {
   int begin, count;
 };
 
-template <int ClusterM, int ClusterN>
+// Which of C's elements (row r, column c) a masked product keeps: all, c - r >= diagonal (kUpper,
+// torch.triu) or c - r <= diagonal (kLower, torch.tril); the others are zero.
+struct TileMask {
+  enum Kind { kAll = 0, kUpper = 1, kLower = 2 };
+  int kind = kAll;
+  int diagonal = 0;
+};
+
+template <bool Masked>
+struct MaskFields {};
+template <>
+struct MaskFields<true> {
+  TileMask mask;
+  int tile_m, tile_n;  // the CTA tile
+};
+
+template <int ClusterM, int ClusterN, bool Masked = false>
 struct SwizzledTileScheduler {
-  struct Params {
+  static constexpr bool IsMasked = Masked;
+  struct Params : MaskFields<Masked> {
     int cluster_tiles_m;  // cluster tiles along M: ceil(M / (TileM * ClusterM))
     int cluster_tiles_n;
     int batches;
@@ -41,17 +63,20 @@ struct SwizzledTileScheduler {
   };
 
   static Params make_params(int m, int n, int batches, int tile_m, int tile_n, int swizzle, int k_tiles = 0,
-                            int splits = 1) {
+                            int splits = 1, TileMask mask = {}) {
     splits = splits < 1 ? 1 : splits;
     int per_split = (k_tiles + splits - 1) / splits;
     if (per_split > 0) splits = (k_tiles + per_split - 1) / per_split;  // no empty ranges
-    return {(m + tile_m * ClusterM - 1) / (tile_m * ClusterM),
-            (n + tile_n * ClusterN - 1) / (tile_n * ClusterN),
-            batches,
-            swizzle < 1 ? 1 : swizzle,
-            splits,
-            k_tiles,
-            per_split};
+    Params p;
+    p.cluster_tiles_m = (m + tile_m * ClusterM - 1) / (tile_m * ClusterM);
+    p.cluster_tiles_n = (n + tile_n * ClusterN - 1) / (tile_n * ClusterN);
+    p.batches = batches;
+    p.swizzle = swizzle < 1 ? 1 : swizzle;
+    p.splits = splits;
+    p.k_tiles = k_tiles;
+    p.k_tiles_per_split = per_split;
+    if constexpr (Masked) p.mask = mask, p.tile_m = tile_m, p.tile_n = tile_n;
+    return p;
   }
 
   CUTE_HOST_DEVICE static int total_cluster_tiles(Params const& p) {
@@ -64,6 +89,41 @@ struct SwizzledTileScheduler {
   CUTE_HOST_DEVICE static int k_count(Params const& p, int split) {
     int rest = p.k_tiles - k_begin(p, split);
     return rest < 0 ? 0 : rest < p.k_tiles_per_split ? rest : p.k_tiles_per_split;
+  }
+
+  // Whether cluster tile `linear` holds an element the mask keeps.
+  CUTE_HOST_DEVICE static bool keeps(Params const& p, int linear) {
+    static_assert(Masked, "only a masked scheduler keeps some tiles");
+    if (p.mask.kind == TileMask::kAll) return true;
+    TileCoord t = tile_of(p, linear, 0, 0);
+    int const m0 = t.m * p.tile_m, n0 = t.n * p.tile_n;
+    int const m1 = m0 + ClusterM * p.tile_m - 1, n1 = n0 + ClusterN * p.tile_n - 1;
+    return p.mask.kind == TileMask::kUpper ? n1 - m0 >= p.mask.diagonal : n0 - m1 <= p.mask.diagonal;
+  }
+
+  // The unit `n` kept units after unit `linear` (-1: before the first); at least total_units when there
+  // is none.
+  CUTE_HOST_DEVICE static int next_unit(Params const& p, int linear, int n) {
+    if constexpr (!Masked) {
+      return linear + n;
+    } else {
+      int const total = total_units(p);
+      while (n > 0 && ++linear < total)
+        if (keeps(p, linear / p.splits)) --n;
+      return linear < total ? linear : total;
+    }
+  }
+
+  // How many units the walk visits: all of them, less those of cluster tiles the mask drops.
+  static int kept_units(Params const& p) {
+    if constexpr (!Masked) {
+      return total_units(p);
+    } else {
+      int count = 0;
+      for (int u = next_unit(p, -1, 1); u < total_units(p); u = next_unit(p, u, 1))
+        ++count;
+      return count;
+    }
   }
 
   // The CTA tile of this CTA in cluster tile `linear` (0 <= linear < total_cluster_tiles).
@@ -88,11 +148,12 @@ struct SwizzledTileScheduler {
 #endif
 
 #if defined(__CUDACC__)
-  // Device-side walk over this cluster's work units.
+  // Device-side walk over this cluster's work units (the kept ones: cluster c takes kept units c,
+  // c + clusters, ...).
   struct Walk {
     Params params;
     int linear;
-    CUTE_DEVICE explicit Walk(Params const& p) : params(p), linear(int(blockIdx.x) / ClusterM) {}
+    CUTE_DEVICE explicit Walk(Params const& p) : params(p), linear(next_unit(p, -1, int(blockIdx.x) / ClusterM + 1)) {}
     CUTE_DEVICE bool valid() const { return linear < total_units(params); }
     CUTE_DEVICE TileCoord tile() const {
       TileCoord t = tile_of(params, linear / params.splits, int(blockIdx.x) % ClusterM, int(blockIdx.y));
@@ -102,8 +163,8 @@ struct SwizzledTileScheduler {
     CUTE_DEVICE int k_begin() const { return SwizzledTileScheduler::k_begin(params, linear % params.splits); }
     CUTE_DEVICE int k_count() const { return SwizzledTileScheduler::k_count(params, linear % params.splits); }
     CUTE_DEVICE int stride() const { return int(gridDim.x) / ClusterM; }
-    CUTE_DEVICE bool has_next() const { return linear + stride() < total_units(params); }
-    CUTE_DEVICE void advance() { linear += stride(); }
+    CUTE_DEVICE bool has_next() const { return next_unit(params, linear, stride()) < total_units(params); }
+    CUTE_DEVICE void advance() { linear = next_unit(params, linear, stride()); }
   };
 #endif
 };

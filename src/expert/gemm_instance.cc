@@ -106,7 +106,13 @@ Result<std::pair<std::string, std::string>> epilogue(const GemmRecipe& g) {
            expr + " : 0.0f";
   auto text =
       CUTEGEN_TRY(render_instance("instances/gemm_epilogue.cu.in",
-                                  {{"members", join(members, "\n")}, {"loads", join(loads, "\n")}, {"expr", expr}}));
+                                  {{"members", join(members, "\n")},
+                                   {"masks_tiles", g.triangle == Triangle::kNone
+                                                       ? ""
+                                                       : "\n  static constexpr bool MasksTiles = true;  // the GEMM skips "
+                                                         "the tiles outside the triangle"},
+                                   {"loads", join(loads, "\n")},
+                                   {"expr", expr}}));
   return std::make_pair(text, join(args, ""));
 }
 
@@ -243,6 +249,11 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                           {"copy_b", scratch(copy_b)},
                           {"workspace", scratch(split_k_workspace_bytes(r, p))},
                           {"split_k", n(p.split_k)},
+                          // torch.triu/tril of the product: the tiles outside the triangle are skipped.
+                          {"mask", g.triangle == Triangle::kNone ? ""
+                                   : "\n    args.mask = {cg::TileMask::" +
+                                         std::string(g.triangle == Triangle::kUpper ? "kUpper" : "kLower") + ", " +
+                                         n(g.diagonal) + "};"},
                           {"signature", signature},
                           {"launches", n(launches.count)},
                           {"batches", n(batches.count)},
