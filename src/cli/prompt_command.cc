@@ -38,6 +38,7 @@ Baseline cached_baseline(const Context& ctx, const TaskSpec& spec) {
   try {
     b.eager_ms = summarize(doc["timing"]["ms"]["eager"].get<std::vector<double>>()).median;
     b.eager_rel_err = eager_rel_err_of(doc);
+    b.tf32_rel_err = tf32_rel_err_of(doc);
     std::string device = doc.at("device").value("name", "");
     auto ceilings = read_file(ceilings_cache_path(ctx.cache_dir() + "/ceilings", device));
     if (!ceilings) return b;
@@ -117,6 +118,8 @@ void define_prompt(CLI::App& sub, Context& ctx) {
     if (!spec) throw CommandError{spec.message(), 1};
     auto step = step_for(*stage, *args, ctx, *spec);
     if (!step) throw CommandError{step.message()};
+    if (step->baseline.eager_rel_err > 0)
+      step->baseline.accuracy_limit = accuracy_limit(*tolerance, step->baseline.eager_rel_err);
     LlmProposer proposer({}, PromptLibrary(prompts_dir(c.str("agent.prompts_dir"))),
                          {.arch = knowledge_arch(c.str("build.arch")), .tolerance = *tolerance});
     auto req = proposer.request_for(*step);

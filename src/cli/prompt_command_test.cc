@@ -105,7 +105,8 @@ TEST_F(PromptCommandTest, EagerAndFloorFromACachedBaseline) {
   std::filesystem::create_directories(cache() + "/eval");
   std::filesystem::create_directories(cache() + "/ceilings");
   file("cache/eval/baseline-" + hash_hex(spec->json) + ".json",
-       R"({"device": {"name": "NVIDIA H200"}, "timing": {"ms": {"eager": [2.0, 1.25, 1.5]}}, "eager_rel_err": 3e-6})");
+       R"({"device": {"name": "NVIDIA H200"}, "timing": {"ms": {"eager": [2.0, 1.25, 1.5]}}, "eager_rel_err": 3e-6,
+           "tf32_rel_err": 2.8e-4})");
   Ceilings c{.device = "NVIDIA H200",
              .copy_bytes_per_s = 4e12,
              .bf16_flops_per_s = 8e14,
@@ -121,6 +122,7 @@ TEST_F(PromptCommandTest, EagerAndFloorFromACachedBaseline) {
   auto j = prompt_json({kTask});
   EXPECT_TRUE(contains(j["user"].get<std::string>(), expected)) << expected << "\n" << j["user"];
   EXPECT_TRUE(contains(j["user"].get<std::string>(), "Eager's measured error: 3.00e-06")) << j["user"];
+  EXPECT_TRUE(contains(j["user"].get<std::string>(), "measured: 2.80e-04, over the limit")) << j["user"];
   // Without the cache: unknown, said plainly.
   std::filesystem::remove_all(cache());
   auto none = prompt_json({kTask});
