@@ -105,7 +105,13 @@ TEST(GemmInstance, EpilogueReadsItsOperandsAtTheElement) {
       << k.substr(0, 3000);
   EXPECT_TRUE(contains(k, "args.functor = Epilogue{launch * kBatches, gemm_bias};")) << k.substr(0, 3000);
   // tril(a @ b, -1): zeros above the kept triangle.
-  EXPECT_TRUE(contains(emit("gemm_specs/tril_matmul"), "return col - row <= -1 ? acc : 0.0f;"));
+  auto tril = emit("gemm_specs/tril_matmul");
+  EXPECT_TRUE(contains(tril, "return col - row <= -1 ? acc : 0.0f;"));
+  // and the tiles above it skipped: the functor asks for the masked scheduler, the arguments name the triangle.
+  EXPECT_TRUE(contains(tril, "static constexpr bool MasksTiles = true;"));
+  EXPECT_TRUE(contains(tril, "args.mask = {cg::TileMask::kLower, -1};"));
+  EXPECT_FALSE(contains(emit("gemm_specs/mm_tt_fp32"), "bool MasksTiles = true;"))
+      << "an unmasked product keeps its scheduler";
   EXPECT_TRUE(contains(emit("kernelbench/level1/14_Matmul_for_upper_triangular_matrices"), "col - row >= 0 ?"));
 }
 

@@ -38,6 +38,8 @@ POINTS = [
     ("tasks/matmul_bf16.py", "strategy=gemm_pipelined",
      {"GemmPipelined": (["HGMMA", "UTMALDG"], ["USETMAXREG"])}),
     ("tests/gemm_tasks/matvec.py", "", {"matvec": ([], ["HGMMA"])}),
+    # torch.tril of the product: the masked scheduler skipping the tiles above the triangle.
+    ("tests/gemm_tasks/tril_matmul.py", "", {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG"], [])}),
     # A level-2 chain: the GEMM writing its buffer, then a group norm, a max pool, a sum (stages.cuh).
     ("tests/gemm_tasks/linear_groupnorm_pool_sum.py", "",
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG"], []), "row_stage_kernel": ([], ["HGMMA"]),
