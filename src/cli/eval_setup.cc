@@ -6,6 +6,11 @@
 
 namespace cutegen {
 
+Result<Tolerance> configured_tolerance(const Config& c) {
+  return tolerance_preset(c.str("eval.tolerance"), c.number("eval.atol"), c.number("eval.rtol"),
+                          c.number("eval.accuracy_factor"));
+}
+
 Result<EvalSetup> EvalSetup::create(Context& ctx) {
   CUTEGEN_TRY(ctx.resolve());
   EvalSetup s;
@@ -13,8 +18,7 @@ Result<EvalSetup> EvalSetup::create(Context& ctx) {
   s.target_ = CUTEGEN_TRY(ctx.target());
   auto& c = ctx.config;
   auto& o = s.options_;
-  o.tolerance = CUTEGEN_TRY(tolerance_preset(c.str("eval.tolerance"), c.number("eval.atol"), c.number("eval.rtol"),
-                                             c.number("eval.accuracy_factor")));
+  o.tolerance = CUTEGEN_TRY(configured_tolerance(c));
   o.trials = static_cast<int>(c.integer("eval.trials"));
   o.timed_runs = static_cast<int>(c.integer("eval.timed_runs"));
   o.warmup_runs = static_cast<int>(c.integer("eval.warmup_runs"));

@@ -9,6 +9,9 @@
 
 namespace cutegen {
 
+// The tolerances the evaluator judges by (eval.tolerance, atol, rtol, accuracy_factor).
+Result<Tolerance> configured_tolerance(const Config& c);
+
 class EvalSetup {
  public:
   static Result<EvalSetup> create(Context& ctx);

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/decline.h"
+#include "cli/eval_setup.h"
 #include "eval/verdict.h"
 #include "expert/conv_precision.h"
 #include "expert/params.h"
@@ -68,9 +69,7 @@ void define_expert(CLI::App& sub, Context& ctx) {
     ArchLimits hw = target->limits();
     Params base = default_params(*recipe, hw);
     if (!args->precision.empty()) {
-      auto& c = ctx.config;
-      auto tolerance = tolerance_preset(c.str("eval.tolerance"), c.number("eval.atol"), c.number("eval.rtol"),
-                                        c.number("eval.accuracy_factor"));
+      auto tolerance = configured_tolerance(ctx.config);
       if (!tolerance) fail(tolerance.message());
       double eager = 0, tf32 = 0;
       if (std::sscanf(args->precision.c_str(), "%lf,%lf", &eager, &tf32) != 2 || eager < 0 || tf32 <= 0)

@@ -8,6 +8,7 @@
 #include "agent/llm_proposer.h"
 #include "agent/workload.h"
 #include "cli/commands.h"
+#include "cli/eval_setup.h"
 #include "eval/evaluator.h"
 #include "sys/fs.h"
 #include "sys/python.h"
@@ -109,8 +110,7 @@ void define_prompt(CLI::App& sub, Context& ctx) {
     auto stage = parse_stage(args->stage);
     if (!stage) throw CommandError{stage.message()};
     auto& c = ctx.config;
-    auto tolerance = tolerance_preset(c.str("eval.tolerance"), c.number("eval.atol"), c.number("eval.rtol"),
-                                      c.number("eval.accuracy_factor"));
+    auto tolerance = configured_tolerance(c);
     if (!tolerance) throw CommandError{tolerance.message()};
     // Seeded as the evaluator seeds it, so the spec (and its cached baseline) are the run's.
     auto spec = load_task_spec(args->task, python_executable(c.str("eval.python")), c.integer("eval.seed"),

@@ -138,8 +138,7 @@ Result<std::unique_ptr<AgentParts>> make_agent(Context& ctx, RunStore& store, co
     return parts;
   }
   // The same tolerances the evaluator judges by, so the prompts' precision contract states them.
-  auto tolerance = CUTEGEN_TRY(tolerance_preset(c.str("eval.tolerance"), c.number("eval.atol"), c.number("eval.rtol"),
-                                                c.number("eval.accuracy_factor")));
+  auto tolerance = CUTEGEN_TRY(configured_tolerance(c));
   LlmProposerOptions popt{
       .arch = knowledge_arch(c.str("build.arch")), .defaults = default_request(c), .tolerance = tolerance};
   auto model = std::make_unique<LlmProposer>(llm, PromptLibrary(prompts_dir(c.str("agent.prompts_dir"))), popt);
