@@ -13,19 +13,15 @@ import json
 import os
 import sys
 import time
-import traceback
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "bridge"))
+from compile_column import error_line, session  # the evaluator's Session over a task; a failed task's line
 
 
 def errors(task, seed):
     import torch
 
-    from cutegen_bridge.evaluate import Session
-
     t0 = time.time()
-    s = Session(argparse.Namespace(task=task, seed=seed), {"params": [], "outputs": []})
+    s = session(task, seed)
     doc = {"task": task, **s.precision_errors(), "seconds": round(time.time() - t0, 1)}
     del s
     torch.cuda.empty_cache()
@@ -43,8 +39,7 @@ def main():
             try:
                 doc = errors(task, args.seed)
             except Exception as exc:  # noqa: BLE001 (a task's failure is its line; the others go on)
-                text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-                doc = {"task": task, "error": text.splitlines()[0] if text else repr(exc)}
+                doc = error_line(task, exc)
             out.write(json.dumps(doc) + "\n")
             out.flush()
             print(f"{os.path.basename(task)}: " +

@@ -239,7 +239,7 @@ class Session:
             return {"eager_rel_err": None, "tf32_rel_err": None}
         eager = guarded("reference", lambda: self.eager(inputs))
         tf32 = guarded("reference", lambda: self.reference64(inputs, tf32=True))
-        return {"eager_rel_err": worst_error(eager, ref64), "tf32_rel_err": tf32 and worst_error(tf32, ref64)}
+        return {"eager_rel_err": worst_error(eager, ref64), "tf32_rel_err": None if tf32 is None else worst_error(tf32, ref64)}
 
     def timing(self):
         """Eager alone: the baseline before any kernel exists."""
