@@ -100,19 +100,16 @@ Result<std::pair<std::string, std::string>> epilogue(const GemmRecipe& g) {
   }
   bool fast = g.out_dtype == DType::kFloat16 || g.out_dtype == DType::kBFloat16;
   std::string expr = to_cuda(g.epilogue, leaves, {.fast = fast});
-  // torch.tril/triu of the product: zeros outside the kept triangle.
-  if (g.triangle != Triangle::kNone)
+  // torch.tril/triu of the product: zeros outside the kept triangle, whose tiles the GEMM then skips.
+  std::string masks_tiles;
+  if (g.triangle != Triangle::kNone) {
     expr = "col - row " + std::string(g.triangle == Triangle::kLower ? "<=" : ">=") + " " + n(g.diagonal) + " ? " +
            expr + " : 0.0f";
-  auto text = CUTEGEN_TRY(
-      render_instance("instances/gemm_epilogue.cu.in",
-                      {{"members", join(members, "\n")},
-                       {"masks_tiles", g.triangle == Triangle::kNone
-                                           ? ""
-                                           : "\n  static constexpr bool MasksTiles = true;  // the GEMM skips "
-                                             "the tiles outside the triangle"},
-                       {"loads", join(loads, "\n")},
-                       {"expr", expr}}));
+    masks_tiles = "\n  static constexpr bool MasksTiles = true;  // the GEMM skips the tiles outside the triangle";
+  }
+  auto text = CUTEGEN_TRY(render_instance(
+      "instances/gemm_epilogue.cu.in",
+      {{"members", join(members, "\n")}, {"masks_tiles", masks_tiles}, {"loads", join(loads, "\n")}, {"expr", expr}}));
   return std::make_pair(text, join(args, ""));
 }
 
@@ -218,62 +215,63 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                    : registers && p.register_split == 1 ? split_ahead_bytes(kn, g.k, batches, kb_batch, 2)
                    : registers                          ? copy_bytes(kb, swap, kn, g.k, batches, kb_batch)
                                                         : copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
-  return render_instance(
-      "instances/gemm.cu.in",
-      {{"title", kernel_title(r, p)},
-       {"header", std::string(strategy_def(p.strategy).header).substr(5)},
-       {"epilogue", functor},
-       {"element", kernel_element(g.a.dtype, ahead)},
-       {"element_c", kernel_element(g.out_dtype)},
-       {"layout_a", layout(g.a, "RowMajor")},
-       {"layout_b", b_rows ? "RowMajor" : layout(g.b, "ColMajor")},
-       {"tile_m", n(p.tile_m)},
-       {"tile_n", n(p.tile_n)},
-       {"stages", n(p.stages)},
-       {"cluster_m", n(pipelined ? 1 : p.cluster_m)},
-       {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
-       {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
-       {"promote_every", n(ahead       ? p.split_ahead
-                           : registers ? 2
-                                       : 1)},
-       {"register_split", n(registers ? p.register_split : 0)},
-       {"split_parts", ahead && p.split_parts == 2       ? ", 2"
-                       : registers && p.split_parts == 1 ? ", 1"
-                                                         : ""},
-       {"transposed_c", swap ? "true" : "false"},
-       {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
-       {"kernel_params", p.tma_store ? ", cg::GemmParams<Config, Epilogue, "
-                                       "cg::EpilogueTmaStore<Config, Epilogue, " +
-                                           n(p.tma_store) + ">>"
-                                     : ""},
-       {"copy_a", scratch(copy_a)},
-       {"copy_b", scratch(copy_b)},
-       {"workspace", scratch(split_k_workspace_bytes(r, p))},
-       {"split_k", n(p.split_k)},
-       // torch.triu/tril of the product: the tiles outside the triangle are skipped.
-       {"mask", g.triangle == Triangle::kNone ? ""
-                                              : "\n    args.mask = {cg::TileMask::" +
-                                                    std::string(g.triangle == Triangle::kUpper ? "kUpper" : "kLower") +
-                                                    ", " + n(g.diagonal) + "};"},
-       {"signature", signature},
-       {"launches", n(launches.count)},
-       {"batches", n(batches.count)},
-       {"m", n(km)},
-       {"n", n(kn)},
-       {"ldc", n(g.n)},
-       {"k", n(g.k)},
-       {"out", g.out_c_name},
-       {"launch_stride_c", n(batches.count * g.m * g.n)},
-       {"batch_stride_c", n(g.m * g.n)},
-       {"epilogue_args", functor_args},
-       {"swizzle", n(p.swizzle)},
-       {"input_type", dtype_info(g.a.dtype).c_type},
-       {"a", pointer(ka)},
-       {"launch_stride_a", n(swap ? launches.b : launches.a)},
-       {"strides_a", kernel_strides(ka, ka_batch, swap)},
-       {"b", pointer(kb)},
-       {"launch_stride_b", n(swap ? launches.a : launches.b)},
-       {"strides_b", kernel_strides(kb, kb_batch, swap)}});
+  // The triangle whose outside tiles the masked scheduler skips (the epilogue's MasksTiles).
+  std::string const mask =
+      g.triangle == Triangle::kNone
+          ? ""
+          : "\n    args.mask = {cg::TileMask::" + std::string(g.triangle == Triangle::kUpper ? "kUpper" : "kLower") +
+                ", " + n(g.diagonal) + "};";
+  return render_instance("instances/gemm.cu.in",
+                         {{"title", kernel_title(r, p)},
+                          {"header", std::string(strategy_def(p.strategy).header).substr(5)},
+                          {"epilogue", functor},
+                          {"element", kernel_element(g.a.dtype, ahead)},
+                          {"element_c", kernel_element(g.out_dtype)},
+                          {"layout_a", layout(g.a, "RowMajor")},
+                          {"layout_b", b_rows ? "RowMajor" : layout(g.b, "ColMajor")},
+                          {"tile_m", n(p.tile_m)},
+                          {"tile_n", n(p.tile_n)},
+                          {"stages", n(p.stages)},
+                          {"cluster_m", n(pipelined ? 1 : p.cluster_m)},
+                          {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
+                          {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
+                          {"promote_every", n(ahead       ? p.split_ahead
+                                              : registers ? 2
+                                                          : 1)},
+                          {"register_split", n(registers ? p.register_split : 0)},
+                          {"split_parts", ahead && p.split_parts == 2       ? ", 2"
+                                          : registers && p.split_parts == 1 ? ", 1"
+                                                                            : ""},
+                          {"transposed_c", swap ? "true" : "false"},
+                          {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
+                          {"kernel_params", p.tma_store ? ", cg::GemmParams<Config, Epilogue, "
+                                                          "cg::EpilogueTmaStore<Config, Epilogue, " +
+                                                              n(p.tma_store) + ">>"
+                                                        : ""},
+                          {"copy_a", scratch(copy_a)},
+                          {"copy_b", scratch(copy_b)},
+                          {"workspace", scratch(split_k_workspace_bytes(r, p))},
+                          {"split_k", n(p.split_k)},
+                          {"mask", mask},
+                          {"signature", signature},
+                          {"launches", n(launches.count)},
+                          {"batches", n(batches.count)},
+                          {"m", n(km)},
+                          {"n", n(kn)},
+                          {"ldc", n(g.n)},
+                          {"k", n(g.k)},
+                          {"out", g.out_c_name},
+                          {"launch_stride_c", n(batches.count * g.m * g.n)},
+                          {"batch_stride_c", n(g.m * g.n)},
+                          {"epilogue_args", functor_args},
+                          {"swizzle", n(p.swizzle)},
+                          {"input_type", dtype_info(g.a.dtype).c_type},
+                          {"a", pointer(ka)},
+                          {"launch_stride_a", n(swap ? launches.b : launches.a)},
+                          {"strides_a", kernel_strides(ka, ka_batch, swap)},
+                          {"b", pointer(kb)},
+                          {"launch_stride_b", n(swap ? launches.a : launches.b)},
+                          {"strides_b", kernel_strides(kb, kb_batch, swap)}});
 }
 
 }  // namespace cutegen
