@@ -3,8 +3,6 @@
 // outputs the full check calls correct, and answers as the full check would.
 #include <gtest/gtest.h>
 
-#include <map>
-
 #include "eval/bridge_python_test_support.h"
 
 namespace cutegen {
@@ -42,10 +40,7 @@ case("int", torch.arange(10), torch.arange(10))
 )";
 
 TEST(BridgeCompare, TheQuickCheckAnswersOnlyForCorrectOutputsAndAsTheFullCheckDoes) {
-  auto lines = run_bridge_python(kCases);
-  std::map<std::string, std::string> got;
-  for (auto& l : lines)
-    got[l.substr(0, l.find(' '))] = l.substr(l.find(' ') + 1);
+  auto got = run_bridge_python_named(kCases);
   EXPECT_EQ(got["equal"], "quick=0 full=0 same=1");
   EXPECT_EQ(got["close"], "quick=0 full=0 same=1");
   EXPECT_EQ(got["edge"], "quick=None full=0 same=1");  // too near the edge for float32: the full check decides

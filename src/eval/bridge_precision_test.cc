@@ -2,8 +2,6 @@
 // baseline's tf32_rel_err, from which the expert picks a convolution's precision, rests on it.
 #include <gtest/gtest.h>
 
-#include <map>
-
 #include "eval/bridge_python_test_support.h"
 
 namespace cutegen {
@@ -36,10 +34,7 @@ print("bias_kept", int(torch.equal(rounded[0].bias, conv[0].bias)))
 )";
 
 TEST(BridgePrecision, Tf32RoundsToNearestEvenAndTheRoundedModelShowsTf32sError) {
-  auto lines = run_bridge_python(kScript);
-  std::map<std::string, std::string> got;
-  for (auto& l : lines)
-    got[l.substr(0, l.find(' '))] = l.substr(l.find(' ') + 1);
+  auto got = run_bridge_python_named(kScript);
   EXPECT_EQ(got["exact"], "1.0009765625");
   EXPECT_EQ(got["half_down"], "1.0");
   EXPECT_EQ(got["half_up"], "1.001953125");

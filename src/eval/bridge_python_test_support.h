@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,14 @@ inline std::vector<std::string> run_bridge_python(const std::string& script) {
   if (!r.ok()) return {};
   EXPECT_TRUE(r->success()) << r->describe() << "\n" << r->err;
   return split_lines(trim(r->out));
+}
+
+// run_bridge_python for scripts that print "NAME VALUE..." lines: VALUE... by NAME.
+inline std::map<std::string, std::string> run_bridge_python_named(const std::string& script) {
+  std::map<std::string, std::string> got;
+  for (auto& l : run_bridge_python(script))
+    got[l.substr(0, l.find(' '))] = l.substr(l.find(' ') + 1);
+  return got;
 }
 
 }  // namespace cutegen
