@@ -182,12 +182,14 @@ class Session:
         """The model and its floating inputs in float64: the accuracy yardstick for both sides. tf32: with
         the inputs and the convolution and linear weights rounded to tf32 first (precision.py)."""
         try:
-            model64 = copy.deepcopy(self.model).double()
-            xs = [to64(x) for x in inputs]
-            if tf32:
-                precision.round_layers_tf32(model64)
-                xs = precision.round_inputs_tf32(xs)
+            # The copies and roundings run on self.stream with the model: self.stream does not wait for the
+            # default stream, and a model reading its float64 inputs before they were written measured garbage.
             with torch.no_grad(), torch.cuda.stream(self.stream):
+                model64 = copy.deepcopy(self.model).double()
+                xs = [to64(x) for x in inputs]
+                if tf32:
+                    precision.round_layers_tf32(model64)
+                    xs = precision.round_inputs_tf32(xs)
                 out = flatten(model64(*xs))
             self.stream.synchronize()
             return out
