@@ -11,7 +11,8 @@
 //     (input_patch.cuh; the next tile's in flight while this one computes), and each thread gathers
 //     its wgmma A fragment from the patch (element (pixel m, k) at the pixel's offset plus the k's,
 //     a table in shared memory), splits it into hi and lo in registers and issues
-//     hi * lo(B), lo * hi(B), hi * hi(B) (the wgmma RS form, A from registers);
+//     hi * lo(B), lo * hi(B), hi * hi(B) (the wgmma RS form, A from registers), or hi * hi(B)
+//     alone where plain TF32 is admitted (Products = 1);
 //   - the accumulators go through the epilogue functor to the channels-first output; a wgmma
 //     fragment's values of one column and eight neighbouring rows are eight neighbouring pixels of
 //     one channel, so a warp's stores fill whole 32-byte sectors.
@@ -105,7 +106,7 @@ CUTE_DEVICE void reduce_tile(Accumulator const& accum, Coordinates const& coord_
 
 // Grid: x over the pixel tiles (persistent: a CTA takes every gridDim.x-th), y over (group, block
 // of TileN output channels).
-template <int TileH, int TileW, int TileN, int KBlocks, int Promote, class Functor>
+template <int TileH, int TileW, int TileN, int KBlocks, int Promote, int Products, class Functor>
 __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict__ x, float const* __restrict__ w,
                                                          float* __restrict__ out, ConvShape s, Functor functor) {
   using namespace cute;
@@ -169,7 +170,7 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
       float const v = patch[Tiling::pixel_offset(s, get<0>(mk)) + k_offset[get<1>(mk)]];
       uint32_t const hi = tf32_nearest(v);
       hi_a(_, _, set)(j) = Tf32::bitcast(hi);
-      lo_a(_, _, set)(j) = Tf32::bitcast(tf32_nearest(v - __uint_as_float(hi)));
+      if constexpr (Products == 3) lo_a(_, _, set)(j) = Tf32::bitcast(tf32_nearest(v - __uint_as_float(hi)));
     }
   };
   // Promote > 0: the products of a span of Promote k-blocks go to `partial`, added to the accumulators by
@@ -184,13 +185,16 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
   ();
   auto products = [&](int kb, int set) {  // one batch: the small terms first
     warpgroup_fence_operand(hi_a);
-    warpgroup_fence_operand(lo_a);
+    if constexpr (Products == 3) warpgroup_fence_operand(lo_a);
     warpgroup_fence_operand(sums);
     warpgroup_arrive();
-    cute::gemm(tiled_mma, hi_a(_, _, set), frag_b_lo(_, _, kb), sums);
-    tiled_mma.accumulate_ = GMMA::ScaleOut::One;
-    cute::gemm(tiled_mma, lo_a(_, _, set), frag_b_hi(_, _, kb), sums);
+    if constexpr (Products == 3) {
+      cute::gemm(tiled_mma, hi_a(_, _, set), frag_b_lo(_, _, kb), sums);
+      tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+      cute::gemm(tiled_mma, lo_a(_, _, set), frag_b_hi(_, _, kb), sums);
+    }
     cute::gemm(tiled_mma, hi_a(_, _, set), frag_b_hi(_, _, kb), sums);
+    tiled_mma.accumulate_ = GMMA::ScaleOut::One;
     warpgroup_commit_batch();
   };
 
@@ -242,7 +246,9 @@ __global__ void __launch_bounds__(128) direct_mma_kernel(float const* __restrict
 }
 
 // Promote: k-blocks a partial sum spans before it is added to the fp32 accumulators (0: the whole K).
-template <int TileH, int TileW, int TileN, int KBlocks, class Functor, int Promote = 0>
+// Products: 3, the 3xTF32 sum; 1, plain TF32 (hi x hi alone), where eager's own error admits it
+// (docs/decisions.md conv-precision-from-eager).
+template <int TileH, int TileW, int TileN, int KBlocks, class Functor, int Promote = 0, int Products = 3>
 struct DirectMmaConv {
   using Tiling = DirectMmaTiling<TileH, TileW, TileN, KBlocks>;
 
@@ -261,7 +267,8 @@ struct DirectMmaConv {
         err = cudaMemsetAsync(out, 0, sizeof(float) * size_t(s.n) * s.k, stream);
       if (err != cudaSuccess) return err;
     }
-    auto* kernel = &direct_mma_kernel<TileH, TileW, TileN, KBlocks, Promote, Functor>;
+    static_assert(Products == 3 || Products == 1, "3xTF32 or plain TF32");
+    auto* kernel = &direct_mma_kernel<TileH, TileW, TileN, KBlocks, Promote, Products, Functor>;
     size_t const smem = Tiling::shared_bytes(s);
     cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
     int device = 0, sms = 0, per_sm = 0;

@@ -310,9 +310,10 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
            ", Epilogue>;";
   if (p.strategy == Strategy::kConvDirectMma) {
     DirectMmaTiles const d = direct_mma_tiles(c, p.mma_pixels);
+    bool const promotes = p.mma_promote != Params{}.mma_promote, one_product = p.tf32x1 != 0;
     return "using Conv = cutegen::conv::DirectMmaConv<" + std::to_string(d.tile_h) + ", " + std::to_string(d.tile_w) +
            ", " + std::to_string(d.tile_n) + ", " + std::to_string(d.k_blocks) + ", Epilogue" +
-           (p.mma_promote != Params{}.mma_promote ? ", " + std::to_string(p.mma_promote) : "") + ">;";
+           (promotes || one_product ? ", " + std::to_string(p.mma_promote) : "") + (one_product ? ", 1" : "") + ">;";
   }
   if (p.strategy == Strategy::kConvDirect) {
     DirectTiles d = direct_tiles(c, p.direct_cols);

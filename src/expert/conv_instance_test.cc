@@ -338,6 +338,19 @@ TEST(ConvInstance, DirectConvolutionsMayRunOnTheTensorCores) {
     EXPECT_TRUE(contains(*cu, std::string("using Conv = cutegen::conv::") + c.type + ";")) << c.name;
     EXPECT_TRUE(contains(*cu, "direct_mma_kernel")) << c.name << ": the template is inlined";
   }
+  // Plain TF32 (one product) over a 3xTF32 recipe; not over a native one (level 2's 48, 3 channels).
+  auto eight_spec = fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum");
+  auto eight = recognize(eight_spec);
+  ASSERT_TRUE(eight.ok()) << eight.message();
+  Params one = point(*eight, "strategy=conv_direct_mma,tf32x1=1");
+  EXPECT_EQ(invalid_reason(*eight, one), "");
+  auto one_cu = generate_kernel(*eight, eight_spec, one);
+  ASSERT_TRUE(one_cu.ok()) << one_cu.message();
+  EXPECT_TRUE(contains(*one_cu, "using Conv = cutegen::conv::DirectMmaConv<4, 32, 16, 27, Epilogue, 0, 1>;"));
+  auto native = recognize(fixture("level2/48_Conv3d_Scaling_Tanh_Multiply_Sigmoid"));
+  ASSERT_TRUE(native.ok()) << native.message();
+  EXPECT_EQ(invalid_reason(*native, point(*native, "strategy=conv_direct_mma,tf32x1=1")),
+            "tf32x1 applies where the recipe runs 3xTF32");
   // 256 pixels a CTA: rows of 32, eight of them.
   auto spec = fixture("level1/54_conv_standard_3D__square_input__square_kernel");
   auto r = recognize(spec);

@@ -215,6 +215,10 @@ std::string conv_gather_invalid(const Recipe& r, const Params&, const ArchLimits
   return conv_gather_unsupported(*r.conv);
 }
 std::string conv_invalid(const Recipe& r, const Params&, const ArchLimits&) { return conv_unsupported(*r.conv); }
+// Plain TF32 (tf32x1) replaces a 3xTF32 recipe's three products, where eager's error admits it.
+std::string tf32x1_invalid(const Recipe& r, const Params& p) {
+  return p.tf32x1 && r.conv->math != GemmMath::k3xTF32 ? "tf32x1 applies where the recipe runs 3xTF32" : "";
+}
 std::string conv_direct_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
   return conv_direct_unsupported(*r.conv, p.direct_cols);
 }
@@ -229,6 +233,7 @@ Result<FusedStage> fused_stage_of(const Recipe& r) {
   return fused;
 }
 std::string conv_direct_mma_invalid(const Recipe& r, const Params& p, const ArchLimits&) {
+  if (auto why = tf32x1_invalid(r, p); !why.empty()) return why;
   if (p.fuse_stage) {
     auto fused = fused_stage_of(r);
     if (!fused.ok()) return fused.message();
@@ -239,7 +244,7 @@ std::string conv_direct_mma_invalid(const Recipe& r, const Params& p, const Arch
 }
 std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits& hw) {
   if (p.tf32x3 && r.conv->math != GemmMath::kTF32) return "tf32x3 applies where the recipe runs TF32";
-  if (p.tf32x1 && r.conv->math != GemmMath::k3xTF32) return "tf32x1 applies where the recipe runs 3xTF32";
+  if (auto why = tf32x1_invalid(r, p); !why.empty()) return why;
   if (p.split_ahead > 1) return "a convolution's 3xTF32 splits in the kernel (split_ahead=0) or in its copies (1)";
   if (p.split_ahead == 0 && !conv_runs_3xtf32(*r.conv, p))
     return "split_ahead=0 applies where the convolution runs 3xTF32";
@@ -426,7 +431,7 @@ const std::vector<StrategyDef>& strategy_table() {
       {Strategy::kConvDirectMma,
        "conv_direct_mma",
        "conv/direct_mma.cuh",
-       {"mma_pixels", "mma_promote", "fuse_stage"},
+       {"mma_pixels", "mma_promote", "fuse_stage", "tf32x1"},
        conv_direct_mma,
        conv_direct_mma_invalid,
        "conv-direct-mma"},

@@ -176,6 +176,11 @@ cudaError_t run_direct_mma(float const* x, float const* w, float* out, ConvShape
   return DirectMmaConv<4, 32, 64, 11, BiasRelu, 4>::run(x, w, out, s, f, nullptr, nullptr);
 }
 
+// The same over 8 channels x 27 taps (level 2's 8), 16 output channels, in plain TF32: hi x hi alone.
+cudaError_t run_direct_mma_tf32(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f) {
+  return DirectMmaConv<4, 32, 16, 27, BiasRelu, 0, 1>::run(x, w, out, s, f, nullptr, nullptr);
+}
+
 // Level-2 chains' first stage fused into the epilogue (fused_reduction.cuh): the mean over each
 // channel's pixels (atomics into (N, K)), ...
 struct BiasMeanOverPixels : BiasRelu {
