@@ -149,6 +149,17 @@ TEST_F(CliTest, ExpertDeclineNamesTheWayForwardAndKeepsItsReasonsForVerbose) {
   EXPECT_TRUE(contains(v.err, "elementwise:")) << v.err;
 }
 
+// A hand-given point its strategy cannot take is refused with the reason, not emitted without it.
+TEST_F(CliTest, ExpertRefusesAPointItsStrategyDoesNotTake) {
+  auto task = std::string(CUTEGEN_SOURCE_DIR) + "/tasks/relu.py";
+  auto r = cutegen({"expert", task, "--params", "tile_m=256", "--emit"});
+  EXPECT_EQ(r.exit_code, kExitInput) << r.err;
+  expect_one_line_error(r, "params: tile_m=256 does not apply to elementwise");
+  EXPECT_TRUE(r.out.empty()) << "no kernel printed";
+  auto ok = cutegen({"expert", task, "--params", "threads=128", "--emit"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
 // The expert sizes kernels by the build target's limits: sm_80's A100 opts into 163 KB of shared
 // memory per CTA where sm_90a's H100/H200 take 227 KB, so a held-row point of the long LayerNorm drops out.
 TEST_F(CliTest, ExpertSpaceFollowsTheBuildTargetsLimits) {

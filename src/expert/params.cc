@@ -218,6 +218,7 @@ std::string to_string(const Params& p) {
 }
 
 Result<Params> parse_params(const std::string& text, Params base) {
+  std::vector<const ParamDef*> given;
   for (auto& item : split(text, ',')) {
     if (trim(item).empty()) continue;
     auto kv = split(item, '=');
@@ -237,8 +238,16 @@ Result<Params> parse_params(const std::string& text, Params base) {
     auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
     if (ec != std::errc() || ptr != v.data() + v.size()) return error("params: `" + v + "` is not an integer");
     base.*(def->field) = value;
+    given.push_back(def);
   }
-  return canonical(base);
+  // A template's own parameter (a GEMM tile's, a convolution's) that the strategy would not read is an
+  // error, not a point that silently drops it; the shared launch parameters fall back to their defaults.
+  Params const p = canonical(base);
+  for (const ParamDef* d : given)
+    if (d->only_where_read && p.*(d->field) != base.*(d->field))
+      return error(std::string("params: ") + d->name + "=" + std::to_string(base.*(d->field)) + " does not apply to " +
+                   strategy_def(p.strategy).name);
+  return p;
 }
 
 std::string invalid_reason(const Recipe& r, const Params& p, const ArchLimits& hw) {

@@ -266,6 +266,10 @@ TEST(Search, PointsReadBackAsWrittenAndStrategiesAreNamed) {
   EXPECT_EQ(to_string(*back), "threads=512,vec=4,unroll=2,blocks_per_sm=0,split=1,group=8,strategy=norm_cluster");
   EXPECT_EQ(parse_params("strategy=rows_in_magic").message(), "params: unknown strategy `rows_in_magic`");
   EXPECT_EQ(parse_params("cluster=1").message(), "params: unknown parameter `cluster`");
+  // A template's own parameter that the strategy does not read is refused, not dropped.
+  EXPECT_EQ(parse_params("strategy=conv_direct_mma,pingpong=1").message(),
+            "params: pingpong=1 does not apply to conv_direct_mma");
+  EXPECT_TRUE(parse_params("strategy=conv_direct_mma,tf32x1=1").ok());
   for (auto& s : strategy_table())
     EXPECT_EQ(strategy_named(s.name), s.strategy) << s.name;
 }
