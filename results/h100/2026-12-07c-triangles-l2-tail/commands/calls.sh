@@ -6,8 +6,11 @@ scripts/gpu-pack $(cat .cache/probe/j3b_list.txt) && mv .cache/call .cache/callJ
 # The first call (carry .cache/bin-pack4 .deps/wheels .kb .cache/probe .cache/callT .cache/callP .cache/callJ3b),
 # .cache/probe/callPJ.sh: each pack through scripts/gpu-call, one trial a kernel, in turn:
 #   run callT KB_S=60
-#   run callP ...            (its answers did not come back: the device tool returns 8 files; see callR)
+#   run callP KB_S=150 PRECISION_S=140 PRECISION_COLUMN="$(cat .cache/probe/precision_list.txt)"
+#     (its precision column came back as callP/precision_column_racy.jsonl; its answers did not: the
+#     device tool returns at most 8 files)
 #   run callJ3b KB_S=190 COLUMN_S=110 COMPILE_COLUMN="$(cut -d: -f1 .cache/callJ3b/entries.txt | sort -u)"
-# The second call, on the same warm machine, evaluated callT again and returned one archive:
+# The second call, on the same warm machine, evaluated callT and callP (the pack made in the thirty-third
+# session: 7, 8, 50 at TF32 beside their defaults, 78 at 3xTF32, 57@tf32x1=1) and returned one archive:
 #   for p in callT callP; do ...; env OUT=/tmp/r/$p EXPERT_TIMEOUT_S=60 KB_S=150 bash scripts/gpu-call; done
 #   tar czf $OUT/r.tgz -C /tmp/r .
