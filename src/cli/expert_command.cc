@@ -79,10 +79,11 @@ void define_expert(CLI::App& sub, Context& ctx) {
     }
     auto params = parse_params(args->params, base);
     if (!params) fail(params.message(), kExitInput);
-    // A point given by hand is checked as the search checks its own: a parameter its strategy does not
-    // read would otherwise be dropped from the kernel without a word.
-    if (auto why = invalid_reason(*recipe, *params, hw); !args->params.empty() && !why.empty())
-      fail("params " + to_string(*params) + ": " + why, kExitInput);
+    // A point given by hand is checked as the search checks its own (parameters that conflict with each
+    // other or with the recipe; parse_params refused those its strategy does not read).
+    if (!args->params.empty())
+      if (auto why = invalid_reason(*recipe, *params, hw); !why.empty())
+        fail("params " + to_string(*params) + ": " + why, kExitInput);
     if (args->emit) {
       auto src = generate_kernel(*recipe, *spec, *params, hw);
       if (!src) fail(src.message(), kExitNegative);
