@@ -318,46 +318,39 @@ TEST(ConvInstance, DirectConvolutionsMayRunOnTheTensorCores) {
   // The forward convolutions the direct template serves are points of the tensor-core direct one too:
   // K = the group's channels x taps in k-blocks of 8 (3 x 27 = 81 of 88; 8 x 27 = 216), output
   // channels in blocks of at most 64 (24 -> 24; 64 -> 64), 128 output pixels a CTA as rows of 32.
+  // At 256 pixels a CTA: rows of 32, eight of them; in plain TF32 (one product) over a 3xTF32 recipe.
   struct Case {
     const char* name;
+    const char* params;
     const char* type;
   };
   for (auto c :
-       {Case{"level1/54_conv_standard_3D__square_input__square_kernel", "DirectMmaConv<4, 32, 64, 11, Epilogue>"},
-        Case{"level2/24_Conv3d_Min_Softmax", "DirectMmaConv<4, 32, 24, 11, Epilogue>"},
-        Case{"level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum", "DirectMmaConv<4, 32, 16, 27, Epilogue>"}}) {
+       {Case{"level1/54_conv_standard_3D__square_input__square_kernel", "strategy=conv_direct_mma",
+             "DirectMmaConv<4, 32, 64, 11, Epilogue>"},
+        Case{"level2/24_Conv3d_Min_Softmax", "strategy=conv_direct_mma", "DirectMmaConv<4, 32, 24, 11, Epilogue>"},
+        Case{"level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum", "strategy=conv_direct_mma",
+             "DirectMmaConv<4, 32, 16, 27, Epilogue>"},
+        Case{"level1/54_conv_standard_3D__square_input__square_kernel", "strategy=conv_direct_mma,mma_pixels=256",
+             "DirectMmaConv<8, 32, 64, 11, Epilogue>"},
+        Case{"level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum", "strategy=conv_direct_mma,tf32x1=1",
+             "DirectMmaConv<4, 32, 16, 27, Epilogue, 0, 1>"}}) {
     auto spec = fixture(c.name);
     auto r = recognize(spec);
     ASSERT_TRUE(r.ok()) << c.name << ": " << r.message();
-    Params mma = point(*r, "strategy=conv_direct_mma");
-    EXPECT_EQ(invalid_reason(*r, mma), "") << c.name;
+    Params mma = point(*r, c.params);
+    EXPECT_EQ(invalid_reason(*r, mma), "") << c.name << " " << c.params;
     auto space = search_space(*r);
-    EXPECT_NE(std::find(space.begin(), space.end(), mma), space.end()) << c.name;
+    EXPECT_NE(std::find(space.begin(), space.end(), mma), space.end()) << c.name << " " << c.params;
     auto cu = generate_kernel(*r, spec, mma);
     ASSERT_TRUE(cu.ok()) << c.name << ": " << cu.message();
-    EXPECT_TRUE(contains(*cu, std::string("using Conv = cutegen::conv::") + c.type + ";")) << c.name;
+    EXPECT_TRUE(contains(*cu, std::string("using Conv = cutegen::conv::") + c.type + ";")) << c.name << " " << c.params;
     EXPECT_TRUE(contains(*cu, "direct_mma_kernel")) << c.name << ": the template is inlined";
   }
-  // Plain TF32 (one product) over a 3xTF32 recipe; not over a native one (level 2's 48, 3 channels).
-  auto eight_spec = fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum");
-  auto eight = recognize(eight_spec);
-  ASSERT_TRUE(eight.ok()) << eight.message();
-  Params one = point(*eight, "strategy=conv_direct_mma,tf32x1=1");
-  EXPECT_EQ(invalid_reason(*eight, one), "");
-  auto one_cu = generate_kernel(*eight, eight_spec, one);
-  ASSERT_TRUE(one_cu.ok()) << one_cu.message();
-  EXPECT_TRUE(contains(*one_cu, "using Conv = cutegen::conv::DirectMmaConv<4, 32, 16, 27, Epilogue, 0, 1>;"));
+  // Not plain TF32 over a native recipe (level 2's 48, 3 channels): there eager ran fp32.
   auto native = recognize(fixture("level2/48_Conv3d_Scaling_Tanh_Multiply_Sigmoid"));
   ASSERT_TRUE(native.ok()) << native.message();
   EXPECT_EQ(invalid_reason(*native, point(*native, "strategy=conv_direct_mma,tf32x1=1")),
             "tf32x1 applies where the recipe runs 3xTF32");
-  // 256 pixels a CTA: rows of 32, eight of them.
-  auto spec = fixture("level1/54_conv_standard_3D__square_input__square_kernel");
-  auto r = recognize(spec);
-  ASSERT_TRUE(r.ok());
-  auto cu = generate_kernel(*r, spec, point(*r, "strategy=conv_direct_mma,mma_pixels=256"));
-  ASSERT_TRUE(cu.ok()) << cu.message();
-  EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectMmaConv<8, 32, 64, 11, Epilogue>;"));
   // A chain's first stage fused into its epilogue: a group norm's statistics (level 2's 23), not a min
   // over part of the pixels (24).
   auto norm_spec = fixture("level2/23_Conv3d_GroupNorm_Mean");
