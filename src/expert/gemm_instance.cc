@@ -235,9 +235,7 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                           {"cluster_m", n(pipelined ? 1 : p.cluster_m)},
                           {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
                           {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
-                          {"promote_every", n(ahead       ? p.split_ahead
-                                              : registers ? 2
-                                                          : 1)},
+                          {"promote_every", n(ahead ? p.split_ahead : 1)},
                           {"register_split", n(registers ? p.register_split : 0)},
                           {"split_parts", ahead && p.split_parts == 2       ? ", 2"
                                           : registers && p.split_parts == 1 ? ", 1"

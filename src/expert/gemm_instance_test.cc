@@ -185,7 +185,7 @@ TEST(GemmInstance, OnePartIsPlainTf32WithTheRegisterSplitOnly) {
       emit("kernelbench/level1/6_Matmul_with_large_K_dimension_", "split_parts=1,register_split=2,stages=3");
   EXPECT_TRUE(contains(one, "cg::GemmConfig<float, float, float, cg::RowMajor, cg::RowMajor, 128,"))
       << one.substr(0, 2000);
-  EXPECT_TRUE(contains(one, " 2, 2, 1>;")) << "PromoteEvery 2, B split in the kernel, one part";
+  EXPECT_TRUE(contains(one, " 1, 2, 1>;")) << "PromoteEvery 1, B split in the kernel, one part";
   EXPECT_EQ(invalid_reason(r, *parse_params("split_parts=1,register_split=0,split_ahead=2", default_params(r))),
             "split_parts=1 (one product, plain TF32) applies to the register split");
   EXPECT_EQ(invalid_reason(r, *parse_params("split_parts=1", default_params(r))), "");
@@ -197,7 +197,7 @@ TEST(GemmInstance, Fp32SmallBesideLargeSplitsTheLargeOneInRegistersOperandsSwapp
   // A (split in registers), x split ahead into two tf32 parts per k-tile as its B.
   std::string k = emit("kernelbench/level2/59_Matmul_Swish_Scaling");
   EXPECT_TRUE(contains(k, "cg::GemmConfig<float, float, float, cg::RowMajor, cg::ColMajor, 128,")) << k.substr(0, 2000);
-  EXPECT_TRUE(contains(k, " 2, 1>;")) << "PromoteEvery 2, the register split, B split ahead";
+  EXPECT_TRUE(contains(k, " 1, 1>;")) << "PromoteEvery 1, the register split, B split ahead";
   EXPECT_TRUE(
       contains(k, "kCopyA = 0, kCopyB = " + std::to_string(scratch(128LL * 2 * 32768 * 4)) + ", kWorkspace = 0;"));
   EXPECT_TRUE(contains(k, "args.shape = { 32768, 128, 32768, kBatches };"));
@@ -208,7 +208,7 @@ TEST(GemmInstance, Fp32SmallBesideLargeSplitsTheLargeOneInRegistersOperandsSwapp
   // 256 x 256 over K = 524288: A in registers as it is, no swap, split-K over the four tiles.
   std::string large_k = emit("kernelbench/level1/6_Matmul_with_large_K_dimension_");
   EXPECT_TRUE(contains(large_k, "args.transposed_c = false;"));
-  EXPECT_TRUE(contains(large_k, " 2, 1>;"));
+  EXPECT_TRUE(contains(large_k, " 1, 1>;"));
 }
 
 TEST(GemmInstance, Fp32LargeBesideLargeMaySplitBothInTheKernel) {
@@ -221,7 +221,7 @@ TEST(GemmInstance, Fp32LargeBesideLargeMaySplitBothInTheKernel) {
   EXPECT_EQ(invalid_reason(r, *p), "");
   EXPECT_NE(invalid_reason(r, *parse_params("stages=4", *p)), "") << "four stages and their staging exceed 227 KB";
   std::string k = emit("kernelbench/level1/6_Matmul_with_large_K_dimension_", "register_split=2,stages=3");
-  EXPECT_TRUE(contains(k, " 2, 2>;")) << "PromoteEvery 2, B split in the kernel";
+  EXPECT_TRUE(contains(k, " 1, 2>;")) << "PromoteEvery 1, B split in the kernel";
   EXPECT_TRUE(contains(k, "kCopyA = 0, kCopyB = 0,"));
   EXPECT_TRUE(contains(k, "cg::GemmConfig<float, float, float, cg::RowMajor, cg::RowMajor, 128,")) << "B MN-major";
 }
