@@ -1,12 +1,11 @@
 // The layout change in front of a convolution: (outer, C, inner) -> (outer, inner_pad, C_pad), C
-// and inner padded with zeros. For an NC(D)HW input outer is the batch and inner the pixels; for a
-// (K, C/G, taps) weight outer is the output channel and inner the taps (padded to pairs where a
-// k-tile holds two: mainloop_conv_nchw.cuh). Tiles of 32 channels
-// pass through shared memory so that both the reads (along inner) and the writes (along C) coalesce.
-// For 3xTF32 (a nonzero lo_offset, fp32 only) each value is written as its tf32 parts: hi at the
-// copy's place, lo lo_offset elements further (split_tf32, kernels/gemm/tf32_split.cuh).
-// Also the weight copies of few input channels (row packing) and of a transposed convolution's
-// output phases.
+// and inner padded with zeros. For an NC(D)HW input outer is the batch and inner the pixels (or
+// the pixels of slices padded on every side: FlatRows); for a (K, C/G, taps) weight outer is the
+// output channel and inner the taps (padded to pairs where a k-tile holds two:
+// mainloop_conv_nchw.cuh). Tiles of 32 channels pass through shared memory so that both the reads (along inner) and the
+// writes (along C) coalesce. For 3xTF32 (a nonzero lo_offset, fp32 only) each value is written as its tf32 parts: hi at
+// the copy's place, lo lo_offset elements further (split_tf32, kernels/gemm/tf32_split.cuh). Also the weight copies of
+// few input channels (row packing) and of a transposed convolution's output phases.
 #pragma once
 
 #include <cstdint>
@@ -36,20 +35,40 @@ __device__ void store_parts(T* dst, int64_t i, T v, int64_t lo_offset) {
 // before the barrier (the copy is latency-bound with fewer).
 constexpr int CopyInner = 128;
 
-template <class T>
+// Which source position a copy's inner position i reads (-1: a zero): the same one, up to the
+// source's `inner` positions.
+struct SameInner {
+  int inner;
+  CUTE_DEVICE int operator()(int i) const { return i < inner ? i : -1; }
+};
+
+// A padded copy's (FlatRows): its hp x wp slices around the source's h x w ones.
+struct PaddedInner {
+  FlatRows rows;
+  int h, w;
+  CUTE_DEVICE int operator()(int i) const { return rows.source(i, h, w); }
+};
+
+template <class T, class Source>
 __global__ void __launch_bounds__(256)
-    to_channels_last_kernel(T const* src, T* dst, int channels, int inner, int inner_padded, int channels_padded,
-                            int64_t lo_offset) {
+    to_channels_last_kernel(T const* src, T* dst, int channels, int inner, Source source, int inner_padded,
+                            int channels_padded, int64_t lo_offset) {
   __shared__ T tile[32][CopyInner + 1];  // [c][i], one column of padding against bank conflicts
   int64_t outer = blockIdx.z;
   int i0 = blockIdx.x * CopyInner, c0 = blockIdx.y * 32;
+  int from[CopyInner / 32];  // the source positions of this thread's columns, the same for every channel
+  CUTE_UNROLL
+  for (int j = 0; j < CopyInner / 32; ++j) {
+    int const i = i0 + int(threadIdx.x) + 32 * j;
+    from[j] = i < inner_padded ? source(i) : -1;
+  }
   CUTE_UNROLL
   for (int cy = threadIdx.y; cy < 32; cy += 8) {
     int c = c0 + cy;
     T const* row = src + (outer * channels + c) * inner;
     CUTE_UNROLL
-    for (int ix = threadIdx.x; ix < CopyInner; ix += 32)
-      tile[cy][ix] = c < channels && i0 + ix < inner ? row[i0 + ix] : T(0);
+    for (int j = 0; j < CopyInner / 32; ++j)
+      tile[cy][threadIdx.x + 32 * j] = c < channels && from[j] >= 0 ? row[from[j]] : T(0);
   }
   __syncthreads();
   int c = c0 + threadIdx.x;
@@ -122,8 +141,19 @@ template <class T>
 cudaError_t to_channels_last(T const* src, T* dst, int outer, int channels, int inner, int inner_padded,
                              int channels_padded, int64_t lo_offset, cudaStream_t stream) {
   dim3 grid((inner_padded + CopyInner - 1) / CopyInner, (channels_padded + 31) / 32, outer);
-  to_channels_last_kernel<T>
-      <<<grid, dim3(32, 8), 0, stream>>>(src, dst, channels, inner, inner_padded, channels_padded, lo_offset);
+  to_channels_last_kernel<T><<<grid, dim3(32, 8), 0, stream>>>(src, dst, channels, inner, SameInner{inner},
+                                                               inner_padded, channels_padded, lo_offset);
+  return cudaGetLastError();
+}
+
+// The input x (N, C, D, H, W) of s as the padded copy `rows` (N, D, hp, wp, C_pad), zeros around each slice.
+template <class T>
+cudaError_t to_padded_channels_last(T const* x, T* dst, ConvShape const& s, FlatRows const& rows, int64_t lo_offset,
+                                    cudaStream_t stream) {
+  int const inner_padded = s.d * rows.hp * rows.wp;
+  dim3 grid((inner_padded + CopyInner - 1) / CopyInner, (s.c_padded() + 31) / 32, s.n);
+  to_channels_last_kernel<T><<<grid, dim3(32, 8), 0, stream>>>(
+      x, dst, s.c, s.d * s.h * s.w, PaddedInner{rows, s.h, s.w}, inner_padded, s.c_padded(), lo_offset);
   return cudaGetLastError();
 }
 

@@ -43,8 +43,10 @@ namespace cutegen::conv {
 // is, gathered by the producer warpgroup's cp.async or loaded as pixel-major TMA boxes (TF32 only).
 // kBoxPairs: pixel-major boxes with two taps a k-tile, for groups of at most 16 channels (forward,
 // or transposed phase by phase). kCopyRows: the copy, one box of BoxRows columns a kernel row of
-// RowTaps taps (forward, TF32, W stride 1, one output row a tile).
-enum class InputRead { kCopy, kGather, kBoxes, kBoxPairs, kCopyRows };
+// RowTaps taps (forward, TF32, W stride 1, one output row a tile). kCopyFlat: a copy that holds the
+// padding (FlatRows), its pixels numbered along its rows, tiles of 1 x TileQ of them (H and W stride 1;
+// a transposed convolution of stride 1, whose one phase is such a forward convolution).
+enum class InputRead { kCopy, kGather, kBoxes, kBoxPairs, kCopyRows, kCopyFlat };
 
 template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW, InputRead Input,
           bool TmaStore, int RowTaps, int BoxRows>
@@ -92,7 +94,10 @@ struct ConvForward {
   using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW, Input, TmaStore, RowTaps, BoxRows>;
   using Mainloop = typename Params::Mainloop;
   // The kernel reads the input's channels-last copy.
-  static constexpr bool Copied = Input == InputRead::kCopy || Input == InputRead::kCopyRows;
+  static constexpr bool Copied =
+      Input == InputRead::kCopy || Input == InputRead::kCopyRows || Input == InputRead::kCopyFlat;
+  static constexpr bool Flat = Input == InputRead::kCopyFlat;
+  static_assert(!Flat || (TileP == 1 && MergeW == 1 && !TmaStore), "flat tiles: 1 x TileQ pixels of a padded row");
   static_assert(Input != InputRead::kCopyRows || (!Split3xTf32 && MergeW == 1), "rows of taps: forward TF32");
   static_assert(Input != InputRead::kBoxPairs || MergeW == 1, "merged W phases' weights hold one tap a row");
   static_assert(Copied || !Split3xTf32, "the input read as it is runs TF32");
@@ -104,9 +109,21 @@ struct ConvForward {
   // The geometry the implicit GEMM runs (the packed one for pack_w; a transposed convolution's
   // phases run over its input, and their weights' taps add up to its).
   static ConvShape gemm_shape(ConvShape const& s) { return s.pack_w ? s.packed_w() : s; }
+  // Flat: the stride-1 forward convolution whose padding the copy holds (a transposed one's only phase).
+  static ConvShape flat_forward(ConvShape const& s) {
+    return s.transposed ? TransposedPhase::of(s, 0, 0, 0).forward(s) : s;
+  }
+  static bool flat_applies(ConvShape const& s) {
+    bool const unit = s.stride_h == 1 && s.stride_w == 1 && (!s.transposed || s.stride_d == 1);
+    return unit && !s.pack_w;
+  }
   // The channels-last copies, each part after the other: x then w (phase by phase), 128-byte aligned.
   static int64_t input_part(ConvShape const& s) {
     ConvShape const g = gemm_shape(s);
+    if (Flat) {
+      FlatRows const rows = FlatRows::of(flat_forward(s));
+      return int64_t(g.n) * g.d * rows.hp * rows.wp * g.c_padded();
+    }
     return int64_t(g.n) * g.d * g.h * g.w * g.c_padded();
   }
   static int64_t weight_part(ConvShape const& s) {
@@ -131,13 +148,15 @@ struct ConvForward {
                          Functor functor, char* workspace, cudaStream_t stream) {
     static_assert(sizeof(Element) == sizeof(ElementA));
     if (!Copied && s.pack_w) return cudaErrorInvalidValue;  // the packing is a copy
+    if (Flat && !flat_applies(s)) return cudaErrorInvalidValue;
     if constexpr (fuses_reduction<Functor>) {
       using Reduction = typename ReductionOf<Functor>::type;
       if constexpr (Reduction::Dims == ReduceDims::kChannels) {
         if (s.groups != 1 || s.k * MergeW > Config::TileN) return cudaErrorInvalidValue;  // one N tile holds them all
       } else if constexpr (Reduction::Dims == ReduceDims::kPool) {
         bool const in_place = !s.transposed || (s.stride_d == 1 && s.stride_h == 1 && s.stride_w == 1);
-        if (s.z != 1 || !in_place) return cudaErrorInvalidValue;  // 2-D, each output pixel where the GEMM's is
+        // 2-D, each output pixel where the GEMM's is, windows within 2-D pixel tiles
+        if (s.z != 1 || !in_place || Flat) return cudaErrorInvalidValue;
       } else if constexpr (Reduction::Dims == ReduceDims::kStats) {
         cudaError_t err = cudaMemsetAsync(functor.stats, 0, 2 * sizeof(double) * size_t(s.n) * s.k, stream);
         if (err != cudaSuccess) return err;
@@ -153,6 +172,7 @@ struct ConvForward {
     cudaError_t err =
         !Copied    ? cudaSuccess
         : s.pack_w ? pack_rows(x, copy, s, x_lo, stream)
+        : Flat     ? to_padded_channels_last(x, copy, s, FlatRows::of(flat_forward(s)), x_lo, stream)
                    : to_channels_last(x, copy, s.n, s.c, s.d * s.h * s.w, s.d * s.h * s.w, s.c_padded(), x_lo, stream);
     if (err != cudaSuccess || s.transposed)
       return err != cudaSuccess ? err
@@ -214,10 +234,12 @@ struct ConvForward {
   }
 
   // The implicit GEMM g over the weight's channels-last copy and x_read (the input's copy, or the
-  // input itself), its output pixels placed by o.
+  // input itself), its output pixels placed by o; Flat: over the padded copy's rows.
   template <class Element>
   static cudaError_t launch(Element const* x_read, Element const* w_cl, typename Config::ElementC* out,
-                            ConvShape const& g, OutputPhase const& o, Functor const& functor, cudaStream_t stream) {
+                            ConvShape const& forward, OutputPhase const& o, Functor const& functor,
+                            cudaStream_t stream) {
+    ConvShape const g = Flat ? FlatRows::of(forward).gemm(forward) : forward;
     Params params;
     if (!Mainloop::make_params(g, reinterpret_cast<ElementA const*>(x_read), reinterpret_cast<ElementA const*>(w_cl),
                                params.mainloop))

@@ -27,22 +27,38 @@ namespace cutegen::conv {
 // MergeW > 1: a transposed convolution's W phases merged (MergedW): column n' of the GEMM is output
 // channel n' / MergeW of W phase n' % MergeW, so output pixel q of the tile lands at q x MergeW +
 // r_q, next to its neighbouring phases'.
+// Over a padded copy's rows (s.pitch, TileP 1) row r of the tile is pixel f = q0 + r of the slice's
+// one row: output row f / pitch, column f % pitch, the tile's first pixel (p_first, q_first) that of
+// the slice.
 template <int TileP, int TileQ, int TileN, int MergeW>
 struct NchwTile {
   static_assert(TileN % MergeW == 0, "an N tile holds whole (channel, W phase) groups");
   PixelTile pixels;
-  int k_first, k_valid, p_valid, q_valid, z, p_first, q_first, q_room, row_step, plane, channel, width, step_p, step_q;
+  int k_first, k_valid, p_valid, q_valid, z, p_first, q_first, q_room, row_step, plane, channel, width, step_p, step_q,
+      pitch;
 
   CUTE_DEVICE NchwTile(ConvShape const& s, OutputPhase const& o, gemm::TileCoord tile)
-      : pixels(PixelTiling<TileP, TileQ>::tile(s, tile.m)) {
+      : pixels(PixelTiling<TileP, TileQ>::tile(s, tile.m)), pitch(TileP == 1 ? s.pitch : 0) {
     int const k_group = s.k_group() / MergeW, n_first = tile.n * (TileN / MergeW);
+    int const q0 = pitch ? 0 : pixels.q0;
     k_first = tile.batch * k_group + n_first, k_valid = k_group - n_first;
-    p_valid = s.p - pixels.p0, q_valid = s.q - pixels.q0;
+    p_valid = s.p - pixels.p0, q_valid = s.q - q0;
     z = pixels.z * o.step_z + o.r_z, row_step = o.step_p * o.q;
     plane = o.p * o.q, channel = o.z * plane, width = o.q;
-    p_first = pixels.p0 * o.step_p + o.r_p, q_first = pixels.q0 * o.step_q + o.r_q;
+    p_first = pixels.p0 * o.step_p + o.r_p, q_first = q0 * o.step_q + o.r_q;
     q_room = o.q - q_first;  // merged: output columns from the tile's first
     step_p = o.step_p, step_q = o.step_q;
+  }
+  // Row `row`'s output row and column from the tile's first pixel.
+  CUTE_DEVICE int row_p(int row) const {
+    if constexpr (TileP == 1)
+      if (pitch) return (pixels.q0 + row) / pitch;
+    return row / TileQ;
+  }
+  CUTE_DEVICE int row_q(int row) const {
+    if constexpr (TileP == 1)
+      if (pitch) return pixels.q0 + row - row_p(row) * pitch;
+    return row % TileQ;
   }
 
   // A cluster's tile past the last pixel tile (an odd count of them): nothing of it is stored.
@@ -55,18 +71,18 @@ struct NchwTile {
   // whether it is a pixel of the output (of the group's channels), and its offset from first()
   // within one channel.
   CUTE_DEVICE static int channel_of(int col) { return col / MergeW; }
-  CUTE_DEVICE int column(int row, int col) const { return row % TileQ * (MergeW > 1 ? MergeW : step_q) + col % MergeW; }
+  CUTE_DEVICE int column(int row, int col) const { return row_q(row) * (MergeW > 1 ? MergeW : step_q) + col % MergeW; }
   CUTE_DEVICE bool pixel_inside(int row, int col) const {
-    return row / TileQ < p_valid && (MergeW == 1 ? row % TileQ < q_valid : column(row, col) < q_room);
+    return row_p(row) < p_valid && (MergeW == 1 ? row_q(row) < q_valid : column(row, col) < q_room);
   }
   CUTE_DEVICE bool inside(int row, int col) const { return pixel_inside(row, col) && channel_of(col) < k_valid; }
-  CUTE_DEVICE int offset(int row, int col) const { return row / TileQ * row_step + column(row, col); }
+  CUTE_DEVICE int offset(int row, int col) const { return row_p(row) * row_step + column(row, col); }
   // Element (row, col)'s offset from first() (its channel's plane, then offset()).
   CUTE_DEVICE int element(int row, int col) const { return channel_of(col) * channel + offset(row, col); }
   // The functor's coordinates of element (row, col) in image pixels.n.
   template <class Functor>
   CUTE_DEVICE float apply(Functor const& f, float acc, int row, int col) const {
-    return f.apply(acc, pixels.n, k_first + channel_of(col), z, p_first + row / TileQ * step_p,
+    return f.apply(acc, pixels.n, k_first + channel_of(col), z, p_first + row_p(row) * step_p,
                    q_first + column(row, col));
   }
 };

@@ -11,7 +11,7 @@
 // is not applied.
 //
 // Preconditions (make_params says false otherwise): a forward convolution or a transposed one of
-// stride 1 (the output written in place), Q a multiple of 4 (16-byte row strides), the output
+// stride 1 (the output written in place) over 2-D pixel tiles, Q a multiple of 4 (16-byte row strides), the output
 // 16-byte aligned, one group or groups of whole N tiles (no tile's columns spill into the next
 // group's channels), fp32 output.
 #pragma once
@@ -59,7 +59,8 @@ struct EpilogueNchwTmaStore {
   static bool make_params(ElementC* out, ConvShape const& s, Functor const& functor, OutputPhase const& o, Params& p) {
     bool const in_place = o.step_z == 1 && o.step_p == 1 && o.step_q == 1;
     bool const whole_tiles = s.groups == 1 || s.k_group() % Config::TileN == 0;
-    if (!in_place || !whole_tiles || o.q % 4 != 0 || reinterpret_cast<uintptr_t>(out) % 16 != 0) return false;
+    bool const rows = s.pitch == 0;  // a padded copy's flat tiles are no whole runs of output rows
+    if (!in_place || !whole_tiles || !rows || o.q % 4 != 0 || reinterpret_cast<uintptr_t>(out) % 16 != 0) return false;
     p = {out, s, functor, o, {}};
     uint64_t const e = sizeof(ElementC), plane = uint64_t(o.p) * o.q, channel = plane * o.z;
     uint64_t dims[5] = {uint64_t(o.q), uint64_t(s.k), uint64_t(o.p), uint64_t(o.z), uint64_t(s.n)};

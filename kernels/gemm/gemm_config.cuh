@@ -77,9 +77,10 @@ struct GemmConfig {
                 "2 or 3 parts of tf32 operands split ahead, or 1 with the register split");
   static_assert(!RegisterSplit || (Fp32Via3xTf32 && ClusterM * ClusterN == 1),
                 "the register split is for fp32 operands, without clusters");
-  static_assert(!cute::is_same_v<MmaElementA, cute::tfloat32_t> ||
-                    (MajorA == cute::GMMA::Major::K && (MajorB == cute::GMMA::Major::K || SplitBInKernel)),
-                "tf32 wgmma reads K-major operands only (B split in the kernel is written K-major)");
+  static_assert(!cute::is_same_v<MmaElementA, cute::tfloat32_t> || ((MajorA == cute::GMMA::Major::K || RegisterSplit) &&
+                                                                    (MajorB == cute::GMMA::Major::K || SplitBInKernel)),
+                "tf32 wgmma reads K-major operands only (A split in registers is loaded element by element, B "
+                "split in the kernel is written K-major)");
 };
 
 }  // namespace cutegen::gemm

@@ -67,12 +67,19 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
   args.workspace = scratch.workspace;
   if (gemm_workspace_bytes<Kernel>(args) > scratch.workspace_bytes) return cudaErrorInvalidValue;
   if constexpr (Config::RegisterSplit) {
-    // A read as stored (K-major, else copied so), B split ahead into its lo and hi parts, or read as
-    // stored too where the kernel splits it (K-major, else copied so; or MN-major as stored, which the
-    // kernel's split transposes).
+    // A read as stored (K-major, else copied so; or MN-major as stored, which the consumers load
+    // element by element all the same), B split ahead into its lo and hi parts, or read as stored too
+    // where the kernel splits it (K-major, else copied so; or MN-major as stored, which the kernel's
+    // split transposes).
     ProblemShape const s = args.shape;
-    cudaError_t e = place_fp32(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
-                               scratch.copy_a_bytes, args.a, args.lda, args.batch_stride_a, stream);
+    cudaError_t e = cudaSuccess;
+    if constexpr (Config::MajorA == cute::GMMA::Major::MN) {
+      if (a.row_stride != 1 || !tma_aligned(a.ptr, a.col_stride, a.batch_stride, 4)) return cudaErrorInvalidValue;
+      args.a = a.ptr, args.lda = a.col_stride, args.batch_stride_a = a.batch_stride;
+    } else {
+      e = place_fp32(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
+                     scratch.copy_a_bytes, args.a, args.lda, args.batch_stride_a, stream);
+    }
     if constexpr (Config::SplitBInKernel && Config::MajorB == cute::GMMA::Major::MN) {
       if (b.col_stride != 1 || !tma_aligned(b.ptr, b.row_stride, b.batch_stride, 4)) return cudaErrorInvalidValue;
       args.b = b.ptr, args.ldb = b.row_stride, args.batch_stride_b = b.batch_stride;

@@ -9,10 +9,13 @@
 
 namespace cutegen::gemm {
 
-template <class Config>  // B split in the kernel is written K-major whatever its stored major
+// B split in the kernel is written K-major whatever its stored major; A split in registers is read by
+// the RS form (below), whatever its major, and the register split does not run this one.
+template <class Config>
 using SsTiledMma = decltype(cute::make_tiled_mma(
     cute::GMMA::ss_op_selector < typename Config::MmaElementA, typename Config::MmaElementB, float,
-    typename Config::TileShape, Config::MajorA, Config::SplitBInKernel ? cute::GMMA::Major::K : Config::MajorB > (),
+    typename Config::TileShape, Config::RegisterSplit ? cute::GMMA::Major::K : Config::MajorA,
+    Config::SplitBInKernel ? cute::GMMA::Major::K : Config::MajorB > (),
     cute::Layout<cute::Shape<cute::Int<Config::MmaWarpgroups>, cute::_1, cute::_1>>{}));
 
 // The same with A from registers (RS), tf32 (mainloop_register_split.cuh, and the convolution over

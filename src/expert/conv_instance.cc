@@ -114,8 +114,19 @@ int conv_row_box_rows(const ConvRecipe& c) {
   return int((128 + (c.kernel.back() - 1) * dil + 7) / 8 * 8);
 }
 
+// The flat tiles' pixels of one output slice: its rows at the padded copy's pitch (FlatRows in
+// kernels/conv/conv_shape.cuh; a transposed convolution of stride 1 runs forward, padded (S - 1) dil - pad).
+int64_t flat_pixels(const ConvRecipe& c) {
+  size_t const w = c.in_size.size() - 1;
+  int64_t const dil = c.dilation[w], taps = c.kernel[w];
+  int64_t const pad = c.transposed ? (taps - 1) * dil - c.padding[w] : c.padding[w];
+  int64_t const q = c.out_size[w],
+                pitch = std::max<int64_t>(pad, 0) + std::max(c.in_size[w], q - pad + (taps - 1) * dil);
+  return c.out_size[w - 1] * pitch;
+}
+
 ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused, bool boxes, bool tma_store,
-                     bool fit, bool row_box) {
+                     int fit, bool row_box) {
   ConvTiles t;
   int64_t q = launched_size(c, 1), stride_w = gemm_stride(c, 1);
   // Pixel-major boxes: whole 32-column runs, one box each whatever the stride (kernels/conv/nchw_boxes.cuh).
@@ -131,6 +142,7 @@ ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage
   for (int tq = 16; fit && !boxes && tq >= 8 && tq < t.tile_q; tq /= 2)
     if (padded(tq) * 10 < padded(t.tile_q) * 9) t.tile_q = tq;
   if (fused && fused->over == FusedStage::Over::kPool) t.tile_q = fused->window == 2 ? 8 : 4;
+  if (fit == 2) t.tile_q = 128;
   t.tile_p = 128 / t.tile_q;
   // Few output channels per group (grouped and 3-D convolutions over 8 to 32 channels) take a
   // narrower wgmma rather than a 64-wide tile that is mostly padding.
@@ -243,6 +255,26 @@ std::string conv_row_box_unsupported(const ConvRecipe& c, bool x3) {
   return "";
 }
 
+std::string conv_flat_unsupported(const ConvRecipe& c) {
+  if (c.dims < 2) return "pixel_fit=2: a 1-D convolution's pixels are one row already";
+  if (conv_packs_w(c)) return "pixel_fit=2 reads a padded copy, the row packing a copy of its own";
+  size_t const h = c.in_size.size() - 2, w = h + 1;
+  if (c.transposed ? std::any_of(c.stride.begin(), c.stride.end(), [](int64_t v) { return v != 1; })
+                   : c.stride[h] != 1 || c.stride[w] != 1)
+    return "pixel_fit=2 numbers pixels along the copy's rows at H and W stride 1 (a transposed convolution: one phase)";
+  // Where the 2-D tiles pad the slice about as little, the flat ones gain nothing.
+  int64_t const plane = launched_size(c, 2) * launched_size(c, 1);
+  int64_t const flat = (flat_pixels(c) + 127) / 128 * 128;
+  auto padded = [&](int fit) {
+    ConvTiles const t = conv_tiles(c, false, nullptr, false, false, fit);
+    return (launched_size(c, 2) + t.tile_p - 1) / t.tile_p * t.tile_p *
+           ((launched_size(c, 1) + t.tile_q - 1) / t.tile_q * t.tile_q);
+  };
+  if (flat * 10 >= std::min(padded(0), padded(1)) * 9)
+    return "pixel_fit=2: the 2-D tiles pad the output's slices about as little (" + std::to_string(plane) + " pixels)";
+  return "";
+}
+
 std::string conv_tma_store_unsupported(const ConvRecipe& c, const ConvTiles& t) {
   if (conv_merge_w(c) > 1) return "tma_store: merged W phases interleave their columns";
   bool const unit_stride = std::all_of(c.stride.begin(), c.stride.end(), [](int64_t v) { return v == 1; });
@@ -332,6 +364,7 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
                       : pairs          ? "cutegen::conv::InputRead::kBoxPairs"
                                        : "cutegen::conv::InputRead::kBoxes";
   if (p.row_box) input = "cutegen::conv::InputRead::kCopyRows";
+  if (p.pixel_fit == 2) input = "cutegen::conv::InputRead::kCopyFlat";
   if (p.tma_store && input.empty()) input = "cutegen::conv::InputRead::kCopy";
   if (p.tma_store || p.row_box) input += p.tma_store ? ", true" : ", false";  // the output stored by TMA
   if (p.row_box) input += ", " + std::to_string(c.kernel.back()) + ", " + std::to_string(conv_row_box_rows(c));
@@ -404,6 +437,7 @@ Result<std::string> conv_instance(const Recipe& r, const Params& p, const std::s
     shape.insert(shape.end(), v->begin(), v->end());
   shape.push_back(c.transposed ? 1 : 0);
   shape.push_back(p.strategy == Strategy::kConvImplicitGemm && conv_packs_w(c) ? 1 : 0);
+  shape.push_back(0);  // pitch: ConvForward sets it for the GEMM over a padded copy's rows
   std::vector<std::string> shape_text;
   for (auto v : shape)
     shape_text.push_back(std::to_string(v));

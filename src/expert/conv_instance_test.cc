@@ -133,7 +133,7 @@ TEST(ConvInstance, TransposedKeepsItsOwnGeometryAndTilesOneOutputPhase) {
   auto cu = generate_kernel(*r, spec, implicit_gemm(*r));
   ASSERT_TRUE(cu.ok()) << cu.message();
   // The transposed convolution's own stride, padding and dilation; the kernel splits it into phases.
-  EXPECT_TRUE(contains(*cu, ", 1, 5, 5, 0, 1, 1, 1, 2, 2, 1, 0 };")) << cu->substr(cu->find("ConvShape shape"), 200);
+  EXPECT_TRUE(contains(*cu, ", 1, 5, 5, 0, 1, 1, 1, 2, 2, 1, 0, 0 };")) << cu->substr(cu->find("ConvShape shape"), 200);
   EXPECT_TRUE(contains(*cu, "phase_weight_kernel")) << "the per-phase weight block is inlined";
 }
 
@@ -167,7 +167,7 @@ TEST(ConvInstance, FewInputChannelsRun3xTf32WithTheirRowTapsPacked) {
     ASSERT_TRUE(cu.ok()) << cu.message();
     EXPECT_TRUE(contains(*cu, ", Epilogue, true>;")) << name << ": the split instance";
     EXPECT_TRUE(conv_packs_w(conv)) << name;
-    EXPECT_TRUE(contains(*cu, ", 0, 1 };")) << name << ": not transposed, packed";
+    EXPECT_TRUE(contains(*cu, ", 0, 1, 0 };")) << name << ": not transposed, packed";
   }
   auto wide = recognize_conv(fixture("level1/61_conv_transposed_3D__square_input__square_kernel"));
   ASSERT_TRUE(wide.ok()) << wide.message();
@@ -306,7 +306,7 @@ TEST(ConvInstance, ThreeXTf32ConvolutionsOverFewChannelsMayRunDirect) {
   ASSERT_TRUE(cu.ok()) << cu.message();
   // 62 columns as 32 threads of two, 16 rows; 16 output channels a thread; the input read as it is.
   EXPECT_TRUE(contains(*cu, "using Conv = cutegen::conv::DirectConv<16, 64, 4, 16, Epilogue, 3, 3, 2>;"));
-  EXPECT_TRUE(contains(*cu, ", 1, 0, 0 };")) << "no row packing for the direct template";
+  EXPECT_TRUE(contains(*cu, ", 1, 0, 0, 0 };")) << "no row packing for the direct template";
   auto wide = recognize(fixture("level1/50_conv_standard_2D__square_input__square_kernel"));
   ASSERT_TRUE(wide.ok()) << wide.message();
   ASSERT_EQ(wide->conv->math, GemmMath::k3xTF32);

@@ -95,10 +95,15 @@ struct FusedStage {
 // pixel-major boxes (`boxes`, Params::input_boxes) takes TileQ of 32 or more (whole 32-column boxes),
 // whatever the stride, and stages of 40-float box rows (kernels/conv/nchw_boxes.cuh).
 // With tma_store the output's staging (32 KB) comes off the stages' 192 KB. `fit` (Params::pixel_fit)
-// takes 16 x 8 or 8 x 16 pixels where a row just past a power of two would pad a tenth more.
+// 1 takes 16 x 8 or 8 x 16 pixels where a row just past a power of two would pad a tenth more; 2 takes
+// 1 x 128 pixels of the padded copy's rows (conv_flat_unsupported).
 // `row_box` (Params::row_box): stages of a kernel row's box and its S taps' weight tiles, in 216 KB.
 ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel = false, const FusedStage* fused = nullptr,
-                     bool boxes = false, bool tma_store = false, bool fit = false, bool row_box = false);
+                     bool boxes = false, bool tma_store = false, int fit = 0, bool row_box = false);
+// Why the implicit GEMM cannot number its pixels along the rows of an input copy that holds the
+// padding (Params::pixel_fit 2, InputRead::kCopyFlat: tiles of 128 consecutive pixels of a slice,
+// only the padding's columns past each output row wasted), "" when it can.
+std::string conv_flat_unsupported(const ConvRecipe& c);
 // The input columns of a row's box (Params::row_box): 128 pixels and the row's further taps' reach,
 // in whole 8-row swizzle atoms.
 int conv_row_box_rows(const ConvRecipe& c);

@@ -188,27 +188,31 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
     return fp32 ? k_major : o.layout == MatrixLayout::kRowMajor ? "RowMajor" : "ColMajor";
   };
   auto scratch = [](int64_t bytes) { return n((bytes + 255) / 256 * 256); };
+  const bool pipelined = p.strategy == Strategy::kGemmPipelined, ahead = fp32 && p.split_ahead > 0;
+  const bool registers = fp32 && p.register_split, swap = gemm_swaps_operands(g, p);
   // B split in the kernel from an MN-major B as stored (N contiguous, TMA-aligned): its split transposes it.
   const bool b_rows =
-      fp32 && p.register_split == 2 && g.b.layout == MatrixLayout::kRowMajor && tma_readable(g.b, batches.b);
+      fp32 && p.register_split == 2 && !swap && g.b.layout == MatrixLayout::kRowMajor && tma_readable(g.b, batches.b);
+  // The kernel's A as stored where it is M-major (B^T of a B stored N-contiguous, or A stored so):
+  // the register split loads it element by element, in any layout.
+  const bool ka_k_major = swap ? g.b.layout == MatrixLayout::kColMajor : g.a.layout == MatrixLayout::kRowMajor;
   auto strides = [&](const GemmOperand& o, int64_t batch_stride) {
     return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
   };
-  const bool pipelined = p.strategy == Strategy::kGemmPipelined, ahead = fp32 && p.split_ahead > 0;
-  const bool registers = fp32 && p.register_split, swap = gemm_swaps_operands(g, p);
   // The kernel's A (M x K) and B (K x N): swapped, B^T and A^T (C^T = B^T A^T, stored transposed).
   const GemmOperand &ka = swap ? g.b : g.a, &kb = swap ? g.a : g.b;
   const int64_t km = swap ? g.n : g.m, kn = swap ? g.m : g.n, ka_batch = swap ? batches.b : batches.a,
                 kb_batch = swap ? batches.a : batches.b;
+  const bool a_columns = registers && !ka_k_major && tma_readable(ka, ka_batch);
   auto kernel_strides = [&](const GemmOperand& o, int64_t batch_stride, bool transposed) {
     return transposed ? n(o.col_stride) + ", " + n(o.row_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride)
                       : strides(o, batch_stride);
   };
   // The register split writes the kernel's B in two tf32 parts, lo and hi (or reads it K-major fp32
   // where the kernel splits it).
-  int64_t copy_a = !fp32   ? 0
-                   : ahead ? split_ahead_bytes(g.m, g.k, batches, batches.a, p.split_parts)
-                           : copy_bytes(ka, !swap, km, g.k, batches, ka_batch);
+  int64_t copy_a = !fp32 || a_columns ? 0
+                   : ahead            ? split_ahead_bytes(g.m, g.k, batches, batches.a, p.split_parts)
+                                      : copy_bytes(ka, !swap, km, g.k, batches, ka_batch);
   int64_t copy_b = !fp32                                ? 0
                    : ahead                              ? split_ahead_bytes(g.n, g.k, batches, batches.b, p.split_parts)
                    : b_rows                             ? 0
@@ -227,7 +231,7 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                           {"epilogue", functor},
                           {"element", kernel_element(g.a.dtype, ahead)},
                           {"element_c", kernel_element(g.out_dtype)},
-                          {"layout_a", layout(g.a, "RowMajor")},
+                          {"layout_a", a_columns ? "ColMajor" : layout(g.a, "RowMajor")},
                           {"layout_b", b_rows ? "RowMajor" : layout(g.b, "ColMajor")},
                           {"tile_m", n(p.tile_m)},
                           {"tile_n", n(p.tile_n)},

@@ -183,7 +183,7 @@ TEST(GemmInstance, OnePartIsPlainTf32WithTheRegisterSplitOnly) {
   auto r = gemm_recipe("kernelbench/level1/6_Matmul_with_large_K_dimension_");
   std::string one =
       emit("kernelbench/level1/6_Matmul_with_large_K_dimension_", "split_parts=1,register_split=2,stages=3");
-  EXPECT_TRUE(contains(one, "cg::GemmConfig<float, float, float, cg::RowMajor, cg::RowMajor, 128,"))
+  EXPECT_TRUE(contains(one, "cg::GemmConfig<float, float, float, cg::ColMajor, cg::ColMajor, 128,"))
       << one.substr(0, 2000);
   EXPECT_TRUE(contains(one, " 1, 2, 1>;")) << "PromoteEvery 1, B split in the kernel, one part";
   EXPECT_EQ(invalid_reason(r, *parse_params("split_parts=1,register_split=0,split_ahead=2", default_params(r))),
@@ -212,9 +212,10 @@ TEST(GemmInstance, Fp32SmallBesideLargeSplitsTheLargeOneInRegistersOperandsSwapp
 }
 
 TEST(GemmInstance, Fp32LargeBesideLargeMaySplitBothInTheKernel) {
-  // 256 x 256 over K = 524288: A in registers, B split in shared memory by the producer warpgroup
-  // (register_split=2), so neither is split ahead; three stages (B's staging). B (K x N, N contiguous)
-  // is read as stored, MN-major, and the split transposes it: no copies.
+  // 256 x 256 over K = 524288: neither operand split ahead (register_split=2), three stages (B's
+  // staging). A (M x K) is K-major and B (K x N) N-contiguous, so the kernel computes C^T = B^T A^T:
+  // its B is A as stored, K-major, which the producer warpgroup splits element by element, and its
+  // A is B as stored, M-major, which the consumers load into registers element by element. No copies.
   Recipe r = gemm_recipe("kernelbench/level1/6_Matmul_with_large_K_dimension_");
   auto p = parse_params("register_split=2,stages=3", default_params(r));
   ASSERT_TRUE(p.ok()) << p.message();
@@ -223,7 +224,17 @@ TEST(GemmInstance, Fp32LargeBesideLargeMaySplitBothInTheKernel) {
   std::string k = emit("kernelbench/level1/6_Matmul_with_large_K_dimension_", "register_split=2,stages=3");
   EXPECT_TRUE(contains(k, " 1, 2>;")) << "PromoteEvery 1, B split in the kernel";
   EXPECT_TRUE(contains(k, "kCopyA = 0, kCopyB = 0,"));
-  EXPECT_TRUE(contains(k, "cg::GemmConfig<float, float, float, cg::RowMajor, cg::RowMajor, 128,")) << "B MN-major";
+  EXPECT_TRUE(contains(k, "cg::GemmConfig<float, float, float, cg::ColMajor, cg::ColMajor, 128,")) << "A M-major";
+  EXPECT_TRUE(contains(k, "args.transposed_c = true;"));
+  EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ B + launch * 0, 1, 256, 0 }"));
+  EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ A + launch * 0, 1, 524288, 0 }"));
+  // A stored transposed (K x M, M contiguous) beside B (K x N): both MN-major, no swap; A read as
+  // stored into registers, B's split transposes it. No copies either.
+  std::string t = emit("kernelbench/level1/16_Matmul_with_transposed_A",
+                       "register_split=2,stages=3,split_ahead=0,tile_n=128,cluster_m=1,tma_store=0");
+  EXPECT_TRUE(contains(t, "cg::GemmConfig<float, float, float, cg::ColMajor, cg::RowMajor, 128,")) << t.substr(0, 2000);
+  EXPECT_TRUE(contains(t, "kCopyA = 0, kCopyB = 0,"));
+  EXPECT_TRUE(contains(t, "args.transposed_c = false;"));
 }
 
 // C goes out through shared memory and TMA wherever it admits that: not where the kernel computes

@@ -201,7 +201,7 @@ const std::vector<ParamDef>& param_defs() {
       {"mma_promote", &Params::mma_promote, {0, 4}, true},
       {"fuse_stage", &Params::fuse_stage, {0, 1}, true},
       {"pingpong", &Params::pingpong, {0, 1}, true},
-      {"pixel_fit", &Params::pixel_fit, {0, 1}, true},
+      {"pixel_fit", &Params::pixel_fit, {0, 1, 2}, true},
       {"row_box", &Params::row_box, {0, 1}, true},
   };
   return defs;

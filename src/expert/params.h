@@ -85,7 +85,9 @@ struct Params {
   int pingpong = 0;
   // Implicit-GEMM convolutions: 1 takes pixel tiles of 16 x 8 or 8 x 16 where the output's row, just
   // past a power of two, pads a tenth more of the plane in tiles as wide as that power (level 2's 11:
-  // 34 x 34 outputs fill 53% of 64 x 2 tiles, 85% of 16 x 8); 0 the power of two past the row.
+  // 34 x 34 outputs fill 53% of 64 x 2 tiles, 60% of 16 x 8); 0 the power of two past the row; 2
+  // numbers the pixels along the rows of an input copy that holds the padding, tiles of 128 of them
+  // (InputRead::kCopyFlat: 11 82%, the padding's 4 columns of 38 and the slice's last tile wasted).
   int pixel_fit = 0;
   // TF32 implicit-GEMM convolutions over the input's copy, W stride 1, one output row a tile: 1 loads
   // one box a kernel row, TileQ + (S - 1) x dilation columns, and runs its S taps' wgmmas from it on

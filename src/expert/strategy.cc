@@ -290,7 +290,11 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
     if (conv_tiles(*r.conv, false, nullptr, false, p.tma_store, false, true).stages < 2)
       return "row_box: two stages of a row's box and its taps' weights exceed shared memory";
   }
-  if (p.pixel_fit) {
+  if (p.pixel_fit == 2) {
+    if (auto why = conv_flat_unsupported(*r.conv); !why.empty()) return why;
+    if (p.input_boxes || p.gather_input) return "pixel_fit=2 reads the input's padded copy";
+    if (p.tma_store) return "pixel_fit=2: the TMA store writes whole output rows, flat tiles span rows";
+  } else if (p.pixel_fit) {
     if (p.input_boxes) return "pixel_fit: input_boxes takes whole 32-column runs";
     // ptxas spilled the consumer of level 1's 77 (24-28 bytes; cooperative, or without clusters, none).
     if (p.pingpong && p.cluster_m > 1 && conv_merge_w(*r.conv) > 1)
@@ -452,7 +456,13 @@ const StrategyDef& strategy_def(Strategy s) {
   return strategy_table().front();
 }
 
-bool gemm_swaps_operands(const GemmRecipe& g, const Params& p) { return p.register_split == 1 && g.n > g.m; }
+// The register split takes the larger operand as the kernel's A (split ahead, the smaller one costs
+// less); split in the kernel, the one stored K-major as the kernel's B (no transposition in the split)
+// where the other, stored N-contiguous, can be the kernel's A as stored (M-major: loaded element by element).
+bool gemm_swaps_operands(const GemmRecipe& g, const Params& p) {
+  if (p.register_split == 2) return g.a.layout == MatrixLayout::kRowMajor && g.b.layout == MatrixLayout::kRowMajor;
+  return p.register_split == 1 && g.n > g.m;
+}
 
 int64_t output_tiles(const Recipe& r, const Params& p) {
   const GemmRecipe& g = *r.gemm;

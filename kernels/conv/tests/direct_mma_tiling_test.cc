@@ -54,10 +54,10 @@ void check_gather(ConvShape const& s, int p0, int q0, int z) {
 }
 
 ConvShape shape3d(int c, int stride, int pad, int dil) {
-  // n, c, k, groups; d, h, w; z, p, q; t, r, s; strides; padding; dilation; transposed; pack_w
+  // n, c, k, groups; d, h, w; z, p, q; t, r, s; strides; padding; dilation; transposed; pack_w; pitch
   auto out = [&](int in) { return (in + 2 * pad - dil * 2 - 1) / stride + 1; };
-  return {2, c,      24,     1,      9,   20,  40,  out(9), out(20), out(40), 3, 3,
-          3, stride, stride, stride, pad, pad, pad, dil,    dil,     dil,     0, 0};
+  return {2,      c,      24,     1,   9,   20,  40,  out(9), out(20), out(40), 3, 3, 3,
+          stride, stride, stride, pad, pad, pad, dil, dil,    dil,     0,       0, 0};
 }
 
 TEST(DirectMmaTiling, EachFragmentValueIsTheInputItsPixelAndTapMultiply) {
@@ -69,7 +69,7 @@ TEST(DirectMmaTiling, EachFragmentValueIsTheInputItsPixelAndTapMultiply) {
   // Eight channels (216 = 27 k-blocks, no padding: level 2's 7 and 8).
   check_gather<4, 32, 16, 27>(shape3d(8, 1, 0, 1), 8, 0, 3);
   // 2-D: a 3 x 3 kernel over 3 channels (27 of 32), two groups.
-  ConvShape two_d{2, 6, 16, 2, 1, 30, 30, 1, 28, 28, 1, 3, 3, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0};
+  ConvShape two_d{2, 6, 16, 2, 1, 30, 30, 1, 28, 28, 1, 3, 3, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0};
   check_gather<4, 16, 8, 4>(two_d, 12, 16, 0);
 }
 

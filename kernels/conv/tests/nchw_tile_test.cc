@@ -51,8 +51,9 @@ void expect_each_once(std::vector<int> const& hits) {
 }
 
 ConvShape shape(int k, int groups, int out_p, int out_q, int stride_h, int stride_w, int transposed) {
-  // n, c, k, groups; d, h, w; z, p, q; t, r, s; strides; padding; dilation; transposed; pack_w
-  return {2, 8, k, groups, 1, 7, 9, 1, out_p, out_q, 1, 3, 3, 1, stride_h, stride_w, 0, 1, 1, 1, 1, 1, transposed, 0};
+  // n, c, k, groups; d, h, w; z, p, q; t, r, s; strides; padding; dilation; transposed; pack_w; pitch
+  return {2, 8,        k,        groups, 1, 7, 9, 1, out_p, out_q,      1, 3, 3,
+          1, stride_h, stride_w, 0,      1, 1, 1, 1, 1,     transposed, 0, 0};
 }
 
 TEST(NchwTile, AForwardConvolutionsTilesCoverItsOutputOnce) {
@@ -83,6 +84,23 @@ TEST(NchwTile, MergedWPhasesCoverTheOutputOnce) {
     cover<2, 16, 32, 2>(MergedW::of(t).forward(t, dh), OutputPhase::of(t, 0, r_p, 0), t.k, hits);
   }
   expect_each_once(hits);
+}
+
+// Flat tiles over a padded copy's rows (FlatRows): 128 consecutive pixels of a slice's row of
+// p x pitch, the padding's columns not stored; a 3-D forward convolution and a transposed one of
+// stride 1 (its one phase).
+TEST(NchwTile, FlatTilesOverAPaddedCopyCoverTheOutputOnce) {
+  ConvShape s = shape(24, 2, 7, 9, 1, 1, 0);  // 7 x 9 input, 3 x 3 kernel padded by 1: 7 x 9 output
+  s.pad_h = s.pad_w = 1, s.d = s.z = 3;
+  std::vector<int> hits(size_t(s.n) * s.k * s.z * s.p * s.q);
+  cover<1, 128, 8, 1>(FlatRows::of(s).gemm(s), OutputPhase::whole(s), s.k, hits);
+  expect_each_once(hits);
+  ConvShape const t = shape(24, 1, 9, 11, 1, 1, 1);  // transposed 7 x 9 -> 9 x 11
+  TransposedPhase const phase = TransposedPhase::of(t, 0, 0, 0);
+  ConvShape const f = phase.forward(t);
+  std::vector<int> out(size_t(t.n) * t.k * t.p * t.q);
+  cover<1, 64, 16, 1>(FlatRows::of(f).gemm(f), OutputPhase::of(t, 0, 0, 0), t.k, out);
+  expect_each_once(out);
 }
 
 }  // namespace

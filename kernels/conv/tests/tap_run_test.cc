@@ -71,5 +71,50 @@ TEST(TapRun, OuterTapsOfATransposedConvolutionsDepthSlices) {
   EXPECT_EQ(top.hi, 5);
 }
 
+// A padded copy read along its rows (FlatRows, the implicit GEMM's flat tiles): for every output
+// pixel and tap of stride-1 convolutions of any padding (negative too: a transposed convolution's
+// phase) and dilation, the position the producer's box reads for it (the box at its tile's first
+// pixel shifted by the tap, the pixel's row within it) lies inside the copy's slice, and the copy
+// holds there the input pixel that tap reads, or a zero where it reads padding.
+TEST(FlatRows, EveryTapOfEveryOutputPixelReadsItsInputPixelOrAZero) {
+  using Tiling = PixelTiling<1, 128>;
+  int cases = 0;
+  for (int h = 1; h <= 6; h += 5)
+    for (int w = 1; w <= 9; w += 4)
+      for (int taps = 1; taps <= 5; taps += 2)
+        for (int dil = 1; dil <= 2; ++dil)
+          for (int pad = -2; pad <= 4; ++pad) {
+            ConvShape g{};
+            g.n = 1, g.c = 4, g.k = 4, g.groups = 1, g.d = g.z = g.t = 1;
+            g.h = h, g.w = w, g.r = taps, g.s = taps == 1 ? 3 : taps - 1;
+            g.stride_d = g.stride_h = g.stride_w = 1, g.dil_d = 1, g.dil_h = dil, g.dil_w = 3 - dil;
+            g.pad_h = pad, g.pad_w = pad > 0 ? pad - 1 : pad;
+            g.p = h + 2 * g.pad_h - dil * (g.r - 1), g.q = w + 2 * g.pad_w - g.dil_w * (g.s - 1);
+            if (g.p < 1 || g.q < 1) continue;
+            FlatRows const rows = FlatRows::of(g);
+            ConvShape const v = rows.gemm(g);
+            ASSERT_EQ(v.pitch, rows.wp);
+            ASSERT_GE(Tiling::tiles_q(v) * 128, g.p * v.pitch);
+            for (int p = 0; p < g.p; ++p)
+              for (int q = 0; q < g.q; ++q) {
+                int const m = p * v.pitch + q;
+                PixelTile const tile = Tiling::tile(v, m / 128);
+                for (int kr = 0; kr < g.r; ++kr)
+                  for (int ks = 0; ks < g.s; ++ks) {
+                    // The producer's box start (mainloop_conv_tma.cuh), and this pixel's place in it.
+                    int const at = tile.q0 - v.pad_w + ks * v.dil_w + kr * v.pitch * v.dil_h + (m - tile.q0);
+                    ASSERT_GE(at, 0);
+                    ASSERT_LT(at, v.w) << "a valid pixel's tap read past its slice";
+                    int const y = p - g.pad_h + kr * g.dil_h, x = q - g.pad_w + ks * g.dil_w;
+                    int const want = y >= 0 && y < h && x >= 0 && x < w ? y * w + x : -1;
+                    ASSERT_EQ(rows.source(at, h, w), want)
+                        << "pixel " << p << "," << q << " tap " << kr << "," << ks << " pad " << pad << " dil " << dil;
+                  }
+              }
+            ++cases;
+          }
+  EXPECT_GT(cases, 50);
+}
+
 }  // namespace
 }  // namespace cutegen::conv

@@ -123,7 +123,7 @@ TEST(TransposedPhases, PhasesNoTapReachesHoldTheBiasAlone) {
 
 TEST(TransposedPhases, AForwardShapePerPhaseWithTheWeightsTapsFlipped) {
   // Level 1's 72: (2, 2, 2) stride, kernel (3, 5, 7), padding (1, 2, 3), output padding 1.
-  ConvShape t{8, 32, 32, 4, 12, 24, 48, 24, 48, 96, 3, 5, 7, 2, 2, 2, 1, 2, 3, 1, 1, 1, 1, 0};
+  ConvShape t{8, 32, 32, 4, 12, 24, 48, 24, 48, 96, 3, 5, 7, 2, 2, 2, 1, 2, 3, 1, 1, 1, 1, 0, 0};
   int taps = 0;
   int64_t pixels = 0;
   for (int rz = 0; rz < 2; ++rz)
