@@ -63,8 +63,8 @@ __global__ void __launch_bounds__(256)
     from[j] = i < inner_padded ? source(i) : -1;
   }
   CUTE_UNROLL
-  for (int cy = threadIdx.y; cy < 32; cy += 8) {
-    int c = c0 + cy;
+  for (int y = 0; y < 32; y += 8) {
+    int const cy = y + int(threadIdx.y), c = c0 + cy;
     T const* row = src + (outer * channels + c) * inner;
     CUTE_UNROLL
     for (int j = 0; j < CopyInner / 32; ++j)

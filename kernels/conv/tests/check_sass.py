@@ -30,8 +30,8 @@ DIRECT_TWO_COLUMNS = r"direct_conv_kernel<16, 64, 4, 16, 2, .*BiasRelu, 3, 3, (t
 
 # How the implicit GEMM reads its input (ConvParams' last argument, InputRead): its channels-last copy,
 # the input gathered by cp.async, or loaded as pixel-major TMA boxes (one tap a k-tile, or two).
-# kCopyRows: the copy, one box a kernel row shared by its taps.
-COPY, GATHER, BOXES, BOX_PAIRS, COPY_ROWS = (r"\(cutegen::conv::InputRead\)" + str(i) for i in range(5))
+# kCopyRows: the copy, one box a kernel row shared by its taps; kCopyFlat: a padded copy's rows.
+COPY, GATHER, BOXES, BOX_PAIRS, COPY_ROWS, COPY_FLAT = (r"\(cutegen::conv::InputRead\)" + str(i) for i in range(6))
 
 # (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
 EXPECTATIONS = [
@@ -51,6 +51,9 @@ EXPECTATIONS = [
      r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 3, 2, 1, 1, .*ConvParams<.*, 1, 128, .*BiasRelu, false, 1, " + COPY_ROWS
      + ", false, 3, 136>", 1, ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D.MULTICAST", "BAR.ARV", "USETMAXREG"],
      ["LDGSTS", "LDS"]),
+    ("flat tiles over a padded copy's rows, a row of taps a pitch along",
+     r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 5, 1, 1, .*ConvParams<.*, 1, 128, .*BiasRelu, false, 1, " + COPY_FLAT + ", false, 0, 0>",
+     1, ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG"], ["LDGSTS", "LDS"]),
     ("the same storing its output by TMA from shared memory",
      r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 5, 2, 1, 1, .*ConvParams<.*, 1, 128, .*BiasRelu, false, 1, " + COPY + ", true, 0, 0>",
      1, ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMASTG.5D", "BAR.ARV", "USETMAXREG"], ["LDGSTS"]),
@@ -71,7 +74,8 @@ EXPECTATIONS = [
      ["HGMMA.64x64x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D.MULTICAST", "BAR.ARV", "FADD"], []),
     ("implicit-GEMM conv, 3xTF32 split in the kernel", r"GemmWarpSpecialized<.*ConvParams<.*, 2, 64, .*BiasRelu, true, 1, " + COPY + ", false, 0, 0>", 1,
      ["HGMMA.64x16x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D", "USETMAXREG", "FADD"], []),
-    ("channels-last copy", r"to_channels_last_kernel<float>", 1, [], ["HGMMA"]),
+    ("channels-last copy", r"to_channels_last_kernel<float, cutegen::conv::SameInner>", 1, [], ["HGMMA"]),
+    ("its padded form, for flat tiles", r"to_channels_last_kernel<float, cutegen::conv::PaddedInner>", 1, [], ["HGMMA"]),
     ("a transposed convolution's phase weight", r"(?<!merged_)phase_weight_kernel<float>", 1, [], ["HGMMA"]),
     ("its phases no tap reaches", r"bias_only_phase_kernel<", 1, [], ["HGMMA"]),
     ("row packing of few input channels", r"pack_rows_kernel<float>", 1, [], ["HGMMA"]),

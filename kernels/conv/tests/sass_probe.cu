@@ -31,6 +31,13 @@ cudaError_t run(float const* x, float const* w, float* out, ConvShape const& s, 
   return Conv::run(x, w, out, s, f, workspace, nullptr);
 }
 
+// Flat tiles: 128 consecutive pixels of a padded copy's rows (FlatRows), a row of taps a pitch along.
+using Flat = ConvForward<Tf32, 1, 128, BiasRelu, false, 1, InputRead::kCopyFlat>;
+
+cudaError_t run_flat(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
+  return Flat::run(x, w, out, s, f, workspace, nullptr);
+}
+
 // The same gathering the input as it is (no channels-last copy of it): the producer warpgroup's cp.async.
 using Gathered = ConvForward<Tf32, 8, 16, BiasRelu, false, 1, InputRead::kGather>;
 
