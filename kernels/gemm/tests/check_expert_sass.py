@@ -30,8 +30,10 @@ POINTS = [
     ("tasks/matmul_fp32.py", "split_ahead=0,register_split=1,tile_n=128,cluster_m=1,stages=4",
      {"GemmWarpSpecialized": (["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS"], ["LD.E"]),
       "split_tf32_operand": ([], ["HGMMA"])}),
-    # Plain TF32 (one product of operands rounded in the kernel), B split by the producer warpgroup.
-    ("tasks/matmul_fp32.py", "split_ahead=0,register_split=2,split_parts=1,tile_n=128,cluster_m=1,stages=3",
+    # Plain TF32 (one product of operands rounded in the kernel), split in the kernel, the operands
+    # swapped: the kernel's A is B as stored (M-major, loaded by LDS), its B is A, split by the producer
+    # warpgroup element by element; C stored transposed, from registers.
+    ("tasks/matmul_fp32.py", "split_ahead=0,register_split=2,split_parts=1,tile_n=128,cluster_m=1,stages=3,tma_store=0",
      {"GemmWarpSpecialized": (["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS"], ["LD.E"])}),
     ("tasks/linear_multiply_leaky.py", "strategy=gemm_pingpong,tile_m=64,tile_n=128,stages=6",
      {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG", "BAR.SYNC"], [])}),
