@@ -59,7 +59,7 @@ TEST(ConvInstance, StridedOneDimensionalTilesStayWithinATmaBox) {
 
 TEST(ConvInstance, PixelFitTakesNarrowerTilesWhereRowsPadMuch) {
   auto fit = [](const ConvRecipe& c, bool boxes = false) { return conv_tiles(c, false, nullptr, boxes, false, true); };
-  // Level 2's 11: 34 x 34 outputs fill 53% of 64 x 2 tiles, 85% of 16 x 8 ones.
+  // Level 2's 11: 34 x 34 outputs fill 53% of 64 x 2 tiles, 60% of 16 x 8 ones.
   auto eleven = recognize(fixture("level2/11_ConvTranspose2d_BatchNorm_Tanh_MaxPool_GroupNorm"));
   ASSERT_TRUE(eleven.ok()) << eleven.message();
   EXPECT_EQ(conv_tiles(*eleven->conv).tile_q, 64);
@@ -95,6 +95,34 @@ TEST(ConvInstance, PixelFitTakesNarrowerTilesWhereRowsPadMuch) {
             "pixel_fit: a ping-pong tile over merged W phases in clusters of two spills its registers");
   EXPECT_EQ(default_params(*strided).pixel_fit, 1);
   EXPECT_EQ(default_params(*strided).pingpong, 0);
+}
+
+// Flat tiles over a padded copy's rows (pixel_fit=2): at H and W stride 1 (a transposed convolution's
+// one phase), where they pad a tenth less of the slice than the 2-D tiles; the default for 3-D kernels
+// (their depth taps still skipped), 2-D ones keep their tiles and the row taps' skipping.
+TEST(ConvInstance, FlatTilesWhereTheyPadLessTheDefaultFor3dKernels) {
+  auto eleven = recognize(fixture("level2/11_ConvTranspose2d_BatchNorm_Tanh_MaxPool_GroupNorm"));
+  ASSERT_TRUE(eleven.ok()) << eleven.message();
+  EXPECT_EQ(conv_flat_unsupported(*eleven->conv), "") << "34 x 34 at a pitch of 38: 82% against 60%";
+  auto cu = generate_kernel(*eleven, fixture("level2/11_ConvTranspose2d_BatchNorm_Tanh_MaxPool_GroupNorm"),
+                            point(*eleven, "pixel_fit=2"));
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(contains(*cu, "ConvForward<Config, 1, 128, Epilogue, false, 1, cutegen::conv::InputRead::kCopyFlat>"));
+  EXPECT_EQ(default_params(*eleven).pixel_fit, 1);
+  EXPECT_EQ(invalid_reason(*eleven, point(*eleven, "pixel_fit=2,input_boxes=1")),
+            "pixel_fit=2 reads the input's padded copy");
+  auto one = recognize(fixture("level2/1_Conv2D_ReLU_BiasAdd"));
+  ASSERT_TRUE(one.ok()) << one.message();
+  EXPECT_NE(conv_flat_unsupported(*one->conv), "") << "rows of 126 fill 98% of 128-wide tiles";
+  auto strided =
+      recognize(fixture("level1/77_conv_transposed_3D_square_input_square_kernel___padded____dilated____strided__"));
+  ASSERT_TRUE(strided.ok()) << strided.message();
+  EXPECT_EQ(
+      conv_flat_unsupported(*strided->conv),
+      "pixel_fit=2 numbers pixels along the copy's rows at H and W stride 1 (a transposed convolution: one phase)");
+  auto seventy_seven = recognize(fixture("level2/77_ConvTranspose3d_Scale_BatchNorm_GlobalAvgPool"));
+  ASSERT_TRUE(seventy_seven.ok()) << seventy_seven.message();
+  EXPECT_EQ(default_params(*seventy_seven).pixel_fit, 2);
 }
 
 TEST(ConvInstance, FewOutputChannelsPerGroupTakeANarrowTile) {
