@@ -240,6 +240,7 @@ struct ConvForward {
                             ConvShape const& forward, OutputPhase const& o, Functor const& functor,
                             cudaStream_t stream) {
     ConvShape const g = Flat ? FlatRows::of(forward).gemm(forward) : forward;
+    if (Flat && !FlatRows::of(forward).exact(forward, TileQ)) return cudaErrorInvalidValue;
     Params params;
     if (!Mainloop::make_params(g, reinterpret_cast<ElementA const*>(x_read), reinterpret_cast<ElementA const*>(w_cl),
                                params.mainloop))

@@ -70,6 +70,11 @@ struct FlatRows {
     int const y = row - top, x = col - left;
     return unsigned(y) < unsigned(h) && unsigned(x) < unsigned(w) ? (d * h + y) * w + x : -1;
   }
+  // Whether PitchDivider divides every flat pixel index of g's output (p x wp, plus a last tile of
+  // `tile`) exactly.
+  CUTE_HOST_DEVICE bool exact(ConvShape const& g, int tile) const {
+    return (int64_t(g.p) * wp + tile) * wp < (int64_t(1) << 32);
+  }
   // g over the copy: one row of hp x wp pixels a depth slice, tap (kr, ks) of output pixel m read at
   // m - pad_w + ks x dil_w + kr x dil_h x pitch (pad_w < 0: the offset of the output's first pixel's
   // first tap); p, q, the taps and the depth dim stay g's.
@@ -79,6 +84,16 @@ struct FlatRows {
     v.pad_w = -((top - g.pad_h) * wp + left - g.pad_w), v.pad_h = 0;
     return v;
   }
+};
+
+// Division by a padded copy's pitch as a multiply by its reciprocal (the epilogue maps each element's
+// pixel back to its output row with one, where a division costs a reciprocal and a dozen more
+// instructions): f / pitch exactly while f x pitch < 2^32 (FlatRows::exact).
+struct PitchDivider {
+  uint64_t magic;  // 2^32 / pitch, rounded up
+  CUTE_HOST_DEVICE explicit PitchDivider(int pitch)
+      : magic(pitch > 0 ? (uint64_t(1) << 32) / uint32_t(pitch) + 1 : 0) {}
+  CUTE_HOST_DEVICE int operator()(int f) const { return int((uint64_t(uint32_t(f)) * magic) >> 32); }
 };
 
 // Where the implicit GEMM's output pixel (z, p, q) lands in the (Z, P, Q) output: at

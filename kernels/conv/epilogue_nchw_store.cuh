@@ -36,9 +36,10 @@ struct NchwTile {
   PixelTile pixels;
   int k_first, k_valid, p_valid, q_valid, z, p_first, q_first, q_room, row_step, plane, channel, width, step_p, step_q,
       pitch;
+  PitchDivider rows;  // of the padded copy (pitch > 0)
 
   CUTE_DEVICE NchwTile(ConvShape const& s, OutputPhase const& o, gemm::TileCoord tile)
-      : pixels(PixelTiling<TileP, TileQ>::tile(s, tile.m)), pitch(TileP == 1 ? s.pitch : 0) {
+      : pixels(PixelTiling<TileP, TileQ>::tile(s, tile.m)), pitch(TileP == 1 ? s.pitch : 0), rows(pitch) {
     int const k_group = s.k_group() / MergeW, n_first = tile.n * (TileN / MergeW);
     int const q0 = pitch ? 0 : pixels.q0;
     k_first = tile.batch * k_group + n_first, k_valid = k_group - n_first;
@@ -52,7 +53,7 @@ struct NchwTile {
   // Row `row`'s output row and column from the tile's first pixel.
   CUTE_DEVICE int row_p(int row) const {
     if constexpr (TileP == 1)
-      if (pitch) return (pixels.q0 + row) / pitch;
+      if (pitch) return rows(pixels.q0 + row);
     return row / TileQ;
   }
   CUTE_DEVICE int row_q(int row) const {

@@ -114,15 +114,13 @@ int conv_row_box_rows(const ConvRecipe& c) {
   return int((128 + (c.kernel.back() - 1) * dil + 7) / 8 * 8);
 }
 
-// The flat tiles' pixels of one output slice: its rows at the padded copy's pitch (FlatRows in
-// kernels/conv/conv_shape.cuh; a transposed convolution of stride 1 runs forward, padded (S - 1) dil - pad).
-int64_t flat_pixels(const ConvRecipe& c) {
+// The padded copy's pitch that flat tiles number pixels along (FlatRows in kernels/conv/conv_shape.cuh;
+// a transposed convolution of stride 1 runs forward, padded (S - 1) dil - pad).
+int64_t flat_pitch(const ConvRecipe& c) {
   size_t const w = c.in_size.size() - 1;
   int64_t const dil = c.dilation[w], taps = c.kernel[w];
   int64_t const pad = c.transposed ? (taps - 1) * dil - c.padding[w] : c.padding[w];
-  int64_t const q = c.out_size[w],
-                pitch = std::max<int64_t>(pad, 0) + std::max(c.in_size[w], q - pad + (taps - 1) * dil);
-  return c.out_size[w - 1] * pitch;
+  return std::max<int64_t>(pad, 0) + std::max(c.in_size[w], c.out_size[w] - pad + (taps - 1) * dil);
 }
 
 ConvTiles conv_tiles(const ConvRecipe& c, bool split_in_kernel, const FusedStage* fused, bool boxes, bool tma_store,
@@ -262,9 +260,12 @@ std::string conv_flat_unsupported(const ConvRecipe& c) {
   if (c.transposed ? std::any_of(c.stride.begin(), c.stride.end(), [](int64_t v) { return v != 1; })
                    : c.stride[h] != 1 || c.stride[w] != 1)
     return "pixel_fit=2 numbers pixels along the copy's rows at H and W stride 1 (a transposed convolution: one phase)";
+  // The epilogue's row of a flat pixel f is f / pitch by a multiply, exact while f x pitch < 2^32.
+  int64_t const pitch = flat_pitch(c), pixels = c.out_size[h] * pitch;
+  if ((pixels + 128) * pitch >= (int64_t(1) << 32)) return "pixel_fit=2: a slice's flat pixels past 2^32 / pitch";
   // Where the 2-D tiles pad the slice about as little, the flat ones gain nothing.
   int64_t const plane = launched_size(c, 2) * launched_size(c, 1);
-  int64_t const flat = (flat_pixels(c) + 127) / 128 * 128;
+  int64_t const flat = (pixels + 127) / 128 * 128;
   auto padded = [&](int fit) {
     ConvTiles const t = conv_tiles(c, false, nullptr, false, false, fit);
     return (launched_size(c, 2) + t.tile_p - 1) / t.tile_p * t.tile_p *

@@ -3,6 +3,8 @@
 // slice) every tap kept reads input.
 #include "conv_shape.cuh"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 namespace cutegen::conv {
@@ -114,6 +116,19 @@ TEST(FlatRows, EveryTapOfEveryOutputPixelReadsItsInputPixelOrAZero) {
             ++cases;
           }
   EXPECT_GT(cases, 50);
+}
+
+// The epilogue's division of a flat pixel index by the pitch, as a multiply: exact wherever
+// FlatRows::exact admits the index (f x pitch < 2^32), at the ends of that range and inside it.
+TEST(FlatRows, PitchDividerDividesExactlyWhereAdmitted) {
+  for (int64_t pitch = 1; pitch <= 70000; pitch = pitch < 64 ? pitch + 1 : pitch * 5 / 4) {
+    PitchDivider const divide{int(pitch)};
+    int64_t const end = std::min<int64_t>((int64_t(1) << 32) / pitch, int64_t(1) << 31);  // f x pitch < 2^32
+    for (int64_t f : {int64_t(0), pitch - 1, pitch, 7 * pitch + 3, end / 2, end - pitch, end - 2, end - 1})
+      if (f >= 0 && f < end) ASSERT_EQ(divide(int(f)), f / pitch) << f << " / " << pitch;
+    for (int64_t f = 0; f < std::min<int64_t>(end, 20000); ++f)
+      ASSERT_EQ(divide(int(f)), f / pitch) << f << " / " << pitch;
+  }
 }
 
 }  // namespace
