@@ -193,9 +193,6 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
   // B split in the kernel from an MN-major B as stored (N contiguous, TMA-aligned): its split transposes it.
   const bool b_rows =
       fp32 && p.register_split == 2 && !swap && g.b.layout == MatrixLayout::kRowMajor && tma_readable(g.b, batches.b);
-  // The kernel's A as stored where it is M-major (B^T of a B stored N-contiguous, or A stored so):
-  // the register split loads it element by element, in any layout.
-  const bool ka_k_major = swap ? g.b.layout == MatrixLayout::kColMajor : g.a.layout == MatrixLayout::kRowMajor;
   auto strides = [&](const GemmOperand& o, int64_t batch_stride) {
     return n(o.row_stride) + ", " + n(o.col_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride);
   };
@@ -203,7 +200,9 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
   const GemmOperand &ka = swap ? g.b : g.a, &kb = swap ? g.a : g.b;
   const int64_t km = swap ? g.n : g.m, kn = swap ? g.m : g.n, ka_batch = swap ? batches.b : batches.a,
                 kb_batch = swap ? batches.a : batches.b;
-  const bool a_columns = registers && !ka_k_major && tma_readable(ka, ka_batch);
+  // The kernel's A as stored where it is M-major (B^T of a B stored N-contiguous, or A stored so):
+  // the register split loads it element by element, in any layout.
+  const bool a_columns = registers && !in_place(ka, !swap, ka_batch) && tma_readable(ka, ka_batch);
   auto kernel_strides = [&](const GemmOperand& o, int64_t batch_stride, bool transposed) {
     return transposed ? n(o.col_stride) + ", " + n(o.row_stride) + ", " + n(batches.count == 1 ? 0 : batch_stride)
                       : strides(o, batch_stride);
