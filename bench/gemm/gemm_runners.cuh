@@ -222,8 +222,8 @@ struct Fp32Runner {
       auto* out = reinterpret_cast<float*>(scratch);
       ptr = out, ld = split_k_padded(c.k), batch_stride = op.batches == 1 ? 0 : ld * op.rows;
       scratch += op.copy_bytes<SplitParts::Whole>(c.k);
-      return split_tf32<SplitParts::Whole>(op.ptr, op.stride_row, op.stride_k, op.batch_stride, op.rows, c.k,
-                                           op.batches, out, stream);
+      return split_operand<SplitParts::Whole>(op.ptr, op.stride_row, op.stride_k, op.batch_stride, op.rows, c.k,
+                                              op.batches, out, stream);
     };
     cudaError_t e = place(Fp32Operand::a(c), args.a, args.lda, args.batch_stride_a);
     if (e == cudaSuccess) e = place(Fp32Operand::b(c), args.b, args.ldb, args.batch_stride_b);
@@ -260,11 +260,11 @@ struct Split3xTf32Runner {
     scratch += a.copy_bytes<SplitParts::HiLoHi>(c.k);
     float* b_split = reinterpret_cast<float*>(scratch);
     scratch += b.copy_bytes<SplitParts::LoHiHi>(c.k);
-    cudaError_t e = split_tf32<SplitParts::HiLoHi>(a.ptr, a.stride_row, a.stride_k, a.batch_stride, a.rows, c.k,
-                                                   a.batches, a_split, stream);
+    cudaError_t e = split_operand<SplitParts::HiLoHi>(a.ptr, a.stride_row, a.stride_k, a.batch_stride, a.rows, c.k,
+                                                      a.batches, a_split, stream);
     if (e == cudaSuccess)
-      e = split_tf32<SplitParts::LoHiHi>(b.ptr, b.stride_row, b.stride_k, b.batch_stride, b.rows, c.k, b.batches,
-                                         b_split, stream);
+      e = split_operand<SplitParts::LoHiHi>(b.ptr, b.stride_row, b.stride_k, b.batch_stride, b.rows, c.k, b.batches,
+                                            b_split, stream);
     if (e != cudaSuccess) return int(e);
 
     int64_t k3 = split_row_length<SplitParts::HiLoHi>(c.k);

@@ -12,7 +12,7 @@ namespace cutegen::gemm {
 template <class ElementA_, class ElementB_, class ElementC_,  // cute::half_t, bfloat16_t, tfloat32_t or float in
           class LayoutA_, class LayoutB_,                     // RowMajor / ColMajor tags
           int TileM_, int TileN_, int Stages_, int ClusterM_ = 1, int ClusterN_ = 1, int MmaWarpgroups_ = 2,
-          int PromoteEvery_ = 1, int RegisterSplit_ = 0, int AheadParts_ = 3>
+          int PromoteEvery_ = 1, int RegisterSplit_ = 0, int AheadParts_ = 3, bool HalfParts_ = false>
 struct GemmConfig {
   using ElementA = ElementA_;
   using ElementB = ElementB_;
@@ -32,10 +32,13 @@ struct GemmConfig {
   // memory by the producer warpgroup (2: no pass over either operand).
   static constexpr bool RegisterSplit = RegisterSplit_ > 0;
   static constexpr bool SplitBInKernel = RegisterSplit_ == 2;
+  // fp16 operands that are fp32 ones pre-split into fp16 hi and lo parts (fp16x3, fp16_split.cuh):
+  // the three products of the tf32 parts below at twice the tensor cores' rate, within fp16's range.
+  static constexpr bool HalfParts = HalfParts_;
   // tf32 operands are fp32 ones pre-split into three parts per k-tile (split_tf32_kernel.cuh): the
   // GEMM's partial then spans 3 k-tiles per k-tile of the operands (mainloop_promoting.cuh). 0: the
   // half-precision GEMMs sum all of K on the tensor cores, as cuBLAS does.
-  static constexpr int PromoteSpan = cute::is_same_v<ElementA, cute::tfloat32_t> ? 3 * PromoteEvery : 0;
+  static constexpr int PromoteSpan = cute::is_same_v<ElementA, cute::tfloat32_t> || HalfParts ? 3 * PromoteEvery : 0;
   // tf32 operands pre-split into two parts per k-tile instead (A hi, lo; B lo, hi): a third less to
   // write ahead and to load, the three products crossing each pair of stages
   // (mainloop_paired_parts.cuh; it promotes every PromoteEvery pairs).
@@ -75,6 +78,8 @@ struct GemmConfig {
   static_assert(cute::is_same_v<ElementA, float> == cute::is_same_v<ElementB, float>, "fp32 operands come in pairs");
   static_assert(AheadParts_ == 3 || (AheadParts_ == 2 && PromoteSpan > 0) || (AheadParts_ == 1 && RegisterSplit),
                 "2 or 3 parts of tf32 operands split ahead, or 1 with the register split");
+  static_assert(!HalfParts || (cute::is_same_v<ElementA, cute::half_t> && AheadParts_ == 3),
+                "fp16x3 reads three fp16 parts per k-tile");
   static_assert(!RegisterSplit || (Fp32Via3xTf32 && ClusterM * ClusterN == 1),
                 "the register split is for fp32 operands, without clusters");
   static_assert(!cute::is_same_v<MmaElementA, cute::tfloat32_t> || ((MajorA == cute::GMMA::Major::K || RegisterSplit) &&

@@ -3,7 +3,7 @@
 // mainloop in place where K-major and aligned, else first written K-major by the pre-pass into
 // scratch the caller owns (for the register split, B split ahead into two parts there); fp32 operands for a tf32 kernel
 // always split ahead by the pre-pass into that scratch (three parts per k-tile, or two where
-// Config::PairedParts); split-K's partials in the caller's workspace.
+// Config::PairedParts), for an fp16x3 kernel into three fp16 parts; split-K's partials in the caller's workspace.
 #pragma once
 
 #include <cstddef>
@@ -34,16 +34,17 @@ struct GemmScratch {
 };
 
 // An fp32 operand written into `copy` by the pre-pass in the layout `Parts` names (split_tf32_kernel.cuh):
-// K-major whole, or split ahead into tf32 parts, three k-tiles per k-tile.
-template <SplitParts Parts>
+// K-major whole, or split ahead into tf32 (Part float) or fp16 parts, two or three k-tiles per k-tile.
+template <SplitParts Parts, class Part = float>
 cudaError_t split_fp32(float const* ptr, int64_t stride_row, int64_t stride_k, int64_t batch_stride, int rows, int k,
-                       int batches, float* copy, size_t copy_bytes, float const*& placed, int64_t& ld,
+                       int batches, float* copy, size_t copy_bytes, Part const*& placed, int64_t& ld,
                        int64_t& placed_batch_stride, cudaStream_t stream) {
   int copies = batch_stride == 0 ? 1 : batches;
-  ld = split_row_length<Parts>(k);
-  if (size_t(copies) * rows * ld * sizeof(float) > copy_bytes) return cudaErrorInvalidValue;
-  placed = copy, placed_batch_stride = copies == 1 ? 0 : ld * rows;
-  return split_tf32<Parts>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, copy, stream);
+  ld = split_row_length<Parts, Part>(k);
+  if (size_t(copies) * rows * ld * sizeof(Part) > copy_bytes) return cudaErrorInvalidValue;
+  Part* parts = reinterpret_cast<Part*>(copy);
+  placed = parts, placed_batch_stride = copies == 1 ? 0 : ld * rows;
+  return split_operand<Parts, Part>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, parts, stream);
 }
 
 // An fp32 operand as the kernel reads it: rows (M of A, N of B) by K, K contiguous. Where the
@@ -100,21 +101,23 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
                      scratch.copy_b_bytes, args.b, args.ldb, args.batch_stride_b, stream);
     if (e != cudaSuccess) return e;
   } else if constexpr (Config::PromoteSpan > 0) {
-    static_assert(std::is_same_v<T, float>, "tf32 kernels read fp32 operands split ahead");
+    static_assert(std::is_same_v<T, float>, "tf32 and fp16x3 kernels read fp32 operands split ahead");
     ProblemShape const s = args.shape;
-    // Three parts per k-tile for a plain tf32 GEMM over them, or two whose products cross stages.
+    // Three parts per k-tile for a plain tf32 (or fp16) GEMM over them, or two whose products cross stages.
     constexpr SplitParts PartsA = Config::PairedParts ? SplitParts::HiLo : SplitParts::HiLoHi;
     constexpr SplitParts PartsB = Config::PairedParts ? SplitParts::LoHi : SplitParts::LoHiHi;
-    float const *a_parts, *b_parts;
-    cudaError_t e = split_fp32<PartsA>(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
-                                       scratch.copy_a_bytes, a_parts, args.lda, args.batch_stride_a, stream);
+    using Part = cute::conditional_t<Config::HalfParts, cutlass::half_t, float>;
+    Part const *a_parts, *b_parts;
+    cudaError_t e =
+        split_fp32<PartsA, Part>(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
+                                 scratch.copy_a_bytes, a_parts, args.lda, args.batch_stride_a, stream);
     if (e == cudaSuccess)
-      e = split_fp32<PartsB>(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
-                             scratch.copy_b_bytes, b_parts, args.ldb, args.batch_stride_b, stream);
+      e = split_fp32<PartsB, Part>(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
+                                   scratch.copy_b_bytes, b_parts, args.ldb, args.batch_stride_b, stream);
     if (e != cudaSuccess) return e;
-    args.a = reinterpret_cast<cute::tfloat32_t const*>(a_parts);
-    args.b = reinterpret_cast<cute::tfloat32_t const*>(b_parts);
-    args.shape.k = int(split_row_length<PartsA>(s.k));  // the parts, as the tf32 GEMM's K
+    args.a = reinterpret_cast<typename Config::ElementA const*>(a_parts);
+    args.b = reinterpret_cast<typename Config::ElementB const*>(b_parts);
+    args.shape.k = int(split_row_length<PartsA, Part>(s.k));  // the parts, as the GEMM's K
   } else {
     // 16-bit operands: the kernel's layouts are the stored ones (stride 1 along the contiguous mode).
     args.a = reinterpret_cast<typename Config::ElementA const*>(a.ptr);

@@ -88,7 +88,7 @@ struct MainloopRegisterSplit : MainloopTmaWgmma<Config> {
     bool broadcast_a, broadcast_b;
   };
 
-  // Host side. b points to B' (split_tf32<SplitParts::LoHi>), or with SplitB to B (K-major fp32),
+  // Host side. b points to B' (split_operand<SplitParts::LoHi>), or with SplitB to B (K-major fp32),
   // stride_b its leading dimension and batch stride; shape.k is the GEMM's K.
   static Params make_params(ProblemShape shape, ElementA const* a, StrideA stride_a, ElementB const* b,
                             StrideB stride_b) {

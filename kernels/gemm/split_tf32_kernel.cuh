@@ -11,6 +11,8 @@
 // and, with A's as HiLo, for the one whose products cross a pair of stages (mainloop_paired_parts.cuh):
 //   B' row n = [ ... | lo(B[t, n]) | hi(B[t, n]) | ... ]                 (SplitParts::LoHi)
 //   A' row r = [ ... | hi(A[r, t]) | lo(A[r, t]) | ... ]                 (SplitParts::HiLo)
+// The parts are tf32 (kept as fp32 bits, `Part` float) or, for the fp16x3 GEMMs, fp16 (`Part`
+// cutlass::half_t, fp16_split.cuh), laid out in the GEMM's 128-byte k-tiles: 32 or 64 elements.
 // The GEMM promotes its tensor-core partial into the fp32 accumulator every few k-tiles
 // (Config::PromoteSpan); the error of one long tensor-core sum grows with K
 // (tests/tf32_accumulation_test.cc).
@@ -22,6 +24,7 @@
 
 #include <cuda_runtime.h>
 
+#include "fp16_split.cuh"
 #include "tf32_split.cuh"
 
 namespace cutegen::gemm {
@@ -36,25 +39,37 @@ inline constexpr int kSplitPartCount = Parts == SplitParts::Whole               
 constexpr int kSplitTile = 32;        // also the tf32 GEMM's k-tile, which the split parts are laid out in
 constexpr int kSplitRowsPerPass = 8;  // the block is kSplitTile x kSplitRowsPerPass threads
 
+// The k-tile a part of this type is laid out in: one 128-byte swizzle row of the GEMM's element.
+template <class Part>
+inline constexpr int kPartTile = 128 / int(sizeof(Part));
+
 // K as written per part: to 4 for the whole operand, to whole k-tiles for the split parts.
-template <SplitParts Parts = SplitParts::Whole>
+template <SplitParts Parts = SplitParts::Whole, class Part = float>
 constexpr int split_k_padded(int k) {
-  int to = Parts == SplitParts::Whole ? 4 : kSplitTile;
+  int to = Parts == SplitParts::Whole ? 4 : kPartTile<Part>;
   return (k + to - 1) / to * to;
 }
 
 // Elements per written row: all of a row's parts.
-template <SplitParts Parts>
+template <SplitParts Parts, class Part = float>
 constexpr int64_t split_row_length(int k) {
-  return int64_t(kSplitPartCount<Parts>) * split_k_padded<Parts>(k);
+  return int64_t(kSplitPartCount<Parts>) * split_k_padded<Parts, Part>(k);
+}
+
+template <class Part>
+__device__ inline auto split_part(float x) {
+  if constexpr (sizeof(Part) == 2)
+    return split_half(x);
+  else
+    return split_tf32(x);
 }
 
 // Grid: (ceil(k_padded / 32), ceil(rows / 32), batches); block (32, 8).
 // in(row, k, batch) = in[row * stride_row + k * stride_k + batch * stride_batch];
 // out is [batches][rows][kSplitPartCount<Parts> * k_padded].
-template <SplitParts Parts>
-__global__ void split_tf32_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch,
-                                   int rows, int k, int k_padded, float* out) {
+template <SplitParts Parts, class Part>
+__global__ void split_fp32_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch,
+                                   int rows, int k, int k_padded, Part* out) {
   __shared__ float tile[kSplitTile][kSplitTile + 1];  // [row][k], +1 against bank conflicts
   int k0 = int(blockIdx.x) * kSplitTile;
   int row0 = int(blockIdx.y) * kSplitTile;
@@ -74,7 +89,7 @@ __global__ void split_tf32_operand(float const* in, int64_t stride_row, int64_t 
   int kk = k0 + int(threadIdx.x);
   if (kk >= k_padded) return;
   int64_t row_length = kSplitPartCount<Parts> * int64_t(k_padded);
-  float* dst = out + int64_t(blockIdx.z) * rows * row_length;
+  Part* dst = out + int64_t(blockIdx.z) * rows * row_length;
   for (int j = int(threadIdx.y); j < kSplitTile; j += kSplitRowsPerPass) {
     int r = row0 + j;
     if (r >= rows) break;
@@ -82,24 +97,27 @@ __global__ void split_tf32_operand(float const* in, int64_t stride_row, int64_t 
       dst[r * row_length + kk] = tile[j][threadIdx.x];
       continue;
     }
-    // This block's k-tile becomes two or three consecutive k-tiles of the row.
-    float* row = dst + r * row_length + kSplitPartCount<Parts> * int64_t(k0) + threadIdx.x;
-    Tf32Pair p = split_tf32(tile[j][threadIdx.x]);
+    // The part k-tile holding kk becomes two or three consecutive k-tiles of the row.
+    constexpr int T = kPartTile<Part>;
+    Part* row = dst + r * row_length + kSplitPartCount<Parts> * int64_t(kk / T * T) + kk % T;
+    auto p = split_part<Part>(tile[j][threadIdx.x]);
     constexpr bool hi_first = Parts == SplitParts::HiLoHi || Parts == SplitParts::HiLo;
     row[0] = hi_first ? p.hi : p.lo;
-    row[kSplitTile] = hi_first ? p.lo : p.hi;
-    if constexpr (kSplitPartCount<Parts> == 3) row[2 * kSplitTile] = p.hi;
+    row[T] = hi_first ? p.lo : p.hi;
+    if constexpr (kSplitPartCount<Parts> == 3) row[2 * T] = p.hi;
   }
 }
 
 // Launches the pre-pass of a (rows x k) operand per batch into `out`
 // ([batches][rows][kSplitPartCount<Parts> * k_padded]).
-template <SplitParts Parts>
-cudaError_t split_tf32(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows, int k,
-                       int batches, float* out, cudaStream_t stream) {
-  int k_padded = split_k_padded<Parts>(k);
+template <SplitParts Parts, class Part = float>
+cudaError_t split_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows, int k,
+                          int batches, Part* out, cudaStream_t stream) {
+  static_assert(sizeof(Part) == 4 || Parts == SplitParts::HiLoHi || Parts == SplitParts::LoHiHi,
+                "fp16 parts come three to a k-tile");
+  int k_padded = split_k_padded<Parts, Part>(k);
   dim3 grid((k_padded + kSplitTile - 1) / kSplitTile, (rows + kSplitTile - 1) / kSplitTile, batches);
-  split_tf32_operand<Parts><<<grid, dim3(kSplitTile, kSplitRowsPerPass), 0, stream>>>(
+  split_fp32_operand<Parts, Part><<<grid, dim3(kSplitTile, kSplitRowsPerPass), 0, stream>>>(
       in, stride_row, stride_k, stride_batch, rows, k, k_padded, out);
   return cudaGetLastError();
 }

@@ -33,10 +33,10 @@ Result<std::pair<BatchGroup, BatchGroup>> batch_groups(const GemmRecipe& g) {
 }
 
 // The kernel's element: fp32 operands stay fp32 (3xTF32 in the mainloop), or become tf32 parts
-// when split ahead.
-const char* kernel_element(DType t, bool split_ahead = false) {
+// when split ahead (fp16 ones with fp16x3).
+const char* kernel_element(DType t, bool split_ahead = false, bool half_parts = false) {
   if (t == DType::kBFloat16) return "cute::bfloat16_t";
-  if (t == DType::kFloat16) return "cute::half_t";
+  if (t == DType::kFloat16 || half_parts) return "cute::half_t";
   return split_ahead ? "cute::tfloat32_t" : "float";
 }
 
@@ -63,12 +63,18 @@ int64_t copy_bytes(const GemmOperand& o, bool is_a, int64_t rows, int64_t k, con
   return (stride == 0 ? 1 : batches.count) * rows * ((k + 3) / 4 * 4) * 4;
 }
 
-// Bytes of an fp32 operand split ahead into `parts` tf32 parts, one launch's batches.
-int64_t split_ahead_bytes(int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride, int parts = 3) {
-  return (stride == 0 ? 1 : batches.count) * rows * fp32_split_ahead_row_bytes(k, parts);
+// Bytes of an fp32 operand split ahead into `parts` tf32 (or fp16) parts, one launch's batches.
+int64_t split_ahead_bytes(int64_t rows, int64_t k, const BatchGroup& batches, int64_t stride, int parts = 3,
+                          bool half = false) {
+  return (stride == 0 ? 1 : batches.count) * rows * fp32_split_ahead_row_bytes(k, parts, half);
 }
 
 std::string n(int64_t v) { return std::to_string(v); }
+
+// The register split promotes its tensor-core partial every two k-tiles up to this K, every k-tile
+// beyond: on an H100 (2026-12-07f) level 2's 59 (K 32768) and 68 (16384) ran 7% and 6% faster at two,
+// their errors 4-5x below eager's either way; level 1's 6 (K 524288) at two had 2.7x eager's error.
+constexpr int64_t kRegisterSplitPairK = 65536;
 
 // batch0 + batch (the task's flat batch index) -> element offset along the batch dims with these strides.
 std::string batch_offset(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
@@ -210,11 +216,11 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
   // The register split writes the kernel's B in two tf32 parts, lo and hi (or reads it K-major fp32
   // where the kernel splits it).
   int64_t copy_a = !fp32 || a_columns ? 0
-                   : ahead            ? split_ahead_bytes(g.m, g.k, batches, batches.a, p.split_parts)
+                   : ahead            ? split_ahead_bytes(g.m, g.k, batches, batches.a, p.split_parts, p.fp16x3)
                                       : copy_bytes(ka, !swap, km, g.k, batches, ka_batch);
-  int64_t copy_b = !fp32                                ? 0
-                   : ahead                              ? split_ahead_bytes(g.n, g.k, batches, batches.b, p.split_parts)
-                   : b_rows                             ? 0
+  int64_t copy_b = !fp32    ? 0
+                   : ahead  ? split_ahead_bytes(g.n, g.k, batches, batches.b, p.split_parts, p.fp16x3)
+                   : b_rows ? 0
                    : registers && p.register_split == 1 ? split_ahead_bytes(kn, g.k, batches, kb_batch, 2)
                    : registers                          ? copy_bytes(kb, swap, kn, g.k, batches, kb_batch)
                                                         : copy_bytes(g.b, false, g.n, g.k, batches, batches.b);
@@ -228,7 +234,7 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                          {{"title", kernel_title(r, p)},
                           {"header", std::string(strategy_def(p.strategy).header).substr(5)},
                           {"epilogue", functor},
-                          {"element", kernel_element(g.a.dtype, ahead)},
+                          {"element", kernel_element(g.a.dtype, ahead, p.fp16x3)},
                           {"element_c", kernel_element(g.out_dtype)},
                           {"layout_a", a_columns ? "ColMajor" : layout(g.a, "RowMajor")},
                           {"layout_b", b_rows ? "RowMajor" : layout(g.b, "ColMajor")},
@@ -238,9 +244,12 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                           {"cluster_m", n(pipelined ? 1 : p.cluster_m)},
                           {"cluster_n", n(pipelined ? 1 : p.cluster_n)},
                           {"mma_warpgroups", p.strategy == Strategy::kGemmPingpong ? "1" : "2"},
-                          {"promote_every", n(ahead ? p.split_ahead : 1)},
+                          {"promote_every", n(ahead                                     ? p.split_ahead
+                                              : registers && g.k <= kRegisterSplitPairK ? 2
+                                                                                        : 1)},
                           {"register_split", n(registers ? p.register_split : 0)},
-                          {"split_parts", ahead && p.split_parts == 2       ? ", 2"
+                          {"split_parts", ahead && p.fp16x3                 ? ", 3, true"
+                                          : ahead && p.split_parts == 2     ? ", 2"
                                           : registers && p.split_parts == 1 ? ", 1"
                                                                             : ""},
                           {"transposed_c", swap ? "true" : "false"},

@@ -177,6 +177,25 @@ TEST(GemmInstance, Fp32SplitAheadFeedsATf32KernelItsPartsFromScratch) {
             "split_parts applies to fp32 operands split ahead");
 }
 
+// fp16x3: the same three parts per k-tile in fp16 (64-wide k-tiles, K padded to 3008: about half the
+// bytes), the fp16 GEMM over them; a search point, never the default.
+TEST(GemmInstance, Fp16x3SplitsAheadIntoFp16PartsForAnFp16Kernel) {
+  std::string k = emit("kernelbench/level1/8_Matmul_with_irregular_shapes_", "fp16x3=1");
+  EXPECT_TRUE(contains(k, "kCopyA = " + std::to_string(scratch(8205LL * 3 * 3008 * 2)) +
+                              ", kCopyB = " + std::to_string(scratch(5921LL * 3 * 3008 * 2)) + ", kWorkspace = 0;"))
+      << k.substr(0, 2000);
+  EXPECT_TRUE(contains(k, "cg::GemmConfig<cute::half_t, cute::half_t, float, cg::RowMajor, cg::ColMajor, 128,"));
+  EXPECT_TRUE(contains(k, " 1, 0, 3, true>;")) << "PromoteEvery, no register split, three fp16 parts";
+  EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ A + launch * 0, 2949, 1, 0 }")) << "the fp32 operands as stored";
+  EXPECT_FALSE(contains(emit("kernelbench/level1/8_Matmul_with_irregular_shapes_"), "GemmConfig<cute::half_t"))
+      << "not the default";
+  auto r = gemm_recipe("kernelbench/level1/8_Matmul_with_irregular_shapes_");
+  EXPECT_EQ(invalid_reason(r, *parse_params("fp16x3=1,split_parts=2", default_params(r))),
+            "fp16x3 splits fp32 operands ahead into three parts (split_ahead > 0, split_parts=3)");
+  auto half = gemm_recipe("gemm_specs/mm_nt_fp16");
+  EXPECT_NE(invalid_reason(half, *parse_params("fp16x3=1", default_params(half))), "");
+}
+
 // Plain TF32 with the register split (split_parts=1): one product of operands rounded to tf32, for
 // long sums of K (level 1's 6, K = 524288), where the evaluator's accuracy rule judges it.
 TEST(GemmInstance, OnePartIsPlainTf32WithTheRegisterSplitOnly) {
@@ -197,7 +216,7 @@ TEST(GemmInstance, Fp32SmallBesideLargeSplitsTheLargeOneInRegistersOperandsSwapp
   // A (split in registers), x split ahead into two tf32 parts per k-tile as its B.
   std::string k = emit("kernelbench/level2/59_Matmul_Swish_Scaling");
   EXPECT_TRUE(contains(k, "cg::GemmConfig<float, float, float, cg::RowMajor, cg::ColMajor, 128,")) << k.substr(0, 2000);
-  EXPECT_TRUE(contains(k, " 1, 1>;")) << "PromoteEvery 1, the register split, B split ahead";
+  EXPECT_TRUE(contains(k, " 2, 1>;")) << "PromoteEvery 2 (K 32768), the register split, B split ahead";
   EXPECT_TRUE(
       contains(k, "kCopyA = 0, kCopyB = " + std::to_string(scratch(128LL * 2 * 32768 * 4)) + ", kWorkspace = 0;"));
   EXPECT_TRUE(contains(k, "args.shape = { 32768, 128, 32768, kBatches };"));
@@ -273,7 +292,7 @@ TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {
   Params p = default_params(r);
   EXPECT_EQ(to_string(p),
             "tile_m=128,tile_n=192,stages=4,cluster_m=2,cluster_n=1,swizzle=8,split_k=1,split_ahead=1,split_parts=3,"
-            "register_split=0,tma_store=2,strategy=gemm_warp_specialized");
+            "register_split=0,fp16x3=0,tma_store=2,strategy=gemm_warp_specialized");
   auto back = parse_params(to_string(p));
   ASSERT_TRUE(back.ok()) << back.message();
   EXPECT_EQ(*back, p);

@@ -193,6 +193,7 @@ const std::vector<ParamDef>& param_defs() {
       {"register_split", &Params::register_split, {0, 1, 2}, true},
       {"tf32x3", &Params::tf32x3, {0, 1}, true},
       {"tf32x1", &Params::tf32x1, {0, 1}, true},
+      {"fp16x3", &Params::fp16x3, {0, 1}, true},
       {"tma_store", &Params::tma_store, {0, 2, 3, 4}, true},
       {"gather_input", &Params::gather_input, {0, 1}, true},
       {"input_boxes", &Params::input_boxes, {0, 1}, true},

@@ -153,6 +153,8 @@ std::string gemm_tile_rules(const Recipe& r, const Params& p, const ArchLimits& 
   if (p.split_parts == 1 && !(fp32 && p.register_split))
     return "split_parts=1 (one product, plain TF32) applies to the register split";
   if (p.split_parts == 2 && !p.split_ahead) return "split_parts applies to fp32 operands split ahead";
+  if (p.fp16x3 && !(p.split_ahead && p.split_parts == 3))
+    return "fp16x3 splits fp32 operands ahead into three parts (split_ahead > 0, split_parts=3)";
   if (p.split_ahead && fp32_split_ahead_bytes(*r.gemm) > kMaxGemmScratchBytes)
     return "the fp32 operands split ahead take over the " + std::to_string(kMaxGemmScratchBytes >> 20) + " MB scratch";
   if (p.register_split) {
@@ -390,7 +392,7 @@ const std::vector<StrategyDef>& strategy_table() {
        "gemm_warp_specialized",
        "gemm/kernel_warp_specialized.cuh",
        {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "split_parts",
-        "register_split", "tma_store"},
+        "register_split", "tma_store", "fp16x3"},
        is_gemm,
        gemm_cooperative_invalid,
        "gemm-warp-specialized"},
@@ -398,7 +400,7 @@ const std::vector<StrategyDef>& strategy_table() {
        "gemm_pingpong",
        "gemm/kernel_warp_specialized.cuh",
        {"tile_m", "tile_n", "stages", "cluster_m", "cluster_n", "swizzle", "split_k", "split_ahead", "split_parts",
-        "register_split", "tma_store"},
+        "register_split", "tma_store", "fp16x3"},
        is_gemm,
        gemm_pingpong_invalid,
        "gemm-warp-specialized"},
@@ -483,7 +485,9 @@ int64_t split_k_workspace_bytes(const Recipe& r, const Params& p) {
   return g.batch_count() * tiles_m * tiles_n * p.split_k * p.tile_m * p.tile_n * 4;
 }
 
-int64_t fp32_split_ahead_row_bytes(int64_t k, int parts) { return parts * ((k + 31) / 32 * 32) * 4; }
+int64_t fp32_split_ahead_row_bytes(int64_t k, int parts, bool half) {
+  return half ? parts * ((k + 63) / 64 * 64) * 2 : parts * ((k + 31) / 32 * 32) * 4;
+}
 
 int64_t fp32_split_ahead_bytes(const GemmRecipe& g) {
   return g.batch_count() * (g.m + g.n) * fp32_split_ahead_row_bytes(g.k);

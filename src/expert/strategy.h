@@ -64,8 +64,9 @@ std::string gemm_tma_store_unsupported(const Recipe& r, const Params& p);
 // The most scratch a GEMM instance asks of the device workspace (gemm.cu.in) for its fp32 operands.
 inline constexpr int64_t kMaxGemmScratchBytes = int64_t(4) << 30;
 // Bytes of one row of an fp32 operand split ahead into tf32 parts (three; two, lo and hi, for the
-// register split's B), K padded to whole 32-wide k-tiles (kernels/gemm/split_tf32_kernel.cuh).
-int64_t fp32_split_ahead_row_bytes(int64_t k, int parts = 3);
+// register split's B), K padded to whole 32-wide k-tiles, or into fp16 parts (`half`: fp16x3), K
+// padded to 64 (kernels/gemm/split_tf32_kernel.cuh). The fp16 row is never the longer.
+int64_t fp32_split_ahead_row_bytes(int64_t k, int parts = 3, bool half = false);
 // Those of both operands of an fp32 GEMM, every batch counted.
 int64_t fp32_split_ahead_bytes(const GemmRecipe& g);
 // Those of the smaller operand split ahead into two parts for the register split (Params::register_split).

@@ -21,15 +21,19 @@ POINTS = [
     # 3xTF32 split ahead (the default): the tf32 GEMM promoting every 3 k-tiles (one k-tile's parts), C stored by TMA.
     ("tasks/matmul_fp32.py", "",
      {"GemmWarpSpecialized": (["HGMMA.64x192x8.F32.TF32", "UTMALDG", "USETMAXREG", "UTMASTG"], ["STG"]),
-      "split_tf32_operand": ([], ["HGMMA"])}),
+      "split_fp32_operand": ([], ["HGMMA"])}),
+    # fp16x3: the same three products over fp16 parts, the fp16 GEMM.
+    ("tasks/matmul_fp32.py", "fp16x3=1",
+     {"GemmWarpSpecialized": (["HGMMA.64x192x16.F32", "UTMALDG", "USETMAXREG", "UTMASTG"], ["STG", "HGMMA.64x192x8.F32.TF32"]),
+      "split_fp32_operand": ([], ["HGMMA"])}),
     ("tasks/matmul_bf16.py", "", {"GemmWarpSpecialized": (["HGMMA.64x256x16.F32.BF16", "UTMALDG", "UTMASTG"], ["STG"])}),
     ("tasks/matmul_bf16.py", "tma_store=0", {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "STG"], ["UTMASTG"])}),
     ("tasks/matmul_fp32.py", "split_ahead=0,tile_n=128",  # 3xTF32 in the mainloop; B copied K-major by the pre-pass
-     {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG"], []), "split_tf32_operand": ([], ["HGMMA"])}),
+     {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "USETMAXREG"], []), "split_fp32_operand": ([], ["HGMMA"])}),
     # 3xTF32 with A split in registers (wgmma from registers, A read by LDS), B split ahead in two parts.
     ("tasks/matmul_fp32.py", "split_ahead=0,register_split=1,tile_n=128,cluster_m=1,stages=4",
      {"GemmWarpSpecialized": (["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS"], ["LD.E"]),
-      "split_tf32_operand": ([], ["HGMMA"])}),
+      "split_fp32_operand": ([], ["HGMMA"])}),
     # Plain TF32 (one product of operands rounded in the kernel), split in the kernel, the operands
     # swapped: the kernel's A is B as stored (M-major, loaded by LDS), its B is A, split by the producer
     # warpgroup element by element; C stored transposed, from registers.

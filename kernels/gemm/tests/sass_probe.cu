@@ -55,7 +55,7 @@ using Fp32Span4 = GemmConfig<float, float, float, RowMajor, ColMajor, 128, 128, 
 template cudaError_t launch<GemmWarpSpecialized<Fp32Span4, IdentityEpilogue>>(
     GemmWarpSpecialized<Fp32Span4, IdentityEpilogue>::Arguments const&);
 cudaError_t k_major_b(float const* b, float* out) {
-  return split_tf32<SplitParts::Whole>(b, 1, 1, 1, 1, 1, 1, out, nullptr);
+  return split_operand<SplitParts::Whole>(b, 1, 1, 1, 1, 1, 1, out, nullptr);
 }
 
 // fp32 with A split in the consumers' registers (the wgmma RS form) and B split ahead into two parts.
@@ -86,7 +86,7 @@ using Tf32 = GemmConfig<tfloat32_t, tfloat32_t, float, RowMajor, ColMajor, 128, 
 template cudaError_t launch<GemmWarpSpecialized<Tf32, IdentityEpilogue>>(
     GemmWarpSpecialized<Tf32, IdentityEpilogue>::Arguments const&);
 cudaError_t split_a(float const* a, float* out) {
-  return split_tf32<SplitParts::HiLoHi>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
+  return split_operand<SplitParts::HiLoHi>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
 }
 
 // The same over two parts per k-tile (A hi, lo; B lo, hi), the products crossing each pair of
@@ -95,7 +95,16 @@ using Tf32Paired = GemmConfig<tfloat32_t, tfloat32_t, float, RowMajor, ColMajor,
 template cudaError_t launch<GemmWarpSpecialized<Tf32Paired, IdentityEpilogue>>(
     GemmWarpSpecialized<Tf32Paired, IdentityEpilogue>::Arguments const&);
 cudaError_t split_a_in_two(float const* a, float* out) {
-  return split_tf32<SplitParts::HiLo>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
+  return split_operand<SplitParts::HiLo>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
+}
+
+// fp32 as fp16x3: the fp16 GEMM over three fp16 parts per k-tile, promoting every k-tile of the
+// operands (3 of the GEMM's), and A's split into fp16 parts.
+using Fp16x3 = GemmConfig<half_t, half_t, float, RowMajor, ColMajor, 128, 192, 5, 1, 1, 2, 1, false, 3, true>;
+template cudaError_t launch<GemmWarpSpecialized<Fp16x3, IdentityEpilogue>>(
+    GemmWarpSpecialized<Fp16x3, IdentityEpilogue>::Arguments const&);
+cudaError_t split_a_fp16(float const* a, cutlass::half_t* out) {
+  return split_operand<SplitParts::HiLoHi>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
 }
 
 // C staged in shared memory and stored by TMA (bf16 out, and fp32 out of the tf32 GEMM over parts).
