@@ -86,7 +86,7 @@ TEST(ConvInstance, PixelFitTakesNarrowerTilesWhereRowsPadMuch) {
             "pixel_fit: the power of two past the output's row pads little here");
   // The default takes it where valid, ahead of ping-pong: level 1's 77 (stride 2, merged W phases, in
   // clusters of two) spilled as ping-pong over 8 x 16 tiles, so it runs them cooperative.
-  EXPECT_EQ(default_params(*eleven).pixel_fit, 1);
+  EXPECT_EQ(default_params(*eleven).pixel_fit, 2) << "flat tiles, where valid, ahead of these";
   EXPECT_EQ(default_params(*one).pixel_fit, 0);
   auto strided =
       recognize(fixture("level1/77_conv_transposed_3D_square_input_square_kernel___padded____dilated____strided__"));
@@ -98,9 +98,9 @@ TEST(ConvInstance, PixelFitTakesNarrowerTilesWhereRowsPadMuch) {
 }
 
 // Flat tiles over a padded copy's rows (pixel_fit=2): at H and W stride 1 (a transposed convolution's
-// one phase), where they pad a tenth less of the slice than the 2-D tiles; the default for 3-D kernels
-// (their depth taps still skipped), 2-D ones keep their tiles and the row taps' skipping.
-TEST(ConvInstance, FlatTilesWhereTheyPadLessTheDefaultFor3dKernels) {
+// one phase), where they pad a tenth less of the slice than the 2-D tiles; the default there, over 2-D
+// and 3-D kernels alike.
+TEST(ConvInstance, FlatTilesWhereTheyPadLessAreTheDefault) {
   auto eleven = recognize(fixture("level2/11_ConvTranspose2d_BatchNorm_Tanh_MaxPool_GroupNorm"));
   ASSERT_TRUE(eleven.ok()) << eleven.message();
   EXPECT_EQ(conv_flat_unsupported(*eleven->conv), "") << "34 x 34 at a pitch of 38: 82% against 60%";
@@ -108,7 +108,7 @@ TEST(ConvInstance, FlatTilesWhereTheyPadLessTheDefaultFor3dKernels) {
                             point(*eleven, "pixel_fit=2"));
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu, "ConvForward<Config, 1, 128, Epilogue, false, 1, cutegen::conv::InputRead::kCopyFlat>"));
-  EXPECT_EQ(default_params(*eleven).pixel_fit, 1);
+  EXPECT_EQ(default_params(*eleven).pixel_fit, 2);
   EXPECT_EQ(invalid_reason(*eleven, point(*eleven, "pixel_fit=2,input_boxes=1")),
             "pixel_fit=2 reads the input's padded copy");
   auto one = recognize(fixture("level2/1_Conv2D_ReLU_BiasAdd"));

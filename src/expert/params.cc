@@ -311,12 +311,10 @@ Params default_params(const Recipe& r, const ArchLimits& hw) {
     // level 2's 77 1.23 -> 1.43x, 11 0.90 -> 0.92x, 5 even. Set ahead of ping-pong,
     // which some of its tiles exclude (their registers).
     if (kind == ConvClass::kImplicitGemm && r.conv) set_where_valid(r, hw, p, &Params::pixel_fit, 1);
-    // Flat tiles over a padded copy's rows (conv-pixel-tiles) for 3-D kernels, whose depth taps the
-    // tiles still skip where they read only padding: on an H100 (2026-12-07e) level 2's 77 1.43 ->
-    // 1.99x eager; over a 2-D kernel they lose the row taps' skipping and read a larger copy (11 0.92
-    // -> 0.79x).
-    if (kind == ConvClass::kImplicitGemm && r.conv && r.conv->kernel.size() == 3)
-      set_where_valid(r, hw, p, &Params::pixel_fit, 2);
+    // Flat tiles over a padded copy's rows (conv-pixel-tiles) where valid: on an H100 (2026-12-07f)
+    // level 2's 11 (2-D) 0.92 -> 1.17x eager, 77 (3-D) 1.43 -> 1.97x, 61 1.46 -> 2.16x, level 1's
+    // 58 4.08 -> 4.27x, 61 2.00 -> 2.57x, 68 3.48 -> 4.02x, against 16 x 8 tiles.
+    if (kind == ConvClass::kImplicitGemm && r.conv) set_where_valid(r, hw, p, &Params::pixel_fit, 2);
     // Clusters of two along M sharing the weight tile by multicast (conv-clusters): on an H100 level
     // 1's 55 3.45 -> 3.39 ms, 67 2.19 -> 1.97, 87 5.54 -> 4.95; under pointwise ops level 2's 1
     // even, 4 2% slower. So only where the output is the convolution's own.
