@@ -7,10 +7,14 @@
 //   |x - (hi + lo)| <= 2^-22 |x|;
 // below that lo is subnormal, and the error is at most half its spacing, 2^-25 absolute: for
 // operands of unit scale (KernelBench's rand and randn) a dot product within fp32's own rounding.
-// Outside the range hi is infinite: the expert offers these parts only as a search point, which the
-// evaluator checks on the task's inputs (docs/decisions.md gemm-fp16x3).
+// So each operand is first scaled by a power of two, 2^fp16_scale_exponent(its largest magnitude),
+// which puts that magnitude in [2^14, 2^15): nothing overflows, and lo is normal for every element
+// within 2^17 of the largest; the epilogue undoes both scales (exact, powers of two).
 // cutlass::half_t converts on the host too, so the host unit test checks the very code the GPU runs.
 #pragma once
+
+#include <cstdint>
+#include <cstring>
 
 #include <cutlass/numeric_types.h>
 
@@ -19,6 +23,25 @@ namespace cutegen::gemm {
 struct HalfPair {
   cutlass::half_t hi, lo;
 };
+
+// 2^k as a float, for k in [-126, 127].
+CUTLASS_HOST_DEVICE float power_of_two(int k) {
+  uint32_t bits = uint32_t(127 + k) << 23;
+  float x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+// The exponent an operand whose largest magnitude has these fp32 bits is scaled by: 14 - floor(log2
+// of it), at most 126 (a largest magnitude under 2^-112 is scaled less). 0 for an operand of zeros
+// (or only subnormals: their products vanish in fp32 too) or one holding an infinity or NaN, which
+// then reaches C as fp32 would pass it on.
+CUTLASS_HOST_DEVICE int fp16_scale_exponent(uint32_t absmax_bits) {
+  int e = int(absmax_bits >> 23) & 0xff;
+  if (e == 0 || e == 255) return 0;
+  int k = 141 - e;
+  return k < -126 ? -126 : k > 126 ? 126 : k;
+}
 
 CUTLASS_HOST_DEVICE HalfPair split_half(float x) {
   cutlass::half_t hi(x);  // round to nearest even

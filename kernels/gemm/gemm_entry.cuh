@@ -25,26 +25,47 @@ struct StridedMatrix {
   int64_t row_stride, col_stride, batch_stride;
 };
 
+// fp16x3's functor: the task's, given the accumulator scaled back by the operands' powers of two
+// (2^-ka, then 2^-kb: each representable where their product might not be; fp16_split.cuh), which
+// the split measured into `absmax` (set by gemm_strided). Tile masking passes through.
+template <class F>
+struct Fp16x3Unscale {
+  F f;
+  uint32_t const* absmax = nullptr;
+  static constexpr bool MasksTiles = functor_masks_tiles<F>::value;
+  CUTE_DEVICE float apply(float acc, int row, int col, int batch) const {
+    float back = acc * power_of_two(-fp16_scale_exponent(absmax[0]));
+    return f.apply(back * power_of_two(-fp16_scale_exponent(absmax[1])), row, col, batch);
+  }
+};
+
 // Memory a call may use besides its operands.
 struct GemmScratch {
   float* copy_a;  // K-major copies of fp32 operands the kernel cannot read in place
   float* copy_b;
   void* workspace;  // split-K's partials
   size_t copy_a_bytes, copy_b_bytes, workspace_bytes;
+  uint32_t* absmax = nullptr;  // fp16x3: the two operands' largest magnitudes (fp32 bits)
 };
 
 // An fp32 operand written into `copy` by the pre-pass in the layout `Parts` names (split_tf32_kernel.cuh):
 // K-major whole, or split ahead into tf32 (Part float) or fp16 parts, two or three k-tiles per k-tile.
+// fp16 parts are of the operand scaled by its largest magnitude, which is first measured into *absmax.
 template <SplitParts Parts, class Part = float>
 cudaError_t split_fp32(float const* ptr, int64_t stride_row, int64_t stride_k, int64_t batch_stride, int rows, int k,
                        int batches, float* copy, size_t copy_bytes, Part const*& placed, int64_t& ld,
-                       int64_t& placed_batch_stride, cudaStream_t stream) {
+                       int64_t& placed_batch_stride, cudaStream_t stream, uint32_t* absmax = nullptr) {
   int copies = batch_stride == 0 ? 1 : batches;
   ld = split_row_length<Parts, Part>(k);
   if (size_t(copies) * rows * ld * sizeof(Part) > copy_bytes) return cudaErrorInvalidValue;
   Part* parts = reinterpret_cast<Part*>(copy);
   placed = parts, placed_batch_stride = copies == 1 ? 0 : ld * rows;
-  return split_operand<Parts, Part>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, parts, stream);
+  if constexpr (sizeof(Part) == 2) {
+    cudaError_t e = cudaMemsetAsync(absmax, 0, sizeof *absmax, stream);
+    if (e == cudaSuccess) e = measure_operand(ptr, stride_row, stride_k, batch_stride, rows, k, copies, absmax, stream);
+    if (e != cudaSuccess) return e;
+  }
+  return split_operand<Parts, Part>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, parts, stream, absmax);
 }
 
 // An fp32 operand as the kernel reads it: rows (M of A, N of B) by K, K contiguous. Where the
@@ -60,6 +81,16 @@ inline cudaError_t place_fp32(float const* ptr, int64_t stride_row, int64_t stri
                                        placed, ld, placed_batch_stride, stream);
 }
 
+// An fp32 operand read MN-major as stored (its M or N contiguous: `unit_stride` 1), which the
+// register split's consumers load element by element and the producer's split transposes: only TMA's
+// alignment to check.
+inline cudaError_t place_mn_major(float const* ptr, int64_t unit_stride, int64_t ld, int64_t batch_stride,
+                                  float const*& placed, int64_t& placed_ld, int64_t& placed_batch_stride) {
+  if (unit_stride != 1 || !tma_aligned(ptr, ld, batch_stride, 4)) return cudaErrorInvalidValue;
+  placed = ptr, placed_ld = ld, placed_batch_stride = batch_stride;
+  return cudaSuccess;
+}
+
 // Launches `args` (shape, C, functor, swizzle, splits set by the caller) over A and B as stored.
 template <class Kernel, class T>
 cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, StridedMatrix<T> b, GemmScratch scratch,
@@ -73,18 +104,14 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
     // where the kernel splits it (K-major, else copied so; or MN-major as stored, which the kernel's
     // split transposes).
     ProblemShape const s = args.shape;
-    cudaError_t e = cudaSuccess;
-    if constexpr (Config::MajorA == cute::GMMA::Major::MN) {
-      if (a.row_stride != 1 || !tma_aligned(a.ptr, a.col_stride, a.batch_stride, 4)) return cudaErrorInvalidValue;
-      args.a = a.ptr, args.lda = a.col_stride, args.batch_stride_a = a.batch_stride;
-    } else {
-      e = place_fp32(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
-                     scratch.copy_a_bytes, args.a, args.lda, args.batch_stride_a, stream);
-    }
-    if constexpr (Config::SplitBInKernel && Config::MajorB == cute::GMMA::Major::MN) {
-      if (b.col_stride != 1 || !tma_aligned(b.ptr, b.row_stride, b.batch_stride, 4)) return cudaErrorInvalidValue;
-      args.b = b.ptr, args.ldb = b.row_stride, args.batch_stride_b = b.batch_stride;
-    } else if (e == cudaSuccess && Config::SplitBInKernel)
+    constexpr bool a_mn = Config::MajorA == cute::GMMA::Major::MN, b_mn = Config::MajorB == cute::GMMA::Major::MN;
+    cudaError_t e =
+        a_mn ? place_mn_major(a.ptr, a.row_stride, a.col_stride, a.batch_stride, args.a, args.lda, args.batch_stride_a)
+             : place_fp32(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
+                          scratch.copy_a_bytes, args.a, args.lda, args.batch_stride_a, stream);
+    if (e == cudaSuccess && Config::SplitBInKernel && b_mn)
+      e = place_mn_major(b.ptr, b.col_stride, b.row_stride, b.batch_stride, args.b, args.ldb, args.batch_stride_b);
+    else if (e == cudaSuccess && Config::SplitBInKernel)
       e = place_fp32(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
                      scratch.copy_b_bytes, args.b, args.ldb, args.batch_stride_b, stream);
     else if (e == cudaSuccess)
@@ -107,13 +134,19 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
     constexpr SplitParts PartsA = Config::PairedParts ? SplitParts::HiLo : SplitParts::HiLoHi;
     constexpr SplitParts PartsB = Config::PairedParts ? SplitParts::LoHi : SplitParts::LoHiHi;
     using Part = cute::conditional_t<Config::HalfParts, cutlass::half_t, float>;
+    if constexpr (Config::HalfParts) {
+      // The epilogue undoes the operands' scales (Fp16x3Unscale).
+      if (scratch.absmax == nullptr) return cudaErrorInvalidValue;
+      args.functor.absmax = scratch.absmax;
+    }
     Part const *a_parts, *b_parts;
     cudaError_t e =
         split_fp32<PartsA, Part>(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
-                                 scratch.copy_a_bytes, a_parts, args.lda, args.batch_stride_a, stream);
+                                 scratch.copy_a_bytes, a_parts, args.lda, args.batch_stride_a, stream, scratch.absmax);
     if (e == cudaSuccess)
       e = split_fp32<PartsB, Part>(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
-                                   scratch.copy_b_bytes, b_parts, args.ldb, args.batch_stride_b, stream);
+                                   scratch.copy_b_bytes, b_parts, args.ldb, args.batch_stride_b, stream,
+                                   Config::HalfParts ? scratch.absmax + 1 : nullptr);
     if (e != cudaSuccess) return e;
     args.a = reinterpret_cast<typename Config::ElementA const*>(a_parts);
     args.b = reinterpret_cast<typename Config::ElementB const*>(b_parts);

@@ -64,30 +64,42 @@ __device__ inline auto split_part(float x) {
     return split_tf32(x);
 }
 
-// Grid: (ceil(k_padded / 32), ceil(rows / 32), batches); block (32, 8).
-// in(row, k, batch) = in[row * stride_row + k * stride_k + batch * stride_batch];
-// out is [batches][rows][kSplitPartCount<Parts> * k_padded].
-template <SplitParts Parts, class Part>
-__global__ void split_fp32_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch,
-                                   int rows, int k, int k_padded, Part* out) {
-  __shared__ float tile[kSplitTile][kSplitTile + 1];  // [row][k], +1 against bank conflicts
+// The block's 32 x 32 tile of batch blockIdx.z: f(j, i, v) for each element this thread reads, v the
+// element at tile row j, column i ([row][k], zero outside the operand), read with threadIdx.x along
+// whichever of (row, k) is contiguous in memory.
+template <class F>
+__device__ void for_tile_elements(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows,
+                                  int k, F&& f) {
   int k0 = int(blockIdx.x) * kSplitTile;
   int row0 = int(blockIdx.y) * kSplitTile;
   float const* src = in + int64_t(blockIdx.z) * stride_batch;
-  // Read with threadIdx.x along whichever of (row, k) is contiguous in memory.
   bool k_contiguous = stride_k == 1;
   for (int j = int(threadIdx.y); j < kSplitTile; j += kSplitRowsPerPass) {
     int r = row0 + (k_contiguous ? j : int(threadIdx.x));
     int kk = k0 + (k_contiguous ? int(threadIdx.x) : j);
     float v = r < rows && kk < k ? src[r * stride_row + kk * stride_k] : 0.0f;
     if (k_contiguous)
-      tile[j][threadIdx.x] = v;
+      f(j, int(threadIdx.x), v);
     else
-      tile[threadIdx.x][j] = v;
+      f(int(threadIdx.x), j, v);
   }
+}
+
+// Grid: (ceil(k_padded / 32), ceil(rows / 32), batches); block (32, 8).
+// in(row, k, batch) = in[row * stride_row + k * stride_k + batch * stride_batch];
+// out is [batches][rows][kSplitPartCount<Parts> * k_padded]. fp16 parts are of the operand scaled by
+// 2^fp16_scale_exponent(*absmax) (fp16_split.cuh).
+template <SplitParts Parts, class Part>
+__global__ void split_fp32_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch,
+                                   int rows, int k, int k_padded, Part* out, uint32_t const* absmax) {
+  __shared__ float tile[kSplitTile][kSplitTile + 1];  // [row][k], +1 against bank conflicts
+  for_tile_elements(in, stride_row, stride_k, stride_batch, rows, k, [&](int j, int i, float v) { tile[j][i] = v; });
   __syncthreads();
-  int kk = k0 + int(threadIdx.x);
+  int kk = int(blockIdx.x) * kSplitTile + int(threadIdx.x);
+  int row0 = int(blockIdx.y) * kSplitTile;
   if (kk >= k_padded) return;
+  float scale = 1.0f;
+  if constexpr (sizeof(Part) == 2) scale = power_of_two(fp16_scale_exponent(*absmax));
   int64_t row_length = kSplitPartCount<Parts> * int64_t(k_padded);
   Part* dst = out + int64_t(blockIdx.z) * rows * row_length;
   for (int j = int(threadIdx.y); j < kSplitTile; j += kSplitRowsPerPass) {
@@ -100,7 +112,7 @@ __global__ void split_fp32_operand(float const* in, int64_t stride_row, int64_t 
     // The part k-tile holding kk becomes two or three consecutive k-tiles of the row.
     constexpr int T = kPartTile<Part>;
     Part* row = dst + r * row_length + kSplitPartCount<Parts> * int64_t(kk / T * T) + kk % T;
-    auto p = split_part<Part>(tile[j][threadIdx.x]);
+    auto p = split_part<Part>(tile[j][threadIdx.x] * scale);
     constexpr bool hi_first = Parts == SplitParts::HiLoHi || Parts == SplitParts::HiLo;
     row[0] = hi_first ? p.hi : p.lo;
     row[T] = hi_first ? p.lo : p.hi;
@@ -108,17 +120,40 @@ __global__ void split_fp32_operand(float const* in, int64_t stride_row, int64_t 
   }
 }
 
+// The largest magnitude of an operand, into *absmax as fp32 bits (which order as the magnitudes do),
+// which the caller zeroes first. Grid and block as split_fp32_operand's over the unpadded k.
+__global__ void measure_fp32_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch,
+                                     int rows, int k, uint32_t* absmax) {
+  uint32_t most = 0;
+  for_tile_elements(in, stride_row, stride_k, stride_batch, rows, k, [&](int, int, float v) {
+    uint32_t bits = __float_as_uint(v) & 0x7fffffffu;
+    most = bits > most ? bits : most;
+  });
+  most = __reduce_max_sync(0xffffffffu, most);
+  if (threadIdx.x == 0) atomicMax(absmax, most);
+}
+
 // Launches the pre-pass of a (rows x k) operand per batch into `out`
-// ([batches][rows][kSplitPartCount<Parts> * k_padded]).
+// ([batches][rows][kSplitPartCount<Parts> * k_padded]). fp16 parts take the operand's largest
+// magnitude, measured by measure_operand, from `absmax`.
 template <SplitParts Parts, class Part = float>
 cudaError_t split_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows, int k,
-                          int batches, Part* out, cudaStream_t stream) {
+                          int batches, Part* out, cudaStream_t stream, uint32_t const* absmax = nullptr) {
   static_assert(sizeof(Part) == 4 || Parts == SplitParts::HiLoHi || Parts == SplitParts::LoHiHi,
                 "fp16 parts come three to a k-tile");
   int k_padded = split_k_padded<Parts, Part>(k);
   dim3 grid((k_padded + kSplitTile - 1) / kSplitTile, (rows + kSplitTile - 1) / kSplitTile, batches);
   split_fp32_operand<Parts, Part><<<grid, dim3(kSplitTile, kSplitRowsPerPass), 0, stream>>>(
-      in, stride_row, stride_k, stride_batch, rows, k, k_padded, out);
+      in, stride_row, stride_k, stride_batch, rows, k, k_padded, out, absmax);
+  return cudaGetLastError();
+}
+
+// Adds a (rows x k) operand's largest magnitude into *absmax (zeroed by the caller, fp32 bits).
+inline cudaError_t measure_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch,
+                                   int rows, int k, int batches, uint32_t* absmax, cudaStream_t stream) {
+  dim3 grid((k + kSplitTile - 1) / kSplitTile, (rows + kSplitTile - 1) / kSplitTile, batches);
+  measure_fp32_operand<<<grid, dim3(kSplitTile, kSplitRowsPerPass), 0, stream>>>(in, stride_row, stride_k, stride_batch,
+                                                                                 rows, k, absmax);
   return cudaGetLastError();
 }
 

@@ -133,25 +133,26 @@ Result<std::string> matvec_instance(const Recipe& r, const Params& p, const std:
   const BatchGroup& per = batches;
   const int64_t mat_batch = along_n ? per.b : per.a, vec_batch = along_n ? per.a : per.b;
   const int64_t outputs = along_n ? g.n : g.m;
-  return render_instance("instances/matvec.cu.in", {{"title", kernel_title(r, p)},
-                                                    {"epilogue", functor},
-                                                    {"signature", signature},
-                                                    {"launches", n(launches.count)},
-                                                    {"batches", n(batches.count)},
-                                                    {"input_type", dtype_info(g.a.dtype).c_type},
-                                                    {"mat", pointer(mat)},
-                                                    {"launch_stride_mat", n(along_n ? launches.b : launches.a)},
-                                                    {"strides_mat", n(mat_i) + ", " + n(mat_k) + ", " + n(mat_batch)},
-                                                    {"vec", pointer(vec)},
-                                                    {"launch_stride_vec", n(along_n ? launches.a : launches.b)},
-                                                    {"strides_vec", n(vec_k) + ", " + n(vec_batch)},
-                                                    {"outputs", n(outputs)},
-                                                    {"k", n(g.k)},
-                                                    {"threads", n(p.threads)},
-                                                    {"along_n", along_n ? "true" : "false"},
-                                                    {"out", g.out_c_name},
-                                                    {"launch_stride_out", n(batches.count * outputs)},
-                                                    {"epilogue_args", functor_args}});
+  return render_instance("instances/matvec.cu.in",
+                         {{"title", kernel_title(r, p)},
+                          {"epilogue", functor},
+                          {"signature", signature},
+                          {"launches", n(launches.count)},
+                          {"batches", n(batches.count)},
+                          {"input_type", dtype_info(g.a.dtype).c_type},
+                          {"mat", pointer(mat)},
+                          {"launch_stride_mat", n(along_n ? launches.b : launches.a)},
+                          {"strides_mat", n(mat_i) + ", " + n(mat_k) + ", " + n(mat_batch)},
+                          {"vec", pointer(vec)},
+                          {"launch_stride_vec", n(along_n ? launches.a : launches.b)},
+                          {"strides_vec", n(vec_k) + ", " + n(vec_batch)},
+                          {"outputs", n(outputs)},
+                          {"k", n(g.k)},
+                          {"threads", n(p.threads)},
+                          {"along_n", along_n ? "true" : "false"},
+                          {"out", g.out_c_name},
+                          {"launch_stride_out", n(batches.count * outputs)},
+                          {"epilogue_args", functor_args}});
 }
 
 }  // namespace
@@ -234,6 +235,10 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                          {{"title", kernel_title(r, p)},
                           {"header", std::string(strategy_def(p.strategy).header).substr(5)},
                           {"epilogue", functor},
+                          {"functor", p.fp16x3 ? "cg::Fp16x3Unscale<Epilogue>" : "Epilogue"},
+                          {"functor_init", p.fp16x3 ? "Functor{Epilogue{launch * kBatches" + functor_args + "}}"
+                                                    : "Epilogue{launch * kBatches" + functor_args + "}"},
+                          {"absmax", p.fp16x3 ? "256" : "0"},
                           {"element", kernel_element(g.a.dtype, ahead, p.fp16x3)},
                           {"element_c", kernel_element(g.out_dtype)},
                           {"layout_a", a_columns ? "ColMajor" : layout(g.a, "RowMajor")},
@@ -254,8 +259,8 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                                                                             : ""},
                           {"transposed_c", swap ? "true" : "false"},
                           {"kernel", pipelined ? "GemmPipelined" : "GemmWarpSpecialized"},
-                          {"kernel_params", p.tma_store ? ", cg::GemmParams<Config, Epilogue, "
-                                                          "cg::EpilogueTmaStore<Config, Epilogue, " +
+                          {"kernel_params", p.tma_store ? ", cg::GemmParams<Config, Functor, "
+                                                          "cg::EpilogueTmaStore<Config, Functor, " +
                                                               n(p.tma_store) + ">>"
                                                         : ""},
                           {"copy_a", scratch(copy_a)},
@@ -273,7 +278,6 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                           {"out", g.out_c_name},
                           {"launch_stride_c", n(batches.count * g.m * g.n)},
                           {"batch_stride_c", n(g.m * g.n)},
-                          {"epilogue_args", functor_args},
                           {"swizzle", n(p.swizzle)},
                           {"input_type", dtype_info(g.a.dtype).c_type},
                           {"a", pointer(ka)},

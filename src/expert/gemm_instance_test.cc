@@ -187,6 +187,11 @@ TEST(GemmInstance, Fp16x3SplitsAheadIntoFp16PartsForAnFp16Kernel) {
   EXPECT_TRUE(contains(k, "cg::GemmConfig<cute::half_t, cute::half_t, float, cg::RowMajor, cg::ColMajor, 128,"));
   EXPECT_TRUE(contains(k, " 1, 0, 3, true>;")) << "PromoteEvery, no register split, three fp16 parts";
   EXPECT_TRUE(contains(k, "cg::StridedMatrix<float>{ A + launch * 0, 2949, 1, 0 }")) << "the fp32 operands as stored";
+  // The epilogue scales the accumulator back by the operands' powers of two, measured into 256 bytes
+  // after the parts.
+  EXPECT_TRUE(contains(k, "using Functor = cg::Fp16x3Unscale<Epilogue>;"));
+  EXPECT_TRUE(contains(k, "args.functor = Functor{Epilogue{launch * kBatches}};"));
+  EXPECT_TRUE(contains(k, "constexpr size_t kAbsmax = 256;"));
   EXPECT_FALSE(contains(emit("kernelbench/level1/8_Matmul_with_irregular_shapes_"), "GemmConfig<cute::half_t"))
       << "not the default";
   auto r = gemm_recipe("kernelbench/level1/8_Matmul_with_irregular_shapes_");
@@ -260,8 +265,8 @@ TEST(GemmInstance, Fp32LargeBesideLargeMaySplitBothInTheKernel) {
 // C^T (the register split's swap), rows not 16-byte aligned, or split-K (its reduce stores C).
 TEST(GemmInstance, CIsStoredByTmaWhereItAdmitsIt) {
   const std::string tma =
-      "cg::GemmWarpSpecialized<Config, Epilogue, cg::GemmParams<Config, Epilogue, "
-      "cg::EpilogueTmaStore<Config, Epilogue, 2>>>;";
+      "cg::GemmWarpSpecialized<Config, Functor, cg::GemmParams<Config, Functor, "
+      "cg::EpilogueTmaStore<Config, Functor, 2>>>;";
   EXPECT_TRUE(contains(emit("kernelbench/level1/1_Square_matrix_multiplication_"), tma));
   EXPECT_TRUE(contains(emit("kernelbench/level1/9_Tall_skinny_matrix_multiplication_"), tma));
   for (const char* name : {"kernelbench/level1/8_Matmul_with_irregular_shapes_",   // N = 5921
@@ -269,7 +274,7 @@ TEST(GemmInstance, CIsStoredByTmaWhereItAdmitsIt) {
                            "kernelbench/level2/59_Matmul_Swish_Scaling"}) {        // C^T
     std::string k = emit(name);
     EXPECT_FALSE(contains(k, "EpilogueTmaStore<Config")) << name;
-    EXPECT_TRUE(contains(k, "using Kernel = cg::GemmWarpSpecialized<Config, Epilogue>;")) << name;
+    EXPECT_TRUE(contains(k, "using Kernel = cg::GemmWarpSpecialized<Config, Functor>;")) << name;
   }
   auto r = gemm_recipe("kernelbench/level1/1_Square_matrix_multiplication_");
   Params p = default_params(r);
@@ -284,7 +289,7 @@ TEST(GemmInstance, CIsStoredByTmaWhereItAdmitsIt) {
   // their 4 stages (225 of 227 KB).
   EXPECT_EQ(invalid_reason(r, *parse_params("tma_store=4", p)), "");
   EXPECT_TRUE(contains(emit("kernelbench/level1/1_Square_matrix_multiplication_", "tma_store=4"),
-                       "cg::EpilogueTmaStore<Config, Epilogue, 4>>>;"));
+                       "cg::EpilogueTmaStore<Config, Functor, 4>>>;"));
 }
 
 TEST(GemmInstance, StrategiesAndTileParametersAreSearched) {

@@ -52,10 +52,9 @@ struct Params {
   // error 9e-6 to 3e-4), where TF32's error stays inside the accuracy rule (expert/conv_precision.h).
   int tf32x1 = 0;
   // GEMMs over fp32 operands split ahead into three parts: 1 writes the parts in fp16 instead of
-  // tf32, the same three products (hi*hi + hi*lo + lo*hi) at twice the tensor cores' tf32 rate, as
-  // accurate for operands of unit scale but bounded by fp16's range (|x| < 65504; below 2^-3 the lo
-  // part is subnormal): a search point the evaluator checks on the task's own inputs, never a default
-  // (kernels/gemm/fp16_split.cuh).
+  // tf32, the same three products (hi*hi + hi*lo + lo*hi) at twice the tensor cores' tf32 rate, each
+  // operand first scaled by a power of two into fp16's range (its largest magnitude measured by a
+  // pass of its own; kernels/gemm/fp16_split.cuh). A search point until measured with the scale.
   int fp16x3 = 0;
   // GEMMs: n > 0 stages C in shared memory, in n buffers per consumer warpgroup, and stores it with
   // TMA (kernels/gemm/epilogue_tma_store.cuh), so the stores overlap the next tile's mainloop; 0

@@ -25,7 +25,7 @@ POINTS = [
     # fp16x3: the same three products over fp16 parts, the fp16 GEMM.
     ("tasks/matmul_fp32.py", "fp16x3=1",
      {"GemmWarpSpecialized": (["HGMMA.64x192x16.F32", "UTMALDG", "USETMAXREG", "UTMASTG"], ["STG", "HGMMA.64x192x8.F32.TF32"]),
-      "split_fp32_operand": ([], ["HGMMA"])}),
+      "split_fp32_operand": ([], ["HGMMA"]), "measure_fp32_operand": ([], ["HGMMA"])}),
     ("tasks/matmul_bf16.py", "", {"GemmWarpSpecialized": (["HGMMA.64x256x16.F32.BF16", "UTMALDG", "UTMASTG"], ["STG"])}),
     ("tasks/matmul_bf16.py", "tma_store=0", {"GemmWarpSpecialized": (["HGMMA", "UTMALDG", "STG"], ["UTMASTG"])}),
     ("tasks/matmul_fp32.py", "split_ahead=0,tile_n=128",  # 3xTF32 in the mainloop; B copied K-major by the pre-pass

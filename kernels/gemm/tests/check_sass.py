@@ -49,10 +49,12 @@ EXPECTATIONS = [
      r"GemmWarpSpecialized<.*GemmConfig<float, float, float, cutegen::gemm::RowMajor, cutegen::gemm::RowMajor.*, 2, 3, false>", 1,
      ["HGMMA.64x128x8.F32.TF32", "UTMALDG", "USETMAXREG", "LDS", "STS.128", "SYNCS.ARRIVE.TRANS64.RED.A0TX"], ["LD.E"]),
     ("fp16x3: the fp16 GEMM over pre-split fp16 parts, promoting",
-     r"GemmWarpSpecialized<.*GemmConfig<cutlass::half_t.*, 0, 3, true>", 1,
+     r"GemmWarpSpecialized<.*GemmConfig<cutlass::half_t.*, 0, 3, true>, .*Fp16x3Unscale", 1,
      ["HGMMA.64x192x16.F32", "UTMALDG", "USETMAXREG"], []),
     ("fp32 pre-passes (K-major copy, 3xTF32 split in three parts and two either way, fp16x3's three)",
      r"split_fp32_operand", 5, [], ["HGMMA"]),
+    ("fp16x3's measure of an operand's largest magnitude (a warp's max, one atomic)", r"measure_fp32_operand", 1,
+     ["REDUX", "REDG"], ["HGMMA"]),
     ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 16, [], ["HGMMA", "UTMALDG"]),
 ]
 

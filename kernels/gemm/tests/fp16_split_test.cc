@@ -1,7 +1,9 @@
 // The fp16x3 split's error bounds, on the host, with the header the GPU pre-pass uses.
 #include "fp16_split.cuh"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -56,7 +58,50 @@ TEST(Fp16Split, HiRoundsToNearestEvenAndOverflowsPastTheRange) {
   EXPECT_EQ(float(split_half(one + ulp * 0.5f).hi), one);  // tie: 1 is even
   EXPECT_EQ(float(split_half(one + ulp * 1.5f).hi), one + 2 * ulp);
   EXPECT_EQ(float(split_half(one + 0x1p-12f).lo), 0x1p-12f) << "the remainder, exactly where it fits fp16";
-  EXPECT_TRUE(std::isinf(float(split_half(70000.0f).hi))) << "outside fp16's range: why fp16x3 is a search point";
+  EXPECT_TRUE(std::isinf(float(split_half(70000.0f).hi))) << "outside fp16's range: why the operands are scaled first";
+}
+
+uint32_t bits(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+TEST(Fp16Split, TheScalePutsTheLargestMagnitudeIn2To14Through2To15) {
+  for (float most : {1.0f, 65504.0f, 0x1p-100f, 0x1p100f, 3.0e38f, 0x1p-112f, 0.75f}) {
+    int k = fp16_scale_exponent(bits(most));
+    double scaled = std::ldexp(double(most), k);
+    EXPECT_GE(scaled, 0x1p14) << most;
+    EXPECT_LT(scaled, 0x1p15) << most;
+    EXPECT_EQ(double(power_of_two(k)), std::ldexp(1.0, k)) << most;
+  }
+  EXPECT_EQ(fp16_scale_exponent(bits(0.0f)), 0);
+  EXPECT_EQ(fp16_scale_exponent(bits(INFINITY)), 0) << "passed on as fp32 would";
+  EXPECT_EQ(fp16_scale_exponent(bits(0x1p-140f)), 0) << "subnormal: its products vanish in fp32 too";
+  EXPECT_EQ(fp16_scale_exponent(bits(1.5e-38f)), 126) << "clamped below 2^-112, so that 2^k stays a float";
+}
+
+// Operands of any scale in fp32's range, scaled by their largest magnitude and split, then scaled
+// back: within 2^-22 of each element, or 2^-39 of the largest, never overflowing.
+TEST(Fp16Split, ScaledPartsHoldOperandsOfAnyScale) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  for (int scale : {-120, -60, -20, 0, 20, 60, 110}) {
+    std::vector<float> xs;
+    float most = 0;
+    for (int i = 0; i < 4096; ++i) {
+      xs.push_back(std::ldexp(unit(rng), scale + i % 24 - 12));  // 24 binades below and above
+      most = std::max(most, std::fabs(xs.back()));
+    }
+    int k = fp16_scale_exponent(bits(most));
+    for (float x : xs) {
+      HalfPair p = split_half(x * power_of_two(k));
+      ASSERT_TRUE(std::isfinite(float(p.hi)) && std::isfinite(float(p.lo))) << x;
+      double back = std::ldexp(value(p.hi) + value(p.lo), -k);
+      ASSERT_LE(std::fabs(back - x), std::max(std::ldexp(std::fabs(double(x)), -22), std::ldexp(double(most), -39)))
+          << x << " of largest " << most;
+    }
+  }
 }
 
 }  // namespace

@@ -99,12 +99,16 @@ cudaError_t split_a_in_two(float const* a, float* out) {
 }
 
 // fp32 as fp16x3: the fp16 GEMM over three fp16 parts per k-tile, promoting every k-tile of the
-// operands (3 of the GEMM's), and A's split into fp16 parts.
+// operands (3 of the GEMM's), its epilogue scaling the accumulator back; A's largest magnitude
+// measured, and A split into fp16 parts scaled by it.
 using Fp16x3 = GemmConfig<half_t, half_t, float, RowMajor, ColMajor, 128, 192, 5, 1, 1, 2, 1, false, 3, true>;
-template cudaError_t launch<GemmWarpSpecialized<Fp16x3, IdentityEpilogue>>(
-    GemmWarpSpecialized<Fp16x3, IdentityEpilogue>::Arguments const&);
-cudaError_t split_a_fp16(float const* a, cutlass::half_t* out) {
-  return split_operand<SplitParts::HiLoHi>(a, 1, 1, 1, 1, 1, 1, out, nullptr);
+template cudaError_t launch<GemmWarpSpecialized<Fp16x3, Fp16x3Unscale<IdentityEpilogue>>>(
+    GemmWarpSpecialized<Fp16x3, Fp16x3Unscale<IdentityEpilogue>>::Arguments const&);
+cudaError_t measure_a(float const* a, uint32_t* absmax) {
+  return measure_operand(a, 1, 1, 1, 1, 1, 1, absmax, nullptr);
+}
+cudaError_t split_a_fp16(float const* a, cutlass::half_t* out, uint32_t const* absmax) {
+  return split_operand<SplitParts::HiLoHi>(a, 1, 1, 1, 1, 1, 1, out, nullptr, absmax);
 }
 
 // C staged in shared memory and stored by TMA (bf16 out, and fp32 out of the tf32 GEMM over parts).
