@@ -133,26 +133,25 @@ Result<std::string> matvec_instance(const Recipe& r, const Params& p, const std:
   const BatchGroup& per = batches;
   const int64_t mat_batch = along_n ? per.b : per.a, vec_batch = along_n ? per.a : per.b;
   const int64_t outputs = along_n ? g.n : g.m;
-  return render_instance("instances/matvec.cu.in",
-                         {{"title", kernel_title(r, p)},
-                          {"epilogue", functor},
-                          {"signature", signature},
-                          {"launches", n(launches.count)},
-                          {"batches", n(batches.count)},
-                          {"input_type", dtype_info(g.a.dtype).c_type},
-                          {"mat", pointer(mat)},
-                          {"launch_stride_mat", n(along_n ? launches.b : launches.a)},
-                          {"strides_mat", n(mat_i) + ", " + n(mat_k) + ", " + n(mat_batch)},
-                          {"vec", pointer(vec)},
-                          {"launch_stride_vec", n(along_n ? launches.a : launches.b)},
-                          {"strides_vec", n(vec_k) + ", " + n(vec_batch)},
-                          {"outputs", n(outputs)},
-                          {"k", n(g.k)},
-                          {"threads", n(p.threads)},
-                          {"along_n", along_n ? "true" : "false"},
-                          {"out", g.out_c_name},
-                          {"launch_stride_out", n(batches.count * outputs)},
-                          {"epilogue_args", functor_args}});
+  return render_instance("instances/matvec.cu.in", {{"title", kernel_title(r, p)},
+                                                    {"epilogue", functor},
+                                                    {"signature", signature},
+                                                    {"launches", n(launches.count)},
+                                                    {"batches", n(batches.count)},
+                                                    {"input_type", dtype_info(g.a.dtype).c_type},
+                                                    {"mat", pointer(mat)},
+                                                    {"launch_stride_mat", n(along_n ? launches.b : launches.a)},
+                                                    {"strides_mat", n(mat_i) + ", " + n(mat_k) + ", " + n(mat_batch)},
+                                                    {"vec", pointer(vec)},
+                                                    {"launch_stride_vec", n(along_n ? launches.a : launches.b)},
+                                                    {"strides_vec", n(vec_k) + ", " + n(vec_batch)},
+                                                    {"outputs", n(outputs)},
+                                                    {"k", n(g.k)},
+                                                    {"threads", n(p.threads)},
+                                                    {"along_n", along_n ? "true" : "false"},
+                                                    {"out", g.out_c_name},
+                                                    {"launch_stride_out", n(batches.count * outputs)},
+                                                    {"epilogue_args", functor_args}});
 }
 
 }  // namespace
