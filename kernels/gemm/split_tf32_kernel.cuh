@@ -121,9 +121,11 @@ __global__ void split_fp32_operand(float const* in, int64_t stride_row, int64_t 
 }
 
 // The largest magnitude of an operand, into *absmax as fp32 bits (which order as the magnitudes do),
-// which the caller zeroes first. Grid and block as split_fp32_operand's over the unpadded k.
-__global__ void measure_fp32_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch,
-                                     int rows, int k, uint32_t* absmax) {
+// which the caller zeroes first. Grid and block as split_fp32_operand's over the unpadded k. Templates
+// (of the operand's element, float), so that only the units that launch them compile them.
+template <class T>
+__global__ void measure_fp32_operand(T const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows,
+                                     int k, uint32_t* absmax) {
   uint32_t most = 0;
   for_tile_elements(in, stride_row, stride_k, stride_batch, rows, k, [&](int, int, float v) {
     uint32_t bits = __float_as_uint(v) & 0x7fffffffu;
@@ -149,11 +151,12 @@ cudaError_t split_operand(float const* in, int64_t stride_row, int64_t stride_k,
 }
 
 // Adds a (rows x k) operand's largest magnitude into *absmax (zeroed by the caller, fp32 bits).
-inline cudaError_t measure_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch,
-                                   int rows, int k, int batches, uint32_t* absmax, cudaStream_t stream) {
+template <class T>
+cudaError_t measure_operand(T const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows, int k,
+                            int batches, uint32_t* absmax, cudaStream_t stream) {
   dim3 grid((k + kSplitTile - 1) / kSplitTile, (rows + kSplitTile - 1) / kSplitTile, batches);
-  measure_fp32_operand<<<grid, dim3(kSplitTile, kSplitRowsPerPass), 0, stream>>>(in, stride_row, stride_k, stride_batch,
-                                                                                 rows, k, absmax);
+  measure_fp32_operand<T><<<grid, dim3(kSplitTile, kSplitRowsPerPass), 0, stream>>>(in, stride_row, stride_k,
+                                                                                    stride_batch, rows, k, absmax);
   return cudaGetLastError();
 }
 
