@@ -14,9 +14,10 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include <cutlass/numeric_types.h>
+
+#include "tf32_split.cuh"  // float_from_bits
 
 namespace cutegen::gemm {
 
@@ -25,12 +26,7 @@ struct HalfPair {
 };
 
 // 2^k as a float, for k in [-126, 127].
-CUTLASS_HOST_DEVICE float power_of_two(int k) {
-  uint32_t bits = uint32_t(127 + k) << 23;
-  float x;
-  memcpy(&x, &bits, sizeof x);
-  return x;
-}
+CUTLASS_HOST_DEVICE float power_of_two(int k) { return float_from_bits(uint32_t(127 + k) << 23); }
 
 // The exponent an operand whose largest magnitude has these fp32 bits is scaled by: 14 - floor(log2
 // of it), at most 126 (a largest magnitude under 2^-112 is scaled less). 0 for an operand of zeros

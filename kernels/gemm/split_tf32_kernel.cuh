@@ -150,7 +150,7 @@ cudaError_t split_operand(float const* in, int64_t stride_row, int64_t stride_k,
   return cudaGetLastError();
 }
 
-// Adds a (rows x k) operand's largest magnitude into *absmax (zeroed by the caller, fp32 bits).
+// Raises *absmax (zeroed by the caller, fp32 bits) to a (rows x k) operand's largest magnitude.
 template <class T>
 cudaError_t measure_operand(T const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows, int k,
                             int batches, uint32_t* absmax, cudaStream_t stream) {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <random>
 #include <vector>
 
@@ -61,24 +60,18 @@ TEST(Fp16Split, HiRoundsToNearestEvenAndOverflowsPastTheRange) {
   EXPECT_TRUE(std::isinf(float(split_half(70000.0f).hi))) << "outside fp16's range: why the operands are scaled first";
 }
 
-uint32_t bits(float x) {
-  uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-}
-
 TEST(Fp16Split, TheScalePutsTheLargestMagnitudeIn2To14Through2To15) {
   for (float most : {1.0f, 65504.0f, 0x1p-100f, 0x1p100f, 3.0e38f, 0x1p-112f, 0.75f}) {
-    int k = fp16_scale_exponent(bits(most));
+    int k = fp16_scale_exponent(float_bits(most));
     double scaled = std::ldexp(double(most), k);
     EXPECT_GE(scaled, 0x1p14) << most;
     EXPECT_LT(scaled, 0x1p15) << most;
     EXPECT_EQ(double(power_of_two(k)), std::ldexp(1.0, k)) << most;
   }
-  EXPECT_EQ(fp16_scale_exponent(bits(0.0f)), 0);
-  EXPECT_EQ(fp16_scale_exponent(bits(INFINITY)), 0) << "passed on as fp32 would";
-  EXPECT_EQ(fp16_scale_exponent(bits(0x1p-140f)), 0) << "subnormal: its products vanish in fp32 too";
-  EXPECT_EQ(fp16_scale_exponent(bits(1.5e-38f)), 126) << "clamped below 2^-112, so that 2^k stays a float";
+  EXPECT_EQ(fp16_scale_exponent(float_bits(0.0f)), 0);
+  EXPECT_EQ(fp16_scale_exponent(float_bits(INFINITY)), 0) << "passed on as fp32 would";
+  EXPECT_EQ(fp16_scale_exponent(float_bits(0x1p-140f)), 0) << "subnormal: its products vanish in fp32 too";
+  EXPECT_EQ(fp16_scale_exponent(float_bits(1.5e-38f)), 126) << "clamped below 2^-112, so that 2^k stays a float";
 }
 
 // Operands of any scale in fp32's range, scaled by their largest magnitude and split, then scaled
@@ -93,7 +86,7 @@ TEST(Fp16Split, ScaledPartsHoldOperandsOfAnyScale) {
       xs.push_back(std::ldexp(unit(rng), scale + i % 24 - 12));  // 24 binades below and above
       most = std::max(most, std::fabs(xs.back()));
     }
-    int k = fp16_scale_exponent(bits(most));
+    int k = fp16_scale_exponent(float_bits(most));
     for (float x : xs) {
       HalfPair p = split_half(x * power_of_two(k));
       ASSERT_TRUE(std::isfinite(float(p.hi)) && std::isfinite(float(p.lo))) << x;
