@@ -16,8 +16,8 @@
 // convolution may skip it (InputRead): the producer warpgroup gathers the K-major tiles from the
 // input as it is, element by element (kGather), or TMA loads the input's pixel-major tiles and the
 // consumers transpose them into registers for the wgmma RS form (kBoxes, mainloop_conv_nchw.cuh).
-// The split and packed copies stay (they write more than the input). Over the copy, kCopyRows loads one
-// box a kernel row for its RowTaps taps (mainloop_conv_row_taps.cuh).
+// The split and packed copies stay (they write more than the input). Over the copy (kCopy or kCopyFlat),
+// RowTaps > 0 loads one box a kernel row for its RowTaps taps (mainloop_conv_row_taps.cuh).
 #pragma once
 
 #include <cstdint>
@@ -42,11 +42,12 @@ namespace cutegen::conv {
 // How the implicit GEMM reads its input: a channels-last copy (TMA boxes of it), or the input as it
 // is, gathered by the producer warpgroup's cp.async or loaded as pixel-major TMA boxes (TF32 only).
 // kBoxPairs: pixel-major boxes with two taps a k-tile, for groups of at most 16 channels (forward,
-// or transposed phase by phase). kCopyRows: the copy, one box of BoxRows columns a kernel row of
-// RowTaps taps (forward, TF32, W stride 1, one output row a tile). kCopyFlat: a copy that holds the
-// padding (FlatRows), its pixels numbered along its rows, tiles of 1 x TileQ of them (H and W stride 1;
-// a transposed convolution of stride 1, whose one phase is such a forward convolution).
-enum class InputRead { kCopy, kGather, kBoxes, kBoxPairs, kCopyRows, kCopyFlat };
+// or transposed phase by phase). kCopyFlat: a copy that holds the padding (FlatRows), its pixels
+// numbered along its rows, tiles of 1 x TileQ of them (H and W stride 1; a transposed convolution of
+// stride 1, whose one phase is such a forward convolution). Over either copy, RowTaps > 0 loads one box
+// of BoxRows columns a kernel row of RowTaps taps (TF32, W stride 1, one output row or 1 x TileQ
+// flat pixels a tile).
+enum class InputRead { kCopy, kGather, kBoxes, kBoxPairs, kCopyFlat };
 
 template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32, int MergeW, InputRead Input,
           bool TmaStore, int RowTaps, int BoxRows>
@@ -54,7 +55,7 @@ struct ConvParams {
   using Mainloop = cute::conditional_t<
       Input == InputRead::kBoxes || Input == InputRead::kBoxPairs,
       MainloopConvNchw<Config, TileP, TileQ, Input == InputRead::kBoxPairs ? 2 : 1>,
-      cute::conditional_t<Input == InputRead::kCopyRows, MainloopConvRowTaps<Config, TileQ, RowTaps, BoxRows>,
+      cute::conditional_t<(RowTaps > 0), MainloopConvRowTaps<Config, TileQ, RowTaps, BoxRows>,
                           MainloopConvTma<Config, TileP, TileQ, Split3xTf32, Input == InputRead::kGather>>>;
   static_assert(!TmaStore || (MergeW == 1 && !fuses_reduction<Functor>), "the TMA store writes whole output rows");
   using Epilogue =
@@ -85,7 +86,7 @@ struct ConvParams {
 };
 
 // MergeW > 1 (a transposed convolution of that W stride, MergedW::applies): its W phases run merged,
-// one launch per (r_z, r_p). Input other than kCopy and kCopyRows (TF32, no packing): the kernel reads
+// one launch per (r_z, r_p). Input other than kCopy and kCopyFlat (TF32, no packing): the kernel reads
 // the input as it is, no channels-last copy of it. TmaStore: the output staged in shared memory and stored by TMA
 // (epilogue_nchw_tma_store.cuh; run says cudaErrorInvalidValue where its preconditions fail).
 template <class Config, int TileP, int TileQ, class Functor, bool Split3xTf32 = false, int MergeW = 1,
@@ -94,11 +95,10 @@ struct ConvForward {
   using Params = ConvParams<Config, TileP, TileQ, Functor, Split3xTf32, MergeW, Input, TmaStore, RowTaps, BoxRows>;
   using Mainloop = typename Params::Mainloop;
   // The kernel reads the input's channels-last copy.
-  static constexpr bool Copied =
-      Input == InputRead::kCopy || Input == InputRead::kCopyRows || Input == InputRead::kCopyFlat;
+  static constexpr bool Copied = Input == InputRead::kCopy || Input == InputRead::kCopyFlat;
   static constexpr bool Flat = Input == InputRead::kCopyFlat;
   static_assert(!Flat || (TileP == 1 && MergeW == 1 && !TmaStore), "flat tiles: 1 x TileQ pixels of a padded row");
-  static_assert(Input != InputRead::kCopyRows || (!Split3xTf32 && MergeW == 1), "rows of taps: forward TF32");
+  static_assert(RowTaps == 0 || (Copied && !Split3xTf32 && MergeW == 1), "rows of taps: over a copy, TF32");
   static_assert(Input != InputRead::kBoxPairs || MergeW == 1, "merged W phases' weights hold one tap a row");
   static_assert(Copied || !Split3xTf32, "the input read as it is runs TF32");
   using Kernel = gemm::GemmWarpSpecialized<Config, Functor, Params>;

@@ -32,6 +32,11 @@ struct ConvShape {
   // the row (those with q past this->q, the padding's columns, computed and not stored).
   int pitch;
 
+  // How far a row of taps (one kernel row further) moves a tap's read: one dilation down the input,
+  // or over a padded copy's rows (pitch) a pitch times that along its one row.
+  CUTE_HOST_DEVICE int tap_row_w() const { return pitch * dil_h; }
+  CUTE_HOST_DEVICE int tap_row_h() const { return pitch ? 0 : dil_h; }
+
   CUTE_HOST_DEVICE int c_group() const { return c / groups; }
   CUTE_HOST_DEVICE int k_group() const { return k / groups; }
   CUTE_HOST_DEVICE int taps() const { return t * r * s; }

@@ -1,5 +1,6 @@
 // The implicit GEMM's mainloop with one A box per kernel row (TF32 over the input's channels-last
-// copy, W stride 1, pixel tiles of one output row): MainloopConvTma loads a 128-row A box per tap,
+// copy, W stride 1, pixel tiles of one output row, or 128 consecutive pixels of a padded copy's rows,
+// where a row of taps is a pitch further along them): MainloopConvTma loads a 128-row A box per tap,
 // and a row's S taps read nearly the same pixels, each shifted one dilation further along W. Here a
 // k-tile is (depth tap, row tap, channel tile) and its stage holds one box of BoxRows >= TileQ +
 // (S - 1) x dil input columns and the S taps' B tiles; the consumers run tap s's wgmmas with A's
@@ -76,7 +77,8 @@ struct MainloopConvRowTaps : MainloopConvTma<Config, 1, TileQ> {
       uint64_t* full = reinterpret_cast<uint64_t*>(pipeline.producer_get_barrier(write));
       int const stage = write.index(), c0 = chunk * TileK;
       cute::SM90_TMA_LOAD_5D::copy(&params.a, full, Base::kCacheHint, smem.a.data() + stage * BoxRows * TileK,
-                                   c_group0 + c0, w0, h0 + kr * s.dil_h, d0 + kt * s.dil_d, tile.n);
+                                   c_group0 + c0, w0 + kr * s.tap_row_w(), h0 + kr * s.tap_row_h(), d0 + kt * s.dil_d,
+                                   tile.n);
 #pragma unroll 1
       for (int ks = 0; ks < RowTaps; ++ks)
         Base::load_b(params, full, smem.b.data() + (stage * RowTaps + ks) * Config::TileN * TileK, c0,

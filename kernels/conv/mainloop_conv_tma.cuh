@@ -210,8 +210,6 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
     PixelTile tile = Tiling::tile(s, m_tile);
     int w0 = tile.q0 * s.stride_w - s.pad_w, h0 = tile.p0 * s.stride_h - s.pad_h, d0 = tile.z * s.stride_d - s.pad_d;
     int c_group0 = group * s.c_group(), k_out = group * s.k_group() + n_tile * Config::TileN;
-    // A row of taps further: one row down the input, or over a padded copy's rows a pitch along its one row.
-    int const row_w = s.pitch * s.dil_h, row_h = s.pitch ? 0 : s.dil_h;
     int const first = k_begin * Base::StagesPerKTile;  // in stages: Terms per (tap, channel tile)
     KTileWalk at(s, first / Terms);
     int term = first % Terms;
@@ -222,8 +220,8 @@ struct MainloopConvTma : ConvConsumers<Config, Split3xTf32> {
       int stage = write.index(), c0 = at.chunk * TileK;
       int a_part = PreSplit && term == 1, b_part = PreSplit && term == 0;  // hi*lo, lo*hi, hi*hi
       cute::SM90_TMA_LOAD_5D::copy(&params.a, full, kCacheHint, smem.a.data() + stage * Config::TileM * TileK,
-                                   c_group0 + c0, w0 + at.ks * s.dil_w + at.kr * row_w, h0 + at.kr * row_h,
-                                   d0 + at.kt * s.dil_d, tile.n + a_part * s.n);
+                                   c_group0 + c0, w0 + at.ks * s.dil_w + at.kr * s.tap_row_w(),
+                                   h0 + at.kr * s.tap_row_h(), d0 + at.kt * s.dil_d, tile.n + a_part * s.n);
       load_b(params, full, b_stage(smem, stage), c0, at.tap, k_out + b_part * s.k);
       ++write;
       if (++term < Terms) continue;

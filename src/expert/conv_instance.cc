@@ -242,13 +242,15 @@ std::string conv_boxes_unsupported(const ConvRecipe& c, bool x3) {
   return "";
 }
 
-std::string conv_row_box_unsupported(const ConvRecipe& c, bool x3) {
+std::string conv_row_box_unsupported(const ConvRecipe& c, bool x3, bool flat) {
   if (x3) return "row_box applies where the convolution runs TF32";
   // A transposed convolution's phases run forward over its input; of W stride 1 each holds all S taps of a row.
   if (c.transposed && c.stride.back() != 1) return "row_box: a transposed convolution's W phases differ in their taps";
   if (c.kernel.back() < 2) return "row_box shares a box among a kernel row's taps: one tap a row here";
   if (gemm_stride(c, 1) != 1) return "row_box takes a W stride of 1 (a tap's pixels one column further)";
-  if (conv_tiles(c).tile_q != 128) return "row_box takes pixel tiles of one output row (rows over 64 columns)";
+  // Flat tiles (pixel_fit=2) are 128 pixels along the padded copy's rows, whatever the output's width.
+  if (!flat && conv_tiles(c).tile_q != 128)
+    return "row_box takes pixel tiles of one output row (rows over 64 columns) or flat ones (pixel_fit=2)";
   if (conv_row_box_rows(c) > 256) return "row_box: a row's box spans more than TMA's 256 columns";
   return "";
 }
@@ -364,9 +366,8 @@ std::string conv_type(const ConvRecipe& c, const Params& p, const FusedStage* fu
                       : !p.input_boxes ? ""
                       : pairs          ? "cutegen::conv::InputRead::kBoxPairs"
                                        : "cutegen::conv::InputRead::kBoxes";
-  if (p.row_box) input = "cutegen::conv::InputRead::kCopyRows";
   if (p.pixel_fit == 2) input = "cutegen::conv::InputRead::kCopyFlat";
-  if (p.tma_store && input.empty()) input = "cutegen::conv::InputRead::kCopy";
+  if ((p.tma_store || p.row_box) && input.empty()) input = "cutegen::conv::InputRead::kCopy";
   if (p.tma_store || p.row_box) input += p.tma_store ? ", true" : ", false";  // the output stored by TMA
   if (p.row_box) input += ", " + std::to_string(c.kernel.back()) + ", " + std::to_string(conv_row_box_rows(c));
   std::string const merged = std::string(x3 ? ", true, " : ", false, ") + std::to_string(conv_merge_w(c));

@@ -621,7 +621,7 @@ TEST(ConvInstance, ARowsTapsMayShareOneBoxOfTheCopiedInput) {
   ASSERT_TRUE(cu.ok()) << cu.message();
   EXPECT_TRUE(contains(*cu,
                        "ColMajor, 128, 128, 3>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, Epilogue, "
-                       "false, 1, cutegen::conv::InputRead::kCopyRows, false, 3, 136>;"))
+                       "false, 1, cutegen::conv::InputRead::kCopy, false, 3, 136>;"))
       << *cu;
   // Level 1's 80: 9 taps 3 apart along W, 128 + 24 columns.
   auto dilated = recognize(fixture("level1/80_conv_standard_2D_square_input_asymmetric_kernel___dilated____padded__"));
@@ -633,7 +633,7 @@ TEST(ConvInstance, ARowsTapsMayShareOneBoxOfTheCopiedInput) {
   auto nine = generate_kernel(
       *dilated, fixture("level1/80_conv_standard_2D_square_input_asymmetric_kernel___dilated____padded__"), q);
   ASSERT_TRUE(nine.ok()) << nine.message();
-  EXPECT_TRUE(contains(*nine, "InputRead::kCopyRows, false, 9, 152>;")) << *nine;
+  EXPECT_TRUE(contains(*nine, "InputRead::kCopy, false, 9, 152>;")) << *nine;
   // The default for level 1's (55, 62, 80 measured faster) and under chains on 64-wide N tiles (25, 54)
   // or whose output a fused reduction shrinks (32).
   auto min_over_channels = recognize(fixture("level2/32_Conv2d_Scaling_Min"));
@@ -670,6 +670,32 @@ TEST(ConvInstance, ARowsTapsMayShareOneBoxOfTheCopiedInput) {
   auto few = recognize(fixture("level2/8_Conv3d_Divide_Max_GlobalAvgPool_BiasAdd_Sum"));
   ASSERT_TRUE(few.ok()) << few.message();
   EXPECT_EQ(invalid_reason(*few, implicit_gemm(*few, "row_box=1")), "row_box applies where the convolution runs TF32");
+}
+
+// Over flat tiles (pixel_fit=2) a row of taps lies a pitch further along the padded copy's one row, so
+// a kernel row's S taps share a box there too: level 1's 71 (transposed, stride 1, 3 x 3 over 32
+// channels; rows of 1026 that 1 x 128 tiles fill 89%). A search point (not yet measured).
+TEST(ConvInstance, FlatTilesMayShareOneBoxAKernelRow) {
+  auto spec = fixture("level1/71_conv_transposed_2D__asymmetric_input__square_kernel");
+  auto r = recognize(spec);
+  ASSERT_TRUE(r.ok()) << r.message();
+  Params const flat = default_params(*r);
+  ASSERT_EQ(flat.pixel_fit, 2);
+  EXPECT_EQ(flat.row_box, 0);
+  Params const p = point(*r, "row_box=1");
+  EXPECT_EQ(invalid_reason(*r, p), "");
+  auto space = search_space(*r);
+  EXPECT_NE(std::find(space.begin(), space.end(), p), space.end());
+  // A stage: 136 rows and three 32-row weight tiles, 29 KB: seven in 216 KB.
+  auto cu = generate_kernel(*r, spec, p);
+  ASSERT_TRUE(cu.ok()) << cu.message();
+  EXPECT_TRUE(
+      contains(*cu,
+               "ColMajor, 128, 32, 7, 2, 1, 1>;\nusing Conv = cutegen::conv::ConvForward<Config, 1, 128, Epilogue, "
+               "false, 1, cutegen::conv::InputRead::kCopyFlat, false, 3, 136>;"))
+      << *cu;
+  EXPECT_EQ(invalid_reason(*r, point(*r, "row_box=1,pixel_fit=1")),
+            "row_box takes pixel tiles of one output row, pixel_fit=1 narrower ones");
 }
 
 TEST(ConvInstance, TheOutputMayBeStoredByTmaInWholeRowsOfPixels) {

@@ -108,8 +108,9 @@ std::string conv_flat_unsupported(const ConvRecipe& c);
 // in whole 8-row swizzle atoms.
 int conv_row_box_rows(const ConvRecipe& c);
 // Why the implicit GEMM cannot share one box of its input's copy among a kernel row's taps
-// (Params::row_box, kernels/conv/mainloop_conv_row_taps.cuh), "" when it can; x3: it runs 3xTF32.
-std::string conv_row_box_unsupported(const ConvRecipe& c, bool x3);
+// (Params::row_box, kernels/conv/mainloop_conv_row_taps.cuh), "" when it can; x3: it runs 3xTF32;
+// flat: over flat tiles (Params::pixel_fit 2), whose rows of taps lie a pitch apart along one row.
+std::string conv_row_box_unsupported(const ConvRecipe& c, bool x3, bool flat = false);
 // Why the implicit GEMM cannot store its output by TMA from shared memory in whole rows of pixels
 // (Params::tma_store, kernels/conv/epilogue_nchw_tma_store.cuh), "" when it can.
 std::string conv_tma_store_unsupported(const ConvRecipe& c, const ConvTiles& t);

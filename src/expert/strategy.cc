@@ -286,9 +286,10 @@ std::string conv_gemm_invalid(const Recipe& r, const Params& p, const ArchLimits
       return "row_box takes pixel tiles of one output row, a fused pool narrower ones";
   }
   if (p.row_box) {
-    if (auto why = conv_row_box_unsupported(*r.conv, conv_runs_3xtf32(*r.conv, p)); !why.empty()) return why;
+    if (auto why = conv_row_box_unsupported(*r.conv, conv_runs_3xtf32(*r.conv, p), p.pixel_fit == 2); !why.empty())
+      return why;
     if (p.input_boxes || p.gather_input) return "row_box reads the input's copy";
-    if (p.pixel_fit) return "row_box takes pixel tiles of one output row";
+    if (p.pixel_fit == 1) return "row_box takes pixel tiles of one output row, pixel_fit=1 narrower ones";
     if (conv_tiles(*r.conv, false, nullptr, false, p.tma_store, false, true).stages < 2)
       return "row_box: two stages of a row's box and its taps' weights exceed shared memory";
   }

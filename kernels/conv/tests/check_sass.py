@@ -30,8 +30,8 @@ DIRECT_TWO_COLUMNS = r"direct_conv_kernel<16, 64, 4, 16, 2, .*BiasRelu, 3, 3, (t
 
 # How the implicit GEMM reads its input (ConvParams' last argument, InputRead): its channels-last copy,
 # the input gathered by cp.async, or loaded as pixel-major TMA boxes (one tap a k-tile, or two).
-# kCopyRows: the copy, one box a kernel row shared by its taps; kCopyFlat: a padded copy's rows.
-COPY, GATHER, BOXES, BOX_PAIRS, COPY_ROWS, COPY_FLAT = (r"\(cutegen::conv::InputRead\)" + str(i) for i in range(6))
+# kCopyFlat: a padded copy's rows. Either copy with RowTaps > 0: one box a kernel row shared by its taps.
+COPY, GATHER, BOXES, BOX_PAIRS, COPY_FLAT = (r"\(cutegen::conv::InputRead\)" + str(i) for i in range(5))
 
 # (what it checks, demangled-name pattern, kernels expected, SASS opcodes required, opcodes forbidden)
 EXPECTATIONS = [
@@ -48,8 +48,12 @@ EXPECTATIONS = [
      r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 6, 2, 1, 1, .*ConvParams<.*, 2, 64, .*BiasRelu, false, 1, " + COPY + ", false, 0, 0>",
      1, ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D.MULTICAST", "BAR.ARV", "USETMAXREG"], ["LDGSTS"]),
     ("one box a kernel row, its 3 taps' wgmmas on shifted descriptors; ping-pong in clusters of two",
-     r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 3, 2, 1, 1, .*ConvParams<.*, 1, 128, .*BiasRelu, false, 1, " + COPY_ROWS
+     r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 3, 2, 1, 1, .*ConvParams<.*, 1, 128, .*BiasRelu, false, 1, " + COPY
      + ", false, 3, 136>", 1, ["HGMMA.64x128x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D.MULTICAST", "BAR.ARV", "USETMAXREG"],
+     ["LDGSTS", "LDS"]),
+    ("the same over flat tiles, a row of taps a pitch along a padded copy's rows",
+     r"GemmWarpSpecialized<.*tfloat32_t.*128, 32, 7, 2, 1, 1, .*ConvParams<.*, 1, 128, .*BiasRelu, false, 1, " + COPY_FLAT
+     + ", false, 3, 136>", 1, ["HGMMA.64x32x8.F32.TF32", "UTMALDG.5D", "UTMALDG.3D.MULTICAST", "BAR.ARV", "USETMAXREG"],
      ["LDGSTS", "LDS"]),
     ("flat tiles over a padded copy's rows, a row of taps a pitch along",
      r"GemmWarpSpecialized<.*tfloat32_t.*128, 128, 5, 1, 1, .*ConvParams<.*, 1, 128, .*BiasRelu, false, 1, " + COPY_FLAT + ", false, 0, 0>",

@@ -1,13 +1,13 @@
 // A representative forward convolution (fp32 in TF32, 128 x 128 tiles of 8 x 16 pixels, a fused
 // per-channel bias and ReLU) with its weight and input copies and a transposed convolution's
-// phases, the same reading one box of the copy a kernel row, gathering its input without the copy (and so in clusters
-// of two sharing the weight's tile by multicast) or loading it pixel-major by TMA, a transposed one with its W phases
-// merged, its 3xTF32 form (128 x 64 tiles; three stages per k-tile, or two crossed) and the form
-// that splits in the kernel (128 x 16), the depthwise template and the direct one for few input
-// channels (fp32 multiply-adds, or 3xTF32 on the tensor cores), and level-2 chains' first reductions fused into the
-// implicit GEMM's epilogue (a mean over the pixels; a min over the channels; a logsumexp over them, its W phases
-// merged; 2 x 2 and 4 x 4 pools), and a transposed one gathered per output pixel, compiled for sm_90a by the CI test
-// (check_sass.py beside it), which reads their SASS and ptxas's resource report. Nothing here runs.
+// phases, the same reading one box of the copy a kernel row (over 2-D or flat tiles), gathering its input without the
+// copy (and so in clusters of two sharing the weight's tile by multicast) or loading it pixel-major by TMA, a
+// transposed one with its W phases merged, its 3xTF32 form (128 x 64 tiles; three stages per k-tile, or two crossed)
+// and the form that splits in the kernel (128 x 16), the depthwise template and the direct one for few input channels
+// (fp32 multiply-adds, or 3xTF32 on the tensor cores), and level-2 chains' first reductions fused into the implicit
+// GEMM's epilogue (a mean over the pixels; a min over the channels; a logsumexp over them, its W phases merged; 2 x 2
+// and 4 x 4 pools), and a transposed one gathered per output pixel, compiled for sm_90a by the CI test (check_sass.py
+// beside it), which reads their SASS and ptxas's resource report. Nothing here runs.
 #include "conv/conv_forward.cuh"
 #include "conv/depthwise.cuh"
 #include "conv/direct.cuh"
@@ -59,10 +59,21 @@ cudaError_t run_clustered(float const* x, float const* w, float* out, ConvShape 
 // ping-pong in clusters of two.
 using RowTaps = ConvForward<
     gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 128, 3, 2, 1, 1>,
-    1, 128, BiasRelu, false, 1, InputRead::kCopyRows, false, 3, 136>;
+    1, 128, BiasRelu, false, 1, InputRead::kCopy, false, 3, 136>;
 
 cudaError_t run_row_taps(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f, char* workspace) {
   return RowTaps::run(x, w, out, s, f, workspace, nullptr);
+}
+
+// The same over flat tiles (a padded copy's rows, a row of taps a pitch along them): level 1's 57 and
+// 71 (transposed, stride 1; 32-wide N tiles, seven stages).
+using FlatRowTaps = ConvForward<
+    gemm::GemmConfig<cute::tfloat32_t, cute::tfloat32_t, float, gemm::RowMajor, gemm::ColMajor, 128, 32, 7, 2, 1, 1>, 1,
+    128, BiasRelu, false, 1, InputRead::kCopyFlat, false, 3, 136>;
+
+cudaError_t run_flat_row_taps(float const* x, float const* w, float* out, ConvShape const& s, BiasRelu f,
+                              char* workspace) {
+  return FlatRowTaps::run(x, w, out, s, f, workspace, nullptr);
 }
 
 // Ping-pong: each consumer warpgroup a 128 x 128 tile of its own, in clusters of two, over the input's

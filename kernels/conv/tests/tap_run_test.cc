@@ -103,8 +103,11 @@ TEST(FlatRows, EveryTapOfEveryOutputPixelReadsItsInputPixelOrAZero) {
                 PixelTile const tile = Tiling::tile(v, m / 128);
                 for (int kr = 0; kr < g.r; ++kr)
                   for (int ks = 0; ks < g.s; ++ks) {
-                    // The producer's box start (mainloop_conv_tma.cuh), and this pixel's place in it.
-                    int const at = tile.q0 - v.pad_w + ks * v.dil_w + kr * v.pitch * v.dil_h + (m - tile.q0);
+                    // The producer's box start (mainloop_conv_tma.cuh; the row box's, mainloop_conv_row_taps.cuh,
+                    // is the same box less the tap's ks x dil_w, which its consumers add), and this pixel's place in
+                    // it.
+                    ASSERT_EQ(v.tap_row_h(), 0);
+                    int const at = tile.q0 - v.pad_w + kr * v.tap_row_w() + ks * v.dil_w + (m - tile.q0);
                     ASSERT_GE(at, 0);
                     ASSERT_LT(at, v.w) << "a valid pixel's tap read past its slice";
                     int const y = p - g.pad_h + kr * g.dil_h, x = q - g.pad_w + ks * g.dil_w;
