@@ -9,7 +9,8 @@
 // operands of unit scale (KernelBench's rand and randn) a dot product within fp32's own rounding.
 // So each operand is first scaled by a power of two, 2^fp16_scale_exponent(its largest magnitude),
 // which puts that magnitude in [2^14, 2^15): nothing overflows, and lo is normal for every element
-// within 2^17 of the largest; the epilogue undoes both scales (exact, powers of two).
+// within 2^17 of the largest; the epilogue undoes both scales (exact, powers of two), each 2^-k
+// worked out once by the operand's split (Fp16x3Scales::unscale), not per element.
 // cutlass::half_t converts on the host too, so the host unit test checks the very code the GPU runs.
 #pragma once
 
@@ -38,6 +39,14 @@ CUTLASS_HOST_DEVICE int fp16_scale_exponent(uint32_t absmax_bits) {
   int k = 141 - e;
   return k < -126 ? -126 : k > 126 ? 126 : k;
 }
+
+// An fp16x3 GEMM's operand scales, in the scratch its pre-passes share with its epilogue: operand
+// i's (A 0, B 1) largest magnitude as fp32 bits (measure_operand), and the power of two that undoes
+// its scale, 2^-fp16_scale_exponent(absmax[i]) (written by its split).
+struct Fp16x3Scales {
+  uint32_t absmax[2];
+  float unscale[2];
+};
 
 CUTLASS_HOST_DEVICE HalfPair split_half(float x) {
   cutlass::half_t hi(x);  // round to nearest even

@@ -27,15 +27,14 @@ struct StridedMatrix {
 
 // fp16x3's functor: the task's, given the accumulator scaled back by the operands' powers of two
 // (2^-ka, then 2^-kb: each representable where their product might not be; fp16_split.cuh), which
-// the split measured into `absmax` (set by gemm_strided). Tile masking passes through.
+// their splits wrote to `unscale` (set by gemm_strided). Tile masking passes through.
 template <class F>
 struct Fp16x3Unscale {
   F f;
-  uint32_t const* absmax = nullptr;
+  float const* unscale = nullptr;
   static constexpr bool MasksTiles = functor_masks_tiles<F>::value;
   CUTE_DEVICE float apply(float acc, int row, int col, int batch) const {
-    float back = acc * power_of_two(-fp16_scale_exponent(absmax[0]));
-    return f.apply(back * power_of_two(-fp16_scale_exponent(absmax[1])), row, col, batch);
+    return f.apply(acc * unscale[0] * unscale[1], row, col, batch);
   }
 };
 
@@ -45,27 +44,33 @@ struct GemmScratch {
   float* copy_b;
   void* workspace;  // split-K's partials
   size_t copy_a_bytes, copy_b_bytes, workspace_bytes;
-  uint32_t* absmax = nullptr;  // fp16x3: the two operands' largest magnitudes (fp32 bits)
+  Fp16x3Scales* scales = nullptr;  // fp16x3: the two operands' scales
 };
 
 // An fp32 operand written into `copy` by the pre-pass in the layout `Parts` names (split_tf32_kernel.cuh):
 // K-major whole, or split ahead into tf32 (Part float) or fp16 parts, two or three k-tiles per k-tile.
-// fp16 parts are of the operand scaled by its largest magnitude, which is first measured into *absmax.
+// fp16 parts are of the operand scaled by its largest magnitude, which is first measured into
+// scales->absmax[operand]; the split writes the scale's inverse to scales->unscale[operand].
 template <SplitParts Parts, class Part = float>
 cudaError_t split_fp32(float const* ptr, int64_t stride_row, int64_t stride_k, int64_t batch_stride, int rows, int k,
                        int batches, float* copy, size_t copy_bytes, Part const*& placed, int64_t& ld,
-                       int64_t& placed_batch_stride, cudaStream_t stream, uint32_t* absmax = nullptr) {
+                       int64_t& placed_batch_stride, cudaStream_t stream, Fp16x3Scales* scales = nullptr,
+                       int operand = 0) {
   int copies = batch_stride == 0 ? 1 : batches;
   ld = split_row_length<Parts, Part>(k);
   if (size_t(copies) * rows * ld * sizeof(Part) > copy_bytes) return cudaErrorInvalidValue;
   Part* parts = reinterpret_cast<Part*>(copy);
   placed = parts, placed_batch_stride = copies == 1 ? 0 : ld * rows;
   if constexpr (sizeof(Part) == 2) {
+    uint32_t* absmax = &scales->absmax[operand];
     cudaError_t e = cudaMemsetAsync(absmax, 0, sizeof *absmax, stream);
     if (e == cudaSuccess) e = measure_operand(ptr, stride_row, stride_k, batch_stride, rows, k, copies, absmax, stream);
-    if (e != cudaSuccess) return e;
+    if (e == cudaSuccess)
+      e = split_operand<Parts, Part>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, parts, stream, absmax,
+                                     &scales->unscale[operand]);
+    return e;
   }
-  return split_operand<Parts, Part>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, parts, stream, absmax);
+  return split_operand<Parts, Part>(ptr, stride_row, stride_k, batch_stride, rows, k, copies, parts, stream);
 }
 
 // An fp32 operand as the kernel reads it: rows (M of A, N of B) by K, K contiguous. Where the
@@ -136,17 +141,17 @@ cudaError_t gemm_strided(typename Kernel::Arguments args, StridedMatrix<T> a, St
     using Part = cute::conditional_t<Config::HalfParts, cutlass::half_t, float>;
     if constexpr (Config::HalfParts) {
       // The epilogue undoes the operands' scales (Fp16x3Unscale).
-      if (scratch.absmax == nullptr) return cudaErrorInvalidValue;
-      args.functor.absmax = scratch.absmax;
+      if (scratch.scales == nullptr) return cudaErrorInvalidValue;
+      args.functor.unscale = scratch.scales->unscale;
     }
     Part const *a_parts, *b_parts;
-    cudaError_t e =
-        split_fp32<PartsA, Part>(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l, scratch.copy_a,
-                                 scratch.copy_a_bytes, a_parts, args.lda, args.batch_stride_a, stream, scratch.absmax);
+    cudaError_t e = split_fp32<PartsA, Part>(a.ptr, a.row_stride, a.col_stride, a.batch_stride, s.m, s.k, s.l,
+                                             scratch.copy_a, scratch.copy_a_bytes, a_parts, args.lda,
+                                             args.batch_stride_a, stream, scratch.scales, 0);
     if (e == cudaSuccess)
       e = split_fp32<PartsB, Part>(b.ptr, b.col_stride, b.row_stride, b.batch_stride, s.n, s.k, s.l, scratch.copy_b,
-                                   scratch.copy_b_bytes, b_parts, args.ldb, args.batch_stride_b, stream,
-                                   Config::HalfParts ? scratch.absmax + 1 : nullptr);
+                                   scratch.copy_b_bytes, b_parts, args.ldb, args.batch_stride_b, stream, scratch.scales,
+                                   1);
     if (e != cudaSuccess) return e;
     args.a = reinterpret_cast<typename Config::ElementA const*>(a_parts);
     args.b = reinterpret_cast<typename Config::ElementB const*>(b_parts);

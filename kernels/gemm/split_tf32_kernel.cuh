@@ -88,18 +88,22 @@ __device__ void for_tile_elements(float const* in, int64_t stride_row, int64_t s
 // Grid: (ceil(k_padded / 32), ceil(rows / 32), batches); block (32, 8).
 // in(row, k, batch) = in[row * stride_row + k * stride_k + batch * stride_batch];
 // out is [batches][rows][kSplitPartCount<Parts> * k_padded]. fp16 parts are of the operand scaled by
-// 2^fp16_scale_exponent(*absmax) (fp16_split.cuh).
+// 2^fp16_scale_exponent(*absmax) (fp16_split.cuh), whose inverse the first thread writes to *unscale.
 template <SplitParts Parts, class Part>
 __global__ void split_fp32_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch,
-                                   int rows, int k, int k_padded, Part* out, uint32_t const* absmax) {
+                                   int rows, int k, int k_padded, Part* out, uint32_t const* absmax, float* unscale) {
   __shared__ float tile[kSplitTile][kSplitTile + 1];  // [row][k], +1 against bank conflicts
   for_tile_elements(in, stride_row, stride_k, stride_batch, rows, k, [&](int j, int i, float v) { tile[j][i] = v; });
   __syncthreads();
   int kk = int(blockIdx.x) * kSplitTile + int(threadIdx.x);
   int row0 = int(blockIdx.y) * kSplitTile;
-  if (kk >= k_padded) return;
   float scale = 1.0f;
-  if constexpr (sizeof(Part) == 2) scale = power_of_two(fp16_scale_exponent(*absmax));
+  if constexpr (sizeof(Part) == 2) {
+    int const e = fp16_scale_exponent(*absmax);
+    scale = power_of_two(e);
+    if (blockIdx.x + blockIdx.y + blockIdx.z + threadIdx.x + threadIdx.y == 0) *unscale = power_of_two(-e);
+  }
+  if (kk >= k_padded) return;
   int64_t row_length = kSplitPartCount<Parts> * int64_t(k_padded);
   Part* dst = out + int64_t(blockIdx.z) * rows * row_length;
   for (int j = int(threadIdx.y); j < kSplitTile; j += kSplitRowsPerPass) {
@@ -137,16 +141,17 @@ __global__ void measure_fp32_operand(T const* in, int64_t stride_row, int64_t st
 
 // Launches the pre-pass of a (rows x k) operand per batch into `out`
 // ([batches][rows][kSplitPartCount<Parts> * k_padded]). fp16 parts take the operand's largest
-// magnitude, measured by measure_operand, from `absmax`.
+// magnitude, measured by measure_operand, from `absmax`, and write the inverse of their scale to `unscale`.
 template <SplitParts Parts, class Part = float>
 cudaError_t split_operand(float const* in, int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows, int k,
-                          int batches, Part* out, cudaStream_t stream, uint32_t const* absmax = nullptr) {
+                          int batches, Part* out, cudaStream_t stream, uint32_t const* absmax = nullptr,
+                          float* unscale = nullptr) {
   static_assert(sizeof(Part) == 4 || Parts == SplitParts::HiLoHi || Parts == SplitParts::LoHiHi,
                 "fp16 parts come three to a k-tile");
   int k_padded = split_k_padded<Parts, Part>(k);
   dim3 grid((k_padded + kSplitTile - 1) / kSplitTile, (rows + kSplitTile - 1) / kSplitTile, batches);
   split_fp32_operand<Parts, Part><<<grid, dim3(kSplitTile, kSplitRowsPerPass), 0, stream>>>(
-      in, stride_row, stride_k, stride_batch, rows, k, k_padded, out, absmax);
+      in, stride_row, stride_k, stride_batch, rows, k, k_padded, out, absmax, unscale);
   return cudaGetLastError();
 }
 

@@ -237,7 +237,7 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                           {"functor", p.fp16x3 ? "cg::Fp16x3Unscale<Epilogue>" : "Epilogue"},
                           {"functor_init", p.fp16x3 ? "Functor{Epilogue{launch * kBatches" + functor_args + "}}"
                                                     : "Epilogue{launch * kBatches" + functor_args + "}"},
-                          {"absmax", p.fp16x3 ? "256" : "0"},
+                          {"scales", p.fp16x3 ? "256" : "0"},
                           {"element", kernel_element(g.a.dtype, ahead, p.fp16x3)},
                           {"element_c", kernel_element(g.out_dtype)},
                           {"layout_a", a_columns ? "ColMajor" : layout(g.a, "RowMajor")},

@@ -191,7 +191,7 @@ TEST(GemmInstance, Fp16x3SplitsAheadIntoFp16PartsForAnFp16Kernel) {
   // after the parts.
   EXPECT_TRUE(contains(k, "using Functor = cg::Fp16x3Unscale<Epilogue>;"));
   EXPECT_TRUE(contains(k, "args.functor = Functor{Epilogue{launch * kBatches}};"));
-  EXPECT_TRUE(contains(k, "constexpr size_t kAbsmax = 256;"));
+  EXPECT_TRUE(contains(k, "constexpr size_t kScales = 256;"));
   EXPECT_FALSE(contains(emit("kernelbench/level1/8_Matmul_with_irregular_shapes_"), "GemmConfig<cute::half_t"))
       << "not the default";
   auto r = gemm_recipe("kernelbench/level1/8_Matmul_with_irregular_shapes_");

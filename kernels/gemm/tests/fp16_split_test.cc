@@ -67,6 +67,7 @@ TEST(Fp16Split, TheScalePutsTheLargestMagnitudeIn2To14Through2To15) {
     EXPECT_GE(scaled, 0x1p14) << most;
     EXPECT_LT(scaled, 0x1p15) << most;
     EXPECT_EQ(double(power_of_two(k)), std::ldexp(1.0, k)) << most;
+    EXPECT_EQ(power_of_two(k) * power_of_two(-k), 1.0f) << "the split's unscale undoes its scale exactly";
   }
   EXPECT_EQ(fp16_scale_exponent(float_bits(0.0f)), 0);
   EXPECT_EQ(fp16_scale_exponent(float_bits(INFINITY)), 0) << "passed on as fp32 would";
@@ -90,7 +91,7 @@ TEST(Fp16Split, ScaledPartsHoldOperandsOfAnyScale) {
     for (float x : xs) {
       HalfPair p = split_half(x * power_of_two(k));
       ASSERT_TRUE(std::isfinite(float(p.hi)) && std::isfinite(float(p.lo))) << x;
-      double back = std::ldexp(value(p.hi) + value(p.lo), -k);
+      double back = (value(p.hi) + value(p.lo)) * double(power_of_two(-k));  // the epilogue's unscale
       ASSERT_LE(std::fabs(back - x), std::max(std::ldexp(std::fabs(double(x)), -22), std::ldexp(double(most), -39)))
           << x << " of largest " << most;
     }

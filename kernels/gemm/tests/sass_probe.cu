@@ -107,8 +107,8 @@ template cudaError_t launch<GemmWarpSpecialized<Fp16x3, Fp16x3Unscale<IdentityEp
 cudaError_t measure_a(float const* a, uint32_t* absmax) {
   return measure_operand(a, 1, 1, 1, 1, 1, 1, absmax, nullptr);
 }
-cudaError_t split_a_fp16(float const* a, cutlass::half_t* out, uint32_t const* absmax) {
-  return split_operand<SplitParts::HiLoHi>(a, 1, 1, 1, 1, 1, 1, out, nullptr, absmax);
+cudaError_t split_a_fp16(float const* a, cutlass::half_t* out, Fp16x3Scales* scales) {
+  return split_operand<SplitParts::HiLoHi>(a, 1, 1, 1, 1, 1, 1, out, nullptr, &scales->absmax[0], &scales->unscale[0]);
 }
 
 // C staged in shared memory and stored by TMA (bf16 out, and fp32 out of the tf32 GEMM over parts).
