@@ -188,6 +188,7 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
   if (g.kind == GemmClass::kMatVec) return matvec_instance(r, p, signature);
   auto [launches, batches] = CUTEGEN_TRY(batch_groups(g));
   auto [functor, functor_args] = CUTEGEN_TRY(epilogue(g));
+  std::string const epilogue_init = "Epilogue{launch * kBatches" + functor_args + "}";
   // fp32 operands are read K-major (copied so where stored otherwise); 16-bit ones as stored.
   const bool fp32 = g.math == GemmMath::k3xTF32;
   auto layout = [&](const GemmOperand& o, const char* k_major) {
@@ -235,8 +236,7 @@ Result<std::string> gemm_instance(const Recipe& r, const Params& p, const std::s
                           {"header", std::string(strategy_def(p.strategy).header).substr(5)},
                           {"epilogue", functor},
                           {"functor", p.fp16x3 ? "cg::Fp16x3Unscale<Epilogue>" : "Epilogue"},
-                          {"functor_init", p.fp16x3 ? "Functor{Epilogue{launch * kBatches" + functor_args + "}}"
-                                                    : "Epilogue{launch * kBatches" + functor_args + "}"},
+                          {"functor_init", p.fp16x3 ? "Functor{" + epilogue_init + "}" : epilogue_init},
                           {"scales", p.fp16x3 ? "256" : "0"},
                           {"element", kernel_element(g.a.dtype, ahead, p.fp16x3)},
                           {"element_c", kernel_element(g.out_dtype)},

@@ -96,6 +96,7 @@ TEST(FlatRows, EveryTapOfEveryOutputPixelReadsItsInputPixelOrAZero) {
             FlatRows const rows = FlatRows::of(g);
             ConvShape const v = rows.gemm(g);
             ASSERT_EQ(v.pitch, rows.wp);
+            ASSERT_EQ(v.tap_row_h(), 0) << "a row of taps moves along the copy's one row";
             ASSERT_GE(Tiling::tiles_q(v) * 128, g.p * v.pitch);
             for (int p = 0; p < g.p; ++p)
               for (int q = 0; q < g.q; ++q) {
@@ -106,7 +107,6 @@ TEST(FlatRows, EveryTapOfEveryOutputPixelReadsItsInputPixelOrAZero) {
                     // The producer's box start (mainloop_conv_tma.cuh; the row box's, mainloop_conv_row_taps.cuh,
                     // is the same box less the tap's ks x dil_w, which its consumers add), and this pixel's place in
                     // it.
-                    ASSERT_EQ(v.tap_row_h(), 0);
                     int const at = tile.q0 - v.pad_w + kr * v.tap_row_w() + ks * v.dil_w + (m - tile.q0);
                     ASSERT_GE(at, 0);
                     ASSERT_LT(at, v.w) << "a valid pixel's tap read past its slice";
