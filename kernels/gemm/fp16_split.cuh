@@ -48,6 +48,36 @@ struct Fp16x3Scales {
   float unscale[2];
 };
 
+// How the measure of an operand's largest magnitude (split_tf32_kernel.cuh measure_fp32_operand) deals
+// the operand out: lines along its contiguous dim (a row of K, or a column where the rows are
+// contiguous), each cut into chunks of kMeasureChunk elements, one warp's read at a time. Chunk u
+// holds the elements first + i * step for i in [begin, end).
+constexpr int kMeasureChunk = 2048;
+
+struct MeasureLines {
+  struct Chunk {
+    int64_t first;
+    int begin, end;
+  };
+  int64_t step, line_stride, batch_stride;
+  int along, across, chunks;  // a line's length, the lines a batch, the chunks a line
+
+  CUTLASS_HOST_DEVICE MeasureLines(int64_t stride_row, int64_t stride_k, int64_t stride_batch, int rows, int k) {
+    bool const down_columns = stride_k != 1 && stride_row == 1;
+    step = down_columns ? stride_row : stride_k, line_stride = down_columns ? stride_k : stride_row;
+    batch_stride = stride_batch;
+    along = down_columns ? rows : k, across = down_columns ? k : rows;
+    chunks = (along + kMeasureChunk - 1) / kMeasureChunk;
+  }
+  CUTLASS_HOST_DEVICE int64_t units(int batches) const { return int64_t(across) * chunks * batches; }
+  CUTLASS_HOST_DEVICE Chunk chunk(int64_t unit) const {
+    int64_t const line = unit / chunks;
+    int const begin = int(unit % chunks) * kMeasureChunk;
+    return {line / across * batch_stride + line % across * line_stride, begin,
+            along - begin < kMeasureChunk ? along : begin + kMeasureChunk};
+  }
+};
+
 CUTLASS_HOST_DEVICE HalfPair split_half(float x) {
   cutlass::half_t hi(x);  // round to nearest even
   return {hi, cutlass::half_t(x - float(hi))};

@@ -53,7 +53,7 @@ EXPECTATIONS = [
      ["HGMMA.64x192x16.F32", "UTMALDG", "USETMAXREG"], []),
     ("fp32 pre-passes (K-major copy, 3xTF32 split in three parts and two either way, fp16x3's three)",
      r"split_fp32_operand", 5, [], ["HGMMA"]),
-    ("fp16x3's measure of an operand's largest magnitude (a warp's max, one atomic)", r"measure_fp32_operand", 1,
+    ("fp16x3's measure of an operand's largest magnitude (a block's max, one atomic)", r"measure_fp32_operand", 1,
      ["REDUX", "REDG"], ["HGMMA"]),
     ("split-K reduce, one per (config, epilogue)", r"split_k_reduce<", 16, [], ["HGMMA", "UTMALDG"]),
 ]

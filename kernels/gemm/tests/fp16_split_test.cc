@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -95,6 +96,34 @@ TEST(Fp16Split, ScaledPartsHoldOperandsOfAnyScale) {
       ASSERT_LE(std::fabs(back - x), std::max(std::ldexp(std::fabs(double(x)), -22), std::ldexp(double(most), -39)))
           << x << " of largest " << most;
     }
+  }
+}
+
+// The measure's chunks cover every element of the operand exactly once and nothing else: K-major
+// rows (one line in several chunks, padded rows), rows contiguous (a transposed operand: the lines
+// are its columns), and batches.
+TEST(Fp16Split, MeasureChunksCoverEachElementOnce) {
+  struct Operand {
+    int64_t stride_row, stride_k, stride_batch;
+    int rows, k, batches;
+  };
+  for (Operand o : {Operand{4104, 1, 5 * 4104, 5, 4100, 3}, Operand{1, 3000, 7 * 3000, 3000, 7, 2},
+                    Operand{32, 1, 0, 33, 32, 1}, Operand{1, 2048, 0, 2048, 2049, 1}}) {
+    MeasureLines lines(o.stride_row, o.stride_k, o.stride_batch, o.rows, o.k);
+    std::vector<int> seen(
+        size_t(o.batches > 1 ? o.batches * o.stride_batch : o.rows * o.stride_row + o.k * o.stride_k));
+    for (int64_t u = 0; u < lines.units(o.batches); ++u) {
+      MeasureLines::Chunk c = lines.chunk(u);
+      ASSERT_LE(c.end - c.begin, kMeasureChunk);
+      for (int i = c.begin; i < c.end; ++i)
+        ++seen.at(size_t(c.first + i * lines.step));
+    }
+    for (int b = 0; b < o.batches; ++b)
+      for (int r = 0; r < o.rows; ++r)
+        for (int kk = 0; kk < o.k; ++kk)
+          ASSERT_EQ(std::exchange(seen[size_t(b * o.stride_batch + r * o.stride_row + kk * o.stride_k)], 0), 1)
+              << "batch " << b << " row " << r << " k " << kk;
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 0), int64_t(seen.size())) << "nothing outside the operand";
   }
 }
 
