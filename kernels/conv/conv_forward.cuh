@@ -58,10 +58,11 @@ struct ConvParams {
       cute::conditional_t<(RowTaps > 0), MainloopConvRowTaps<Config, TileQ, RowTaps, BoxRows>,
                           MainloopConvTma<Config, TileP, TileQ, Split3xTf32, Input == InputRead::kGather>>>;
   static_assert(!TmaStore || (MergeW == 1 && !fuses_reduction<Functor>), "the TMA store writes whole output rows");
+  static constexpr bool Flat = Input == InputRead::kCopyFlat;
   using Epilogue =
-      cute::conditional_t<fuses_reduction<Functor>, EpilogueNchwReduce<Config, TileP, TileQ, Functor, MergeW>,
+      cute::conditional_t<fuses_reduction<Functor>, EpilogueNchwReduce<Config, TileP, TileQ, Functor, MergeW, Flat>,
                           cute::conditional_t<TmaStore, EpilogueNchwTmaStore<Config, TileP, TileQ, Functor>,
-                                              EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>>>;
+                                              EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW, Flat>>>;
   using Scheduler = gemm::SwizzledTileScheduler<Config::ClusterM, 1>;
 
   typename Mainloop::Params mainloop;
@@ -96,7 +97,7 @@ struct ConvForward {
   using Mainloop = typename Params::Mainloop;
   // The kernel reads the input's channels-last copy.
   static constexpr bool Copied = Input == InputRead::kCopy || Input == InputRead::kCopyFlat;
-  static constexpr bool Flat = Input == InputRead::kCopyFlat;
+  static constexpr bool Flat = Params::Flat;
   static_assert(!Flat || (TileP == 1 && MergeW == 1 && !TmaStore), "flat tiles: 1 x TileQ pixels of a padded row");
   static_assert(RowTaps == 0 || (Copied && !Split3xTf32 && MergeW == 1), "rows of taps: over a copy, TF32");
   static_assert(Input != InputRead::kBoxPairs || MergeW == 1, "merged W phases' weights hold one tap a row");

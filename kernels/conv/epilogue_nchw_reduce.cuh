@@ -34,12 +34,12 @@
 
 namespace cutegen::conv {
 
-template <class Config, int TileP, int TileQ, class Functor, int MergeW = 1>
+template <class Config, int TileP, int TileQ, class Functor, int MergeW = 1, bool Flat = false>
 struct EpilogueNchwReduce {
   using Reduction = typename ReductionOf<Functor>::type;
   using ElementC = typename Config::ElementC;
-  using Tile = NchwTile<TileP, TileQ, Config::TileN, MergeW>;
-  using Params = typename EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW>::Params;
+  using Tile = NchwTile<TileP, TileQ, Config::TileN, MergeW, Flat>;
+  using Params = typename EpilogueNchwStore<Config, TileP, TileQ, Functor, MergeW, Flat>::Params;
   static constexpr int ConsumerWarpgroups = 2, WarpsPerGroup = 4;  // GemmWarpSpecialized's
   static_assert(Reduction::Dims == ReduceDims::kPixels || MergeW == 1 || MergeW == 2 || MergeW == 4);
   static_assert(Reduction::Dims != ReduceDims::kPool ||

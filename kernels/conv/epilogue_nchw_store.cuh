@@ -27,11 +27,14 @@ namespace cutegen::conv {
 // MergeW > 1: a transposed convolution's W phases merged (MergedW): column n' of the GEMM is output
 // channel n' / MergeW of W phase n' % MergeW, so output pixel q of the tile lands at q x MergeW +
 // r_q, next to its neighbouring phases'.
-// Over a padded copy's rows (s.pitch, TileP 1) row r of the tile is pixel f = q0 + r of the slice's
-// one row: output row f / pitch, column f % pitch, the tile's first pixel (p_first, q_first) that of
-// the slice.
-template <int TileP, int TileQ, int TileN, int MergeW>
+// Flat: over a padded copy's rows (s.pitch, TileP 1) row r of the tile is pixel f = q0 + r of the
+// slice's one row: output row f / pitch, column f % pitch, the tile's first pixel (p_first, q_first)
+// that of the slice. A template parameter, so that no other tile tests the pitch per element (level
+// 1's 87, 1 x 128 tiles: its kernel 2880 SASS instructions at 9c562d1, 3840 with the runtime test
+// since 7c44c0a; on an H100 4.9 ms then, 6.7 ms at bd2188b).
+template <int TileP, int TileQ, int TileN, int MergeW, bool Flat = false>
 struct NchwTile {
+  static_assert(!Flat || (TileP == 1 && MergeW == 1), "flat tiles: 1 x TileQ pixels of a padded row");
   static_assert(TileN % MergeW == 0, "an N tile holds whole (channel, W phase) groups");
   PixelTile pixels;
   int k_first, k_valid, p_valid, q_valid, z, p_first, q_first, q_room, row_step, plane, channel, width, step_p, step_q,
@@ -39,9 +42,9 @@ struct NchwTile {
   PitchDivider rows;  // of the padded copy (pitch > 0)
 
   CUTE_DEVICE NchwTile(ConvShape const& s, OutputPhase const& o, gemm::TileCoord tile)
-      : pixels(PixelTiling<TileP, TileQ>::tile(s, tile.m)), pitch(TileP == 1 ? s.pitch : 0), rows(pitch) {
+      : pixels(PixelTiling<TileP, TileQ>::tile(s, tile.m)), pitch(Flat ? s.pitch : 0), rows(pitch) {
     int const k_group = s.k_group() / MergeW, n_first = tile.n * (TileN / MergeW);
-    int const q0 = pitch ? 0 : pixels.q0;
+    int const q0 = Flat ? 0 : pixels.q0;
     k_first = tile.batch * k_group + n_first, k_valid = k_group - n_first;
     p_valid = s.p - pixels.p0, q_valid = s.q - q0;
     z = pixels.z * o.step_z + o.r_z, row_step = o.step_p * o.q;
@@ -52,14 +55,16 @@ struct NchwTile {
   }
   // Row `row`'s output row and column from the tile's first pixel.
   CUTE_DEVICE int row_p(int row) const {
-    if constexpr (TileP == 1)
-      if (pitch) return rows(pixels.q0 + row);
-    return row / TileQ;
+    if constexpr (Flat)
+      return rows(pixels.q0 + row);
+    else
+      return row / TileQ;
   }
   CUTE_DEVICE int row_q(int row) const {
-    if constexpr (TileP == 1)
-      if (pitch) return pixels.q0 + row - row_p(row) * pitch;
-    return row % TileQ;
+    if constexpr (Flat)
+      return pixels.q0 + row - row_p(row) * pitch;
+    else
+      return row % TileQ;
   }
 
   // A cluster's tile past the last pixel tile (an odd count of them): nothing of it is stored.
@@ -88,10 +93,10 @@ struct NchwTile {
   }
 };
 
-template <class Config, int TileP, int TileQ, class Functor, int MergeW = 1>
+template <class Config, int TileP, int TileQ, class Functor, int MergeW = 1, bool Flat = false>
 struct EpilogueNchwStore {
   using ElementC = typename Config::ElementC;
-  using Tile = NchwTile<TileP, TileQ, Config::TileN, MergeW>;
+  using Tile = NchwTile<TileP, TileQ, Config::TileN, MergeW, Flat>;
 
   struct Params {
     ElementC* out;

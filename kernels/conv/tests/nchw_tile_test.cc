@@ -23,9 +23,9 @@ struct Coordinates {
 
 // One launch of the implicit GEMM g, its pixels placed by o, counted into hits (one per element of an
 // output of `channels` channels).
-template <int TileP, int TileQ, int TileN, int MergeW>
+template <int TileP, int TileQ, int TileN, int MergeW, bool Flat = false>
 void cover(ConvShape const& g, OutputPhase const& o, int channels, std::vector<int>& hits) {
-  using Tile = NchwTile<TileP, TileQ, TileN, MergeW>;
+  using Tile = NchwTile<TileP, TileQ, TileN, MergeW, Flat>;
   int const n_tiles = (g.k_group() + TileN - 1) / TileN;  // the group's columns (merged: channel x phase)
   for (int batch = 0; batch < g.groups; ++batch)
     for (int m = 0; m < PixelTiling<TileP, TileQ>::m_tiles(g); ++m)
@@ -93,13 +93,13 @@ TEST(NchwTile, FlatTilesOverAPaddedCopyCoverTheOutputOnce) {
   ConvShape s = shape(24, 2, 7, 9, 1, 1, 0);  // 7 x 9 input, 3 x 3 kernel padded by 1: 7 x 9 output
   s.pad_h = s.pad_w = 1, s.d = s.z = 3;
   std::vector<int> hits(size_t(s.n) * s.k * s.z * s.p * s.q);
-  cover<1, 128, 8, 1>(FlatRows::of(s).gemm(s), OutputPhase::whole(s), s.k, hits);
+  cover<1, 128, 8, 1, true>(FlatRows::of(s).gemm(s), OutputPhase::whole(s), s.k, hits);
   expect_each_once(hits);
   ConvShape const t = shape(24, 1, 9, 11, 1, 1, 1);  // transposed 7 x 9 -> 9 x 11
   TransposedPhase const phase = TransposedPhase::of(t, 0, 0, 0);
   ConvShape const f = phase.forward(t);
   std::vector<int> out(size_t(t.n) * t.k * t.p * t.q);
-  cover<1, 64, 16, 1>(FlatRows::of(f).gemm(f), OutputPhase::of(t, 0, 0, 0), t.k, out);
+  cover<1, 64, 16, 1, true>(FlatRows::of(f).gemm(f), OutputPhase::of(t, 0, 0, 0), t.k, out);
   expect_each_once(out);
 }
 
