@@ -31,7 +31,7 @@ namespace cutegen::conv {
 // slice's one row: output row f / pitch, column f % pitch, the tile's first pixel (p_first, q_first)
 // that of the slice. A template parameter, so that no other tile tests the pitch per element (level
 // 1's 87, 1 x 128 tiles: its kernel 2880 SASS instructions at 9c562d1, 3840 with the runtime test
-// since 7c44c0a; on an H100 4.9 ms then, 6.7 ms at bd2188b).
+// since 7c44c0a; on an H100 4.9 ms then, 6.7 ms at 8cd7d3a).
 template <int TileP, int TileQ, int TileN, int MergeW, bool Flat = false>
 struct NchwTile {
   static_assert(!Flat || (TileP == 1 && MergeW == 1), "flat tiles: 1 x TileQ pixels of a padded row");
